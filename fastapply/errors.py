@@ -1,0 +1,37 @@
+"""Errors a user can cause, each with a one-line message and a process exit code.
+
+The CLI and the server catch `FastApplyError` and print `error: <message>` (or an OpenAI-shaped error
+body); anything else escaping is a bug. This module knows nothing about models or files.
+"""
+
+from __future__ import annotations
+
+
+class FastApplyError(Exception):
+    """Base class: a problem with the input or environment that the user can fix."""
+
+    exit_code = 1
+
+
+class InputError(FastApplyError):
+    """Unreadable, binary or non-UTF-8 input, an empty snippet, malformed data."""
+
+    exit_code = 2
+
+
+class UnknownModelError(FastApplyError):
+    """`--model` names nothing we can load."""
+
+    exit_code = 3
+
+
+class ContextLengthError(FastApplyError):
+    """The prompt plus the output budget does not fit the model's context window."""
+
+    exit_code = 4
+
+
+class MissingDependencyError(FastApplyError):
+    """An optional dependency (torch, transformers, ...) is not installed."""
+
+    exit_code = 5
