@@ -1,0 +1,162 @@
+"""Recognise marker lines: the lines in a snippet that stand for elided, unchanged code.
+
+Models write markers in many wordings and comment syntaxes, so recognition is deliberately liberal:
+
+    # ... existing code ...          // ... rest of the code ...      /* ... */
+    -- ... existing code here ...    // existing code                 {/* ... */}
+    <!-- ... -->                     ...   (a bare ellipsis on its own line)
+    # rest of the file unchanged     // … other methods …             ; ...
+
+A marker is a *whole line* that is nothing but a comment (or a bare ellipsis) whose text is an
+ellipsis, or an ellipsis plus a few words about elided code, or a known phrase such as "existing
+code" or "rest of the file". Markers come in two strengths:
+
+- **strong**: unmistakable (an ellipsis, or the phrase "existing code" / "rest of the code"). Always
+  a marker, even if the same text occurs in the original.
+- **weak**: plausible but also valid code or a plausible real comment (a bare `...` is a Python
+  statement; "# rest of the setup" could be a real comment). The caller treats a weak marker as a
+  content line when the original contains the same stripped line (see `is_elision`).
+
+This module knows only single lines of text. It does not know where a marker's elided run starts
+or ends (that is `lazy.py`), nor the language of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+# Comment openers and closers, longest first so `<!--` wins over `<`-less prefixes and `/*` over `/`.
+_OPENERS = ("{/*", "<!--", "/**", "/*", "//", "--", "#", ";;", ";", "%", "*", "'", "REM ")
+_CLOSERS = ("*/}", "-->", "*/", "#}", "--")
+
+_ELLIPSIS = re.compile(r"\.{2,}|…")
+# Words that, next to an ellipsis, show the comment talks about elided code.
+_KEYWORDS = frozenset(
+    """existing rest remaining remainder unchanged same omitted omit elided elide previous other
+    others more code original unmodified keep kept snip snipped etc before after above below here
+    lines line methods method functions function imports import fields props properties body
+    logic tests cases members definitions declarations statements content contents implementation
+    stuff file class module as is untouched skipped skip truncated ditto""".split()
+)
+# Phrases that are markers on their own, without any ellipsis.
+_STRONG_PHRASE = re.compile(
+    r"^(keep\s+|keeps\s+|kept\s+)?(the\s+)?(existing|unchanged|remaining|original)\s+code"
+    r"(\s+(here|below|above|unchanged|as\s+is|as\s+before|remains?\s+(unchanged|the\s+same)))?$"
+    r"|^(the\s+)?rest\s+of\s+(the\s+)?(code|file)(\s+(is\s+|remains\s+)?(unchanged|the\s+same|as\s+before))?$"
+)
+_WEAK_PHRASE = re.compile(
+    r"^(keep\s+|keeps\s+|kept\s+)?(the\s+)?(existing|unchanged|remaining|original|other|previous|same)"
+    r"(\s+\w+){1,2}(\s+(here|below|above|unchanged|omitted|elided|as\s+is|as\s+before))?$"
+    r"|^(the\s+)?(rest|remainder)\s+of\s+(the\s+)?\w+(\s+\w+)?"
+    r"(\s+(is\s+|are\s+|remains?\s+)?(unchanged|the\s+same|as\s+before|omitted))?$"
+    r"|^(\w+\s+){0,3}(unchanged|omitted|omitted\s+for\s+brevity|elided|snipped?)$"
+    r"|^(no\s+changes?|same\s+as\s+before|snip|etc\.?)$"
+)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A recognised marker line: its leading whitespace and whether it is unmistakable."""
+
+    indent: str
+    strong: bool
+
+
+def _comment_body(stripped: str) -> str | None:
+    """The text inside a comment-only line, or None when the line is not just a comment."""
+    for opener in _OPENERS:
+        if stripped.startswith(opener):
+            body = stripped[len(opener) :]
+            break
+    else:
+        return None
+    # Doubled openers (`## ...`, `/// ...`, `//! ...`) are still comments.
+    body = body.lstrip("#/!*-;% ")
+    for closer in _CLOSERS:
+        if body.endswith(closer):
+            body = body[: -len(closer)]
+            break
+    return body.strip()
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def classify(line: str) -> Marker | None:
+    """Return a `Marker` when `line` is a marker line, else None.
+
+    >>> classify("    // ... existing code ...").strong
+    True
+    >>> classify("...").strong          # a bare ellipsis is also a Python statement
+    False
+    >>> classify("x = 1  # ... existing code ...") is None   # code before it: not a marker line
+    True
+    """
+    stripped = line.strip()
+    if not stripped:
+        return None
+    indent = line[: len(line) - len(line.lstrip())]
+    if _ELLIPSIS.fullmatch(stripped) or stripped in ("[...]", "(...)", "{...}", "{ ... }"):
+        return Marker(indent, strong=False)
+    body = _comment_body(stripped)
+    if body is None:
+        return None
+    lowered = body.lower().strip(" .,:;!()[]{}<>\"'`…")
+    has_ellipsis = bool(_ELLIPSIS.search(body))
+    words = _words(body)
+    if has_ellipsis:
+        if not words:
+            return Marker(indent, strong=True)  # `# ...`, `/* ... */`, `// [...]`
+        if len(words) <= 10 and any(w in _KEYWORDS for w in words):
+            return Marker(indent, strong=True)
+        return None
+    collapsed = " ".join(words)
+    if not collapsed or len(words) > 8:
+        return None
+    if _STRONG_PHRASE.match(collapsed):
+        return Marker(indent, strong=True)
+    if _WEAK_PHRASE.match(lowered) or _WEAK_PHRASE.match(collapsed):
+        return Marker(indent, strong=False)
+    return None
+
+
+def is_marker(line: str) -> bool:
+    """True when `line` is a marker line of either strength."""
+    return classify(line) is not None
+
+
+def is_elision(line: str, original_stripped: frozenset[str] | set[str]) -> bool:
+    """True when `line` stands for elided code in a snippet applied to an original.
+
+    A weak marker whose stripped text is also a line of the original is read as content: the
+    snippet is most likely showing that line (a `...` body, a real "# rest of setup" comment).
+    """
+    marker = classify(line)
+    if marker is None:
+        return False
+    return marker.strong or line.strip() not in original_stripped
+
+
+_INLINE = re.compile(
+    r"(\.\.\.|…)\s*(existing|rest\s+of|remaining|unchanged)[\w\s]*(\.\.\.|…)"
+    r"|(existing|unchanged|remaining)\s+code\s+(here|below|above)",
+    re.IGNORECASE,
+)
+
+
+def count_marker_lines(lines: Iterable[str]) -> int:
+    """How many lines are markers or carry a strong marker phrase inside other text.
+
+    Used by the leak guard: a merge must not contain more of these than the original did.
+    """
+    return sum(1 for line in lines if _is_markerish(line))
+
+
+def _is_markerish(line: str) -> bool:
+    marker = classify(line)
+    if marker is not None:
+        return marker.strong
+    return bool(_INLINE.search(line))

@@ -1,0 +1,155 @@
+"""Language detection and tree-sitter parsing for the instant path.
+
+`detect_language(path, content)` names the language from a file path's extension, else guesses it
+from the content (keyword evidence, confirmed by a clean parse). `parses(text, language)` answers
+"does this parse without errors?" with True/False, or None when no grammar is installed for the
+language. `parse_tree(text, language)` returns the tree for callers that walk definitions.
+
+Grammars are the individual wheels (`tree_sitter_python`, `tree_sitter_javascript`,
+`tree_sitter_typescript`, `tree_sitter_go`, `tree_sitter_rust`), imported lazily and cached, so
+importing this module is cheap and a missing wheel only turns answers into None.
+
+This module knows nothing about snippets, markers or merges.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from typing import Any
+
+# Extension -> language name. Names follow the data files (`python`, `go`, ...).
+_EXTENSIONS = {
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".go": "go", ".rs": "rust",
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell",
+    ".rb": "ruby", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
+    ".hpp": "cpp", ".cs": "csharp", ".kt": "kotlin", ".swift": "swift", ".php": "php",
+}
+_ALIASES = {"py": "python", "js": "javascript", "ts": "typescript", "golang": "go", "rs": "rust",
+            "jsx": "javascript", "node": "javascript", "bash": "shell", "sh": "shell"}
+
+# Language -> (module name, attribute holding the language function).
+_GRAMMARS = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+}
+
+# Content evidence: each pattern that matches adds a vote for its language.
+_EVIDENCE = {
+    "python": [r"^\s*def \w+\(.*\)\s*(->.*)?:\s*$", r"^\s*class \w+.*:\s*$", r"^import \w+",
+               r"^from [\w.]+ import ", r"^\s*elif\b", r"\bself\."],
+    "go": [r"^package \w+", r"^func ", r"^\s*\w+ :?= ", r"^import \($", r"\bfmt\.", r":= "],
+    "rust": [r"^\s*(pub )?fn \w+", r"^\s*use \w+(::\w+)+", r"^\s*impl\b", r"\blet mut\b",
+             r"^\s*#\[\w+"],
+    "javascript": [r"^\s*(const|let|var) \w+ = ", r"\bfunction\b", r"=>", r"require\(",
+                   r"module\.exports", r"^\s*import .* from ['\"]"],
+    "typescript": [r"^\s*(export )?interface \w+", r":\s*(string|number|boolean)\b",
+                   r"^\s*(export )?type \w+ = ", r"\bas const\b"],
+}
+
+
+def normalize_language(language: str | None) -> str | None:
+    """Lower-case a language name and resolve common aliases (`py` -> `python`)."""
+    if not language:
+        return None
+    name = language.strip().lower()
+    return _ALIASES.get(name, name)
+
+
+def language_from_path(path: str | None) -> str | None:
+    """The language for a path's extension, or None when unknown."""
+    if not path:
+        return None
+    _, ext = os.path.splitext(path.lower())
+    return _EXTENSIONS.get(ext)
+
+
+def detect_language(path: str | None = None, content: str | None = None) -> str | None:
+    """Name the language of a file: from the path when it has a known extension, else a guess.
+
+    The guess counts keyword evidence per language and keeps the best-scoring language whose
+    grammar parses the content without errors; it returns None rather than a weak guess.
+    """
+    by_path = language_from_path(path)
+    if by_path or not content:
+        return by_path
+    scores = {}
+    sample = content[:20000]
+    for language, patterns in _EVIDENCE.items():
+        scores[language] = sum(1 for p in patterns if re.search(p, sample, re.MULTILINE))
+    if scores["typescript"] and scores["javascript"]:
+        scores["typescript"] += scores["javascript"]
+    ranked = sorted((s, lang) for lang, s in scores.items() if s >= 2)
+    for _, language in reversed(ranked):
+        if parses(sample, language):
+            return language
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _parser(language: str) -> Any | None:
+    spec = _GRAMMARS.get(language)
+    if spec is None:
+        return None
+    try:
+        import importlib
+
+        import tree_sitter
+
+        module = importlib.import_module(spec[0])
+        lang = tree_sitter.Language(getattr(module, spec[1])())
+        return tree_sitter.Parser(lang)
+    except Exception:  # a missing or incompatible wheel makes the language unknown, not an error
+        return None
+
+
+def has_grammar(language: str | None) -> bool:
+    """True when a tree-sitter grammar for `language` is installed and loads."""
+    language = normalize_language(language)
+    return language is not None and _parser(language) is not None
+
+
+def parse_tree(text: str, language: str | None) -> Any | None:
+    """The tree-sitter tree for `text`, or None when there is no grammar for `language`."""
+    language = normalize_language(language)
+    parser = _parser(language) if language else None
+    if parser is None:
+        return None
+    return parser.parse(text.encode("utf-8", "surrogatepass"))
+
+
+def parses(text: str, language: str | None) -> bool | None:
+    """True when `text` parses without syntax errors, False when not, None without a grammar."""
+    try:
+        tree = parse_tree(text, language)
+    except Exception:
+        return None
+    if tree is None:
+        return None
+    return not tree.root_node.has_error
+
+
+def error_lines(text: str, language: str | None) -> list[int] | None:
+    """0-based line numbers of the first few syntax errors, for refusal messages."""
+    tree = parse_tree(text, language)
+    if tree is None:
+        return None
+    found: list[int] = []
+    stack = [tree.root_node]
+    while stack and len(found) < 3:
+        node = stack.pop()
+        if not node.has_error:
+            continue
+        if node.is_error or node.is_missing:
+            found.append(node.start_point[0])
+            continue
+        stack.extend(reversed(node.children))
+    return sorted(found)
