@@ -14,8 +14,10 @@ code" or "rest of the file". Markers come in two strengths:
 - **strong**: unmistakable (an ellipsis, or the phrase "existing code" / "rest of the code"). Always
   a marker, even if the same text occurs in the original.
 - **weak**: plausible but also valid code or a plausible real comment (a bare `...` is a Python
-  statement; "# rest of the setup" could be a real comment). The caller treats a weak marker as a
-  content line when the original contains the same stripped line (see `is_elision`).
+  statement; "# rest of the setup" could be a real comment).
+
+Either kind is read as a content line when the original contains the same stripped line (see
+`is_elision`); the leak guard catches the rare marker that this rule lets through.
 
 This module knows only single lines of text. It does not know where a marker's elided run starts
 or ends (that is `lazy.py`), nor the language of the file.
@@ -40,6 +42,7 @@ _KEYWORDS = frozenset(
     logic tests cases members definitions declarations statements content contents implementation
     stuff file class module as is untouched skipped skip truncated ditto""".split()
 )
+_STOPWORDS = frozenset("the a an of to is are for all any in this that as it its rest brevity".split())
 # Phrases that are markers on their own, without any ellipsis.
 _STRONG_PHRASE = re.compile(
     r"^(keep\s+|keeps\s+|kept\s+)?(the\s+)?(existing|unchanged|remaining|original)\s+code"
@@ -110,7 +113,13 @@ def classify(line: str) -> Marker | None:
     if has_ellipsis:
         if not words:
             return Marker(indent, strong=True)  # `# ...`, `/* ... */`, `// [...]`
-        if len(words) <= 10 and any(w in _KEYWORDS for w in words):
+        # Words next to an ellipsis must read like a note about elided code ("... rest of the
+        # methods unchanged ..."), not like prose or a wrapped URL ("... fileio/naming-a-file").
+        prose = _ELLIPSIS.sub(" ", body)
+        if re.search(r"[^\w\s,'`:()\[\]-]", prose) or len(words) > 10:
+            return None
+        noted = sum(1 for w in words if w in _KEYWORDS or w in _STOPWORDS)
+        if any(w in _KEYWORDS for w in words) and noted * 2 >= len(words):
             return Marker(indent, strong=True)
         return None
     collapsed = " ".join(words)
@@ -131,13 +140,11 @@ def is_marker(line: str) -> bool:
 def is_elision(line: str, original_stripped: frozenset[str] | set[str]) -> bool:
     """True when `line` stands for elided code in a snippet applied to an original.
 
-    A weak marker whose stripped text is also a line of the original is read as content: the
-    snippet is most likely showing that line (a `...` body, a real "# rest of setup" comment).
+    A marker-like line whose stripped text is also a line of the original is read as content:
+    the snippet is most likely showing that line (a `...` body, a real "# rest of setup"
+    comment). If it really was a marker, the leak guard refuses the merge instead.
     """
-    marker = classify(line)
-    if marker is None:
-        return False
-    return marker.strong or line.strip() not in original_stripped
+    return classify(line) is not None and line.strip() not in original_stripped
 
 
 _INLINE = re.compile(
@@ -152,11 +159,4 @@ def count_marker_lines(lines: Iterable[str]) -> int:
 
     Used by the leak guard: a merge must not contain more of these than the original did.
     """
-    return sum(1 for line in lines if _is_markerish(line))
-
-
-def _is_markerish(line: str) -> bool:
-    marker = classify(line)
-    if marker is not None:
-        return marker.strong
-    return bool(_INLINE.search(line))
+    return sum(1 for line in lines if classify(line) is not None or _INLINE.search(line))

@@ -1,4 +1,4 @@
-"""The `DraftSource` protocol and two trivial sources: none, and a first-non-empty chain.
+"""The `DraftSource` protocol, trivial sources (none, fixed), and a combinator (longest match wins).
 
 A draft source guesses the next tokens; the engine verifies them. It sees the whole context (prompt
 plus output so far, as token ids) and must not modify it. `begin` is called once per generation with
@@ -52,31 +52,33 @@ class FixedDraft:
         pass
 
 
-class ChainDraft:
-    """Proposes the first non-empty proposal of its sources, in order.
+class LongestMatchDraft:
+    """Asks every source and proposes for the one whose match with the output's end is longest.
 
-    Later sources are not asked on a step an earlier one answers, so sources should catch up on the
-    output from the context they are given (ours do) rather than count calls.
+    Sources report `match_length` after `propose`: how many of the context's last tokens agree with
+    the place their proposal continues. A long agreement is the best evidence that the continuation
+    is right: the aligner in sync with the original has hundreds; prompt lookup copying the snippet's
+    new lines has many; an anchor of three tokens has three. Ties go to the earlier source.
     """
 
     def __init__(self, *sources: DraftSource):
         if not sources:
-            raise ValueError("ChainDraft needs at least one source")
+            raise ValueError("LongestMatchDraft needs at least one source")
         self.sources = sources
-        self.last_source: int | None = None  # index of the source whose proposal was used
+        self.last_source: int | None = None
 
     def begin(self, prompt_ids: Sequence[int]) -> None:
         for s in self.sources:
             s.begin(prompt_ids)
 
     def propose(self, context: Sequence[int], k: int) -> list[int]:
-        self.last_source = None
+        best, best_len, self.last_source = [], -1, None
         for i, s in enumerate(self.sources):
             proposal = s.propose(context, k)
-            if proposal:
-                self.last_source = i
-                return list(proposal)
-        return []
+            length = getattr(s, "match_length", 0)
+            if proposal and length > best_len:
+                best, best_len, self.last_source = list(proposal), length, i
+        return best
 
     def observe(self, n_accepted: int) -> None:
         if self.last_source is not None:

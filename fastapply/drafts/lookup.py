@@ -24,11 +24,13 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 
 class PromptLookupDraft:
-    def __init__(self, max_ngram: int = 8, min_ngram: int = 1):
+    def __init__(self, max_ngram: int = 8, min_ngram: int = 1, max_measure: int = 64):
         if not (1 <= min_ngram <= max_ngram):
             raise ValueError("need 1 <= min_ngram <= max_ngram")
         self.max_ngram = max_ngram
         self.min_ngram = min_ngram
+        self.max_measure = max(max_measure, max_ngram)
+        self.match_length = 0  # how far back the chosen match agrees with the context's end
 
     def begin(self, prompt_ids: Sequence[int]) -> None:
         pass
@@ -37,6 +39,7 @@ class PromptLookupDraft:
         pass
 
     def propose(self, context: Sequence[int], k: int) -> list[int]:
+        self.match_length = 0
         if k <= 0 or len(context) < 2:
             return []
         arr = np.asarray(context, dtype=np.int64)
@@ -48,5 +51,10 @@ class PromptLookupDraft:
             hits = np.flatnonzero((windows == suffix).all(axis=1))
             if hits.size:
                 start = int(hits[-1]) + n
+                # measure the chosen match beyond n, so a combinator can compare sources
+                length = n
+                while length < min(self.max_measure, start) and arr[start - length - 1] == arr[total - length - 1]:
+                    length += 1
+                self.match_length = length
                 return arr[start : start + k].tolist()
         return []

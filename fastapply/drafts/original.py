@@ -64,6 +64,7 @@ class OriginalDraft:
         self._seen = 0  # output tokens already walked
         self._run = 0  # tokens confirmed since the last (re)synchronisation
         self.resyncs = 0
+        self.match_length = 0  # output tokens that agree with the draft, ending at the cursor
 
     def propose(self, context: Sequence[int], k: int) -> list[int]:
         self._walk(context)
@@ -87,10 +88,12 @@ class OriginalDraft:
                 if self.cursor < len(self.draft) and self.draft[self.cursor] == tok:
                     self.cursor += 1
                     self._run += 1
+                    self.match_length += 1
                     if self._run >= self.min_anchor_tokens:
                         self.home = max(self.home, self.cursor)
                 else:
                     self.synced = False
+                    self.match_length = 0
                     break
         self._seen = out_len
 
@@ -102,20 +105,20 @@ class OriginalDraft:
         ends = self._ends.get(tuple(out[-n:]))
         if not ends:
             return
-        after, before = None, None
+        after, before = None, None  # (position, match length)
         for j in ends:
             length = self._match_length(out, j)
             if sum(self.weights[j - length : j]) < self.min_anchor_weight:
                 continue
             if j >= self.home:
-                if after is None or j < after:
-                    after = j
-            elif before is None or j > before:
-                before = j
+                if after is None or j < after[0]:
+                    after = (j, length)
+            elif before is None or j > before[0]:
+                before = (j, length)
         target = after if after is not None else before
         if target is None:
             return
-        self.cursor = target
+        self.cursor, self.match_length = target
         self.synced = True
         self._run = 0
         self.resyncs += 1

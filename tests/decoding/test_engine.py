@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from fastapply.backends.fake import FakeBackend, HashRule, ScriptedRule
 from fastapply.decoding.engine import ChunkPolicy, SpeculativeDecoder, generate
 from fastapply.decoding.sampling import SamplingParams
-from fastapply.drafts.base import ChainDraft, FixedDraft, NoDraft
+from fastapply.drafts.base import LongestMatchDraft, FixedDraft, NoDraft
 from fastapply.drafts.lookup import PromptLookupDraft
 from fastapply.drafts.original import OriginalDraft
 
@@ -64,7 +64,7 @@ def test_greedy_output_equals_plain_for_any_draft(seed, script_len, prompt_len, 
     chunk = ChunkPolicy(initial=initial, minimum=1, maximum=max(initial, 32))
     for name, draft_tokens in make_drafts(script, rng).items():
         for draft in (FixedDraft(draft_tokens), OriginalDraft(draft_tokens, min_anchor_tokens=2, min_anchor_weight=2),
-                      ChainDraft(OriginalDraft(draft_tokens), PromptLookupDraft())):
+                      LongestMatchDraft(OriginalDraft(draft_tokens), PromptLookupDraft())):
             backend = FakeBackend(rule, VOCAB)
             tokens, stats = generate(backend, prompt, draft, max_tokens=max_tokens, stop_token_ids=[EOS], chunk=chunk)
             assert tokens == expected, (name, type(draft).__name__)

@@ -24,3 +24,10 @@ def test_proposal_is_truncated_at_the_context_end_and_k():
     ctx = [4, 5, 6, 4]
     assert PromptLookupDraft(max_ngram=2).propose(ctx, 10) == [5, 6, 4]
     assert PromptLookupDraft(max_ngram=2).propose(ctx, 1) == [5]
+
+
+def test_match_length_is_measured_beyond_max_ngram():
+    ctx = [1, 2, 3, 4, 5, 6, 9, 1, 2, 3, 4, 5]
+    d = PromptLookupDraft(max_ngram=2)
+    assert d.propose(ctx, 1) == [6]
+    assert d.match_length == 5

@@ -1,0 +1,380 @@
+"""Search/replace blocks (Aider style) and unified-diff hunks, located by a ladder of rungs.
+
+Both formats say explicitly which lines go: a SEARCH text (or a hunk's context and `-` lines)
+is located in the original and replaced by the REPLACE text (or the hunk's context and `+`
+lines). Locating runs a fallback ladder, one named function per rung, stopping at the first rung
+that finds anything:
+
+    match_exact       the lines, byte for byte
+    match_whitespace  runs of whitespace collapsed, blank lines at the ends ignored; the
+                      replacement is re-indented by the offset the match shows
+    match_fuzzy       a window whose text similarity is >= 0.92 and clearly the best
+
+Several places on a rung is ambiguity, never resolved by a looser rung: the block is refused
+(a hunk's `@@ -N` line number may pick one of them, as `patch` does).
+
+Worked example:
+
+    original            block                                result
+    def f(x):           <<<<<<< SEARCH                       def f(x):
+        return x            return x                             return x + 1
+                        =======
+                            return x + 1
+                        >>>>>>> REPLACE
+
+`    return x` occurs once (rung `exact`), so that line is replaced.
+
+This module does not know markers, languages or definitions; trust checks are in guards.py.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+FUZZY_THRESHOLD = 0.92
+FUZZY_MARGIN = 0.03
+
+_SEARCH = re.compile(r"^\s*<{5,9}\s*SEARCH\b.*$")
+_DIVIDER = re.compile(r"^\s*={5,9}\s*$")
+_REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\b.*$")
+_HUNK = re.compile(r"^@@+\s*(?:-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?)?.*?@@+.*$")
+_DIFF_PREAMBLE = re.compile(r"^(diff --git |index |--- |\+\+\+ |new file mode|deleted file mode|similarity |rename )")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the `search` lines (located in the file) with the `replace` lines."""
+
+    search: tuple[str, ...]
+    replace: tuple[str, ...]
+    line_hint: int | None = None  # 0-based line where a diff hunk says its old side starts
+
+
+@dataclass(frozen=True)
+class Match:
+    start: int
+    end: int
+    rung: str
+    reindent: tuple[str, str] | None = None  # (snippet indent prefix, original indent prefix)
+
+
+@dataclass(frozen=True)
+class BlocksMerge:
+    lines: list[str] | None
+    refused_reason: str | None
+    rung: str | None
+    candidate: list[str] | None = None
+
+
+class MalformedEdit(ValueError):
+    """The snippet looks like blocks or hunks but cannot be read as such."""
+
+
+# --------------------------------------------------------------------------- recognising & parsing
+
+
+def looks_like_search_replace(snippet: Sequence[str]) -> bool:
+    return any(_SEARCH.match(line) for line in snippet) or (
+        any(_DIVIDER.match(line) for line in snippet) and any(_REPLACE.match(line) for line in snippet)
+    )
+
+
+def looks_like_diff(snippet: Sequence[str]) -> bool:
+    """A line `@@ ... @@` followed by at least one `+`/`-` line, and nothing else but diff lines."""
+    first = next((i for i, line in enumerate(snippet) if _HUNK.match(line)), None)
+    if first is None:
+        return False
+    if any(line.strip() and not _DIFF_PREAMBLE.match(line) for line in snippet[:first]):
+        return False
+    body = snippet[first + 1 :]
+    return any(line[:1] in "+-" and not _DIFF_PREAMBLE.match(line) for line in body)
+
+
+def parse_search_replace(snippet: Sequence[str]) -> list[Edit]:
+    """Read every SEARCH/REPLACE block; text outside blocks (file names, fences) is ignored."""
+    edits: list[Edit] = []
+    i = 0
+    n = len(snippet)
+    while i < n:
+        if not _SEARCH.match(snippet[i]):
+            if _DIVIDER.match(snippet[i]) or _REPLACE.match(snippet[i]):
+                raise MalformedEdit(f"line {i + 1}: `{snippet[i].strip()}` outside a SEARCH block")
+            i += 1
+            continue
+        start = i
+        i += 1
+        search: list[str] = []
+        while i < n and not _DIVIDER.match(snippet[i]):
+            if _SEARCH.match(snippet[i]) or _REPLACE.match(snippet[i]):
+                break
+            search.append(snippet[i])
+            i += 1
+        if i >= n or not _DIVIDER.match(snippet[i]):
+            raise MalformedEdit(f"block {len(edits) + 1} (line {start + 1}) has no ======= divider")
+        i += 1
+        replace: list[str] = []
+        while i < n and not _REPLACE.match(snippet[i]):
+            if _SEARCH.match(snippet[i]) or _DIVIDER.match(snippet[i]):
+                break
+            replace.append(snippet[i])
+            i += 1
+        if i >= n or not _REPLACE.match(snippet[i]):
+            raise MalformedEdit(f"block {len(edits) + 1} (line {start + 1}) has no >>>>>>> REPLACE end")
+        i += 1
+        edits.append(Edit(tuple(search), tuple(replace)))
+    if not edits:
+        raise MalformedEdit("no complete <<<<<<< SEARCH / ======= / >>>>>>> REPLACE block")
+    return edits
+
+
+def parse_diff(snippet: Sequence[str]) -> list[Edit]:
+    """Read unified-diff hunks. A context line that lost its leading space is read as context."""
+    edits: list[Edit] = []
+    files = sum(1 for line in snippet if line.startswith("+++ "))
+    if files > 1:
+        raise MalformedEdit("the diff changes several files; pass the hunks for this file only")
+    i = 0
+    while i < len(snippet) and not _HUNK.match(snippet[i]):
+        i += 1
+    while i < len(snippet):
+        header = _HUNK.match(snippet[i])
+        if header is None:
+            raise MalformedEdit(f"line {i + 1} is not a hunk header")
+        hint = int(header.group(1)) - 1 if header.group(1) else None
+        old: list[str] = []
+        new: list[str] = []
+        i += 1
+        while i < len(snippet) and not _HUNK.match(snippet[i]):
+            line = snippet[i]
+            i += 1
+            if line.startswith("\\"):
+                continue  # "\ No newline at end of file"
+            tag, text = (line[:1], line[1:]) if line[:1] in " +-" else (" ", line)
+            if tag in " -":
+                old.append(text)
+            if tag in " +":
+                new.append(text)
+        # A trailing blank line is more often the end of the message than a context line.
+        while old and new and old[-1] == "" and new[-1] == "" and not snippet[i - 1].startswith(" "):
+            old.pop()
+            new.pop()
+        if old == new:
+            continue
+        edits.append(Edit(tuple(old), tuple(new), max(hint, 0) if hint is not None else None))
+    if not edits:
+        raise MalformedEdit("the diff has no hunk that changes anything")
+    return edits
+
+
+# --------------------------------------------------------------------------- the ladder
+
+
+def _collapse(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _trim_blank(lines: Sequence[str]) -> tuple[int, int]:
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    return a, b
+
+
+def match_exact(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
+    """Every place where `search` occurs line for line."""
+    n = len(search)
+    if n == 0:
+        return []
+    first = search[0]
+    return [
+        Match(i, i + n, "exact")
+        for i in range(lo, len(text) - n + 1)
+        if text[i] == first and list(text[i : i + n]) == list(search)
+    ]
+
+
+def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
+    """Every place where `search` occurs ignoring whitespace amounts and blank lines at its ends."""
+    a, b = _trim_blank(search)
+    core = [_collapse(line) for line in search[a:b]]
+    if not core:
+        return []
+    norm = [_collapse(line) for line in text]
+    n = len(core)
+    out = []
+    for i in range(lo, len(text) - n + 1):
+        if norm[i] == core[0] and norm[i : i + n] == core:
+            out.append(Match(i, i + n, "whitespace", _indent_shift(search[a:b], text[i : i + n])))
+    return out
+
+
+def match_fuzzy(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
+    """The window most similar to `search` when it is similar enough and clearly the best."""
+    a, b = _trim_blank(search)
+    core = [_collapse(line) for line in search[a:b]]
+    if not core:
+        return []
+    needle = "\n".join(core)
+    norm = [_collapse(line) for line in text]
+    scored = []
+    for size in {len(core) - 1, len(core), len(core) + 1}:
+        if size < 1:
+            continue
+        for i in range(lo, len(text) - size + 1):
+            matcher = difflib.SequenceMatcher(None, needle, "\n".join(norm[i : i + size]), autojunk=False)
+            if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
+                continue
+            scored.append((matcher.ratio(), i, size))
+    scored = [s for s in scored if s[0] >= FUZZY_THRESHOLD]
+    if not scored:
+        return []
+    scored.sort(reverse=True)
+    best = scored[0]
+    rivals = [s for s in scored[1:] if s[0] > best[0] - FUZZY_MARGIN and abs(s[1] - best[1]) > 1]
+    matches = [Match(best[1], best[1] + best[2], "fuzzy", _indent_shift(search[a:b], text[best[1] : best[1] + best[2]]))]
+    matches += [Match(s[1], s[1] + s[2], "fuzzy") for s in rivals]
+    return matches
+
+
+RUNGS: tuple[Callable[..., list[Match]], ...] = (match_exact, match_whitespace, match_fuzzy)
+
+
+def _indent_shift(snippet: Sequence[str], found: Sequence[str]) -> tuple[str, str] | None:
+    """The (snippet prefix, original prefix) pair that maps one indentation onto the other."""
+    pairs = [(_ws(s), _ws(o)) for s, o in zip(snippet, found) if s.strip() and o.strip()]
+    if not pairs:
+        return None
+    s0, o0 = pairs[0]
+    common = 0
+    while common < min(len(s0), len(o0)) and s0[common] == o0[common]:
+        common += 1
+    have, want = s0[common:], o0[common:]
+    if have == want:
+        return None
+    if all(s.startswith(have) and o.startswith(want) and s[len(have):] == o[len(want):] for s, o in pairs):
+        return (have, want)
+    return None
+
+
+def _ws(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _shift(lines: Sequence[str], shift: tuple[str, str] | None) -> list[str]:
+    if shift is None:
+        return list(lines)
+    have, want = shift
+    return [want + line[len(have):] if line.strip() and line.startswith(have) else line for line in lines]
+
+
+def locate(text: Sequence[str], edit: Edit, lo: int = 0) -> tuple[Match | None, str | None, Match | None]:
+    """Run the ladder for one edit: (match, refusal reason, best guess when refused)."""
+    for rung in RUNGS:
+        found = rung(text, edit.search, lo)
+        if not found:
+            continue
+        if len(found) == 1:
+            return found[0], None, None
+        if edit.line_hint is not None:
+            at_hint = [m for m in found if m.start == edit.line_hint]
+            if len(at_hint) == 1:
+                return at_hint[0], None, None
+        lines = ", ".join(str(m.start + 1) for m in found[:4])
+        return None, (
+            f"the text to replace occurs {len(found)} times (lines {lines}); include more "
+            "surrounding lines so it is unique"
+        ), found[0]
+    return None, None, None
+
+
+# --------------------------------------------------------------------------- applying
+
+
+def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> BlocksMerge:
+    """Apply edits in order. Search/replace blocks may come in any order (each is searched in
+    the whole file); diff hunks must come in file order (each is searched after the last)."""
+    text = list(original)
+    cursor = 0
+    weakest = 0
+    refusal: str | None = None
+    for number, edit in enumerate(edits, 1):
+        label = "block" if kind == "search_replace" else "hunk"
+        if not any(line.strip() for line in edit.search):
+            placed = _place_empty_search(text, edit, kind)
+            if placed is None:
+                refusal = refusal or (
+                    f"{label} {number} has nothing to search for; say where the new lines go "
+                    "by including an existing line"
+                )
+                text = text + list(edit.replace)
+                continue
+            text, cursor = placed
+            continue
+        lo = cursor if kind == "diff" else 0
+        match, reason, guess = locate(text, edit, lo)
+        if match is None and reason is None and kind == "diff" and lo:
+            match, reason, guess = locate(text, edit, 0)  # hunks slightly out of order
+        if match is None:
+            if reason is None:
+                preview = next((l.strip() for l in edit.search if l.strip()), "")[:50]
+                return BlocksMerge(None, f"{label} {number} (`{preview}`) was not found in the original", None)
+            refusal = refusal or f"{label} {number}: {reason}"
+            match = guess
+        weakest = max(weakest, [r.__name__ for r in RUNGS].index(f"match_{match.rung}"))
+        replacement = _shift(edit.replace, match.reindent)
+        if match.rung != "exact":
+            a, b = _trim_blank(edit.search)
+            # Blank lines at the ends of SEARCH were not part of the match; keep them out of the
+            # replacement too when REPLACE repeats them.
+            replacement = _trim_like(replacement, a, len(edit.search) - b)
+        text[match.start : match.end] = replacement
+        cursor = match.start + len(replacement)
+    rung = RUNGS[weakest].__name__.removeprefix("match_")
+    if refusal:
+        return BlocksMerge(None, refusal, rung, text)
+    return BlocksMerge(text, None, rung)
+
+
+def _trim_like(lines: list[str], lead: int, trail: int) -> list[str]:
+    a = 0
+    while a < lead and a < len(lines) and not lines[a].strip():
+        a += 1
+    b = len(lines)
+    while trail and b > a and not lines[b - 1].strip():
+        b -= 1
+        trail -= 1
+    return lines[a:b]
+
+
+def _place_empty_search(text: list[str], edit: Edit, kind: str) -> tuple[list[str], int] | None:
+    """An empty SEARCH fills an empty file; a pure-addition hunk goes at its line number."""
+    if not any(line.strip() for line in text):
+        return list(edit.replace), len(edit.replace)
+    if kind == "diff" and edit.line_hint is not None and edit.line_hint <= len(text):
+        # `@@ -N,0 +M,k @@` inserts after old line N.
+        at = edit.line_hint + 1 if edit.line_hint < len(text) else len(text)
+        return text[:at] + list(edit.replace) + text[at:], at + len(edit.replace)
+    return None
+
+
+def merge_blocks(original: Sequence[str], snippet: Sequence[str]) -> BlocksMerge:
+    """Parse the snippet as search/replace blocks and apply them."""
+    try:
+        edits = parse_search_replace(snippet)
+    except MalformedEdit as exc:
+        return BlocksMerge(None, f"malformed search/replace block: {exc}", None)
+    return apply_edits(original, edits, "search_replace")
+
+
+def merge_diff(original: Sequence[str], snippet: Sequence[str]) -> BlocksMerge:
+    """Parse the snippet as unified-diff hunks and apply them in order."""
+    try:
+        edits = parse_diff(snippet)
+    except MalformedEdit as exc:
+        return BlocksMerge(None, f"malformed diff: {exc}", None)
+    return apply_edits(original, edits, "diff")

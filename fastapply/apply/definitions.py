@@ -1,0 +1,354 @@
+"""Whole definitions: a snippet of complete functions, methods or classes, with no markers.
+
+Each definition in the snippet that exists in the original (same kind, same name, same enclosing
+class or impl) replaces that definition; a definition that does not exist goes next to the
+snippet neighbour it follows (or precedes) in the original. A class in the snippet that shows
+only some of the original class's members is merged member by member instead of replacing the
+class, so `class A:` + one method does not delete A's other methods.
+
+Worked example (Python):
+
+    original                      snippet                       result
+    def a():                      def b():                      def a():
+        return 1                      return 20                     return 1
+
+    def b():                      def c():                      def b():
+        return 2                      return 3                      return 20
+
+                                                                def c():
+                                                                    return 3
+
+`b` exists: its lines are replaced. `c` does not: it follows `b` in the snippet, so it goes after
+`b` in the original, separated by the blank lines the snippet puts between them.
+
+Definitions come from tree-sitter (Python, JavaScript, TypeScript/TSX, Go, Rust). Comment lines
+directly above a definition belong to it only when the snippet shows comments there too (a
+snippet that omits a doc comment should not delete it).
+
+This module does not know markers or lazy sections; it refuses (with a reason) rather than guess
+where a definition goes, and leaves trust decisions to guards.py.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from fastapply.apply import syntax
+
+# Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.
+_KINDS = {
+    "function_definition": "def", "class_definition": "class",
+    "function_declaration": "function", "generator_function_declaration": "function",
+    "class_declaration": "class", "abstract_class_declaration": "class",
+    "method_definition": "method", "interface_declaration": "interface",
+    "type_alias_declaration": "type", "enum_declaration": "enum",
+    "method_declaration": "method", "type_declaration": "type",
+    "function_item": "fn", "struct_item": "struct", "enum_item": "enum", "trait_item": "trait",
+    "impl_item": "impl", "mod_item": "mod", "macro_definition": "macro",
+    "lexical_declaration": "const", "function_signature_item": "fn",
+}
+_WRAPPERS = ("decorated_definition", "export_statement")
+_CONTAINER_BODIES = ("block", "class_body", "declaration_list")
+_CONTAINERS = ("class", "impl", "trait", "mod")
+_COMMENTS = ("comment", "line_comment", "block_comment")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One definition: `key` names it with its enclosing containers, lines are [start, end)."""
+
+    key: tuple[str, ...]
+    kind: str
+    start: int
+    end: int
+    body_empty: bool | None
+    members: tuple["Definition", ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class DefinitionMerge:
+    """Merged lines when every definition found its place, else a reason (and a candidate)."""
+
+    lines: list[str] | None
+    refused_reason: str | None
+    candidate: list[str] | None = None
+    shown_lines: int = 0
+
+
+# --------------------------------------------------------------------------- reading definitions
+
+
+def _text(node: Any) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None else ""
+
+
+def _name(node: Any, kind: str) -> str | None:
+    if node.type == "lexical_declaration":
+        decls = [c for c in node.named_children if c.type == "variable_declarator"]
+        if len(decls) != 1:
+            return None
+        value = decls[0].child_by_field_name("value")
+        if value is None or value.type not in ("arrow_function", "function_expression", "function"):
+            return None  # a plain constant is data, not a definition
+        return _text(decls[0].child_by_field_name("name"))
+    if node.type == "type_declaration":
+        spec = next((c for c in node.named_children if c.type in ("type_spec", "type_alias")), None)
+        return _text(spec.child_by_field_name("name")) if spec is not None else None
+    if node.type == "impl_item":
+        trait = node.child_by_field_name("trait")
+        target = _text(node.child_by_field_name("type"))
+        return f"{_text(trait)} for {target}" if trait is not None else target
+    if node.type == "method_declaration":
+        receiver = _text(node.child_by_field_name("receiver"))
+        rtype = receiver.strip("()").split()[-1].lstrip("*") if receiver.strip("()") else ""
+        return f"({rtype}).{_text(node.child_by_field_name('name'))}"
+    name = node.child_by_field_name("name")
+    return _text(name) if name is not None else None
+
+
+def _unwrap(node: Any) -> Any:
+    while node.type in _WRAPPERS:
+        inner = node.child_by_field_name("definition") or node.child_by_field_name("declaration")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type in _KINDS), None)
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def _body_empty(node: Any) -> bool | None:
+    body = node.child_by_field_name("body")
+    if body is None:
+        return None
+    stack = list(body.named_children)
+    while stack:
+        child = stack.pop()
+        if child.type in _COMMENTS or child.type == "pass_statement":
+            continue
+        if child.type == "statement_list":
+            stack.extend(child.named_children)
+            continue
+        if child.type == "expression_statement" and all(c.type == "ellipsis" for c in child.named_children):
+            continue
+        return False
+    return True
+
+
+def _collect(parent: Any, prefix: tuple[str, ...]) -> list[Definition]:
+    found: list[Definition] = []
+    for outer in parent.named_children:
+        node = _unwrap(outer)
+        kind = _KINDS.get(node.type)
+        if kind is None:
+            continue
+        name = _name(node, kind)
+        if not name:
+            continue
+        key = prefix + (f"{kind} {name}",)
+        members: list[Definition] = []
+        if kind in _CONTAINERS:
+            body = node.child_by_field_name("body")
+            if body is not None and body.type in _CONTAINER_BODIES:
+                members = _collect(body, key)
+        found.append(
+            Definition(key, kind, outer.start_point[0], outer.end_point[0] + 1,
+                       None if kind in _CONTAINERS else _body_empty(node), tuple(members))
+        )
+    return found
+
+
+def list_definitions(text: str, language: str | None) -> list[Definition] | None:
+    """Top-level definitions (members nested inside), or None without a grammar."""
+    tree = syntax.parse_tree(text, language)
+    if tree is None:
+        return None
+    return _collect(tree.root_node, ())
+
+
+def _flatten(defs: Sequence[Definition]) -> list[Definition]:
+    out: list[Definition] = []
+    for d in defs:
+        out.append(d)
+        out.extend(_flatten(d.members))
+    return out
+
+
+def body_states(text: str, language: str | None) -> dict[tuple[str, ...], bool] | None:
+    """Definition key -> whether its body is empty, for definitions that have a body."""
+    try:
+        defs = list_definitions(text, language)
+    except Exception:
+        return None
+    if defs is None:
+        return None
+    return {d.key: bool(d.body_empty) for d in _flatten(defs) if d.body_empty is not None}
+
+
+# --------------------------------------------------------------------------- merging
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    lines: tuple[str, ...]
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _with_comments(lines: Sequence[str], start: int, floor: int) -> int:
+    """Move `start` up over comment lines directly above it (no blank line between)."""
+    while start - 1 >= floor and lines[start - 1].strip().startswith(("#", "//", "/*", "*", "///")):
+        start -= 1
+    return start
+
+
+def _reindent(lines: Sequence[str], have: str, want: str) -> list[str]:
+    if have == want:
+        return list(lines)
+    out = []
+    for line in lines:
+        if line.strip() and line.startswith(have):
+            out.append(want + line[len(have):])
+        else:
+            out.append(line)
+    return out
+
+
+def merge_definitions(original: Sequence[str], snippet: Sequence[str], language: str | None) -> DefinitionMerge:
+    """Merge a marker-free snippet of whole definitions into the original (lists of lines)."""
+    if not syntax.has_grammar(language):
+        return DefinitionMerge(None, "no grammar to find definitions in this language")
+    snippet_text = textwrap.dedent("\n".join(snippet))
+    snip_lines = snippet_text.split("\n")
+    shown = sum(1 for line in snip_lines if line.strip())
+    if syntax.parses(snippet_text, language) is False:
+        return DefinitionMerge(None, "the snippet is not a complete definition (it does not parse)", shown_lines=shown)
+    orig_text = "\n".join(original)
+    orig_defs = list_definitions(orig_text, language) or []
+    snip_defs = list_definitions(snippet_text, language) or []
+    if not snip_defs:
+        return DefinitionMerge(None, "the snippet has no markers and no complete definition", shown_lines=shown)
+    reason = _outside_code(snip_lines, snip_defs, original)
+    if reason:
+        return DefinitionMerge(None, reason, shown_lines=shown)
+    edits: list[_Edit] = []
+    reason = _plan(list(original), snip_lines, snip_defs, orig_defs, _flatten(orig_defs), edits)
+    merged = _apply(list(original), edits) if edits else None
+    if reason:
+        return DefinitionMerge(None, reason, merged, shown)
+    if merged is None:
+        return DefinitionMerge(None, "the snippet's definitions could not be placed", shown_lines=shown)
+    return DefinitionMerge(merged, None, None, shown)
+
+
+def _outside_code(snip_lines, snip_defs, original) -> str | None:
+    """Lines outside every definition must be blank, comments, or lines the original has."""
+    covered = set()
+    for d in snip_defs:
+        covered.update(range(d.start, d.end))
+    known = {line.strip() for line in original}
+    for i, line in enumerate(snip_lines):
+        s = line.strip()
+        if i in covered or not s or s.startswith(("#", "//", "/*", "*")) or s in known:
+            continue
+        return f"the snippet has code outside any definition (`{s[:40]}`) and no markers to place it"
+    return None
+
+
+def _find(target: Definition, scope: Sequence[Definition], everywhere: Sequence[Definition]) -> Definition | None:
+    same = [d for d in scope if d.key[-1] == target.key[-1]]
+    if len(same) == 1:
+        return same[0]
+    if not same:
+        # A method shown without its class: match by name anywhere when that is unique.
+        anywhere = [d for d in everywhere if d.key[-1] == target.key[-1]]
+        if len(anywhere) == 1 and target.kind not in _CONTAINERS:
+            return anywhere[0]
+    return None
+
+
+def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str | None:
+    """Add an edit per snippet definition in `snip_defs` (matched within `scope`)."""
+    placed: dict[int, Definition] = {}  # snippet index -> original definition it maps to
+    for i, sd in enumerate(snip_defs):
+        same = [d for d in scope if d.key[-1] == sd.key[-1]]
+        if len(same) > 1:
+            return f"`{sd.key[-1]}` is defined {len(same)} times in the original; use markers with context"
+        od = _find(sd, scope, everywhere)
+        if od is None:
+            continue
+        placed[i] = od
+        if sd.kind in _CONTAINERS and od.members and not _covers(sd, od):
+            if _header(snip, sd) != _header(orig, od):
+                return f"`{sd.key[-1]}` shows only some members and a changed header; show the whole of it"
+            reason = _plan(orig, snip, sd.members, od.members, everywhere, edits)
+            if reason:
+                return reason
+            continue
+        s_start = sd.start
+        o_start = od.start
+        s_comments = _with_comments(snip, sd.start, 0)
+        if s_comments < sd.start:
+            s_start = s_comments
+            o_start = _with_comments(orig, od.start, 0)
+        new = _reindent(snip[s_start : sd.end], _indent(snip[sd.start]), _indent(orig[od.start]))
+        edits.append(_Edit(o_start, od.end, tuple(new)))
+    for i, sd in enumerate(snip_defs):
+        if i in placed:
+            continue
+        reason = _insert(orig, snip, snip_defs, placed, i, edits)
+        if reason:
+            return reason
+    return None
+
+
+def _covers(sd: Definition, od: Definition) -> bool:
+    names = {m.key[-1] for m in sd.members}
+    return all(m.key[-1] in names for m in od.members)
+
+
+def _header(lines: Sequence[str], d: Definition) -> str:
+    return " ".join(lines[d.start].split())
+
+
+def _insert(orig, snip, snip_defs, placed, i, edits) -> str | None:
+    """Insert a new definition after its nearest placed predecessor, else before its successor."""
+    sd = snip_defs[i]
+    s_start = _with_comments(snip, sd.start, snip_defs[i - 1].end if i else 0)
+    body = snip[s_start : sd.end]
+    prev = next((j for j in range(i - 1, -1, -1) if j in placed), None)
+    if prev is not None:
+        od = placed[prev]
+        gap = snip[snip_defs[prev].end : s_start]
+        new = list(gap) + _reindent(body, _indent(snip[sd.start]), _indent(orig[od.start]))
+        edits.append(_Edit(od.end, od.end, tuple(new)))
+        return None
+    nxt = next((j for j in range(i + 1, len(snip_defs)) if j in placed), None)
+    if nxt is not None:
+        od = placed[nxt]
+        n_start = _with_comments(snip, snip_defs[nxt].start, sd.end)
+        gap = snip[sd.end : n_start]
+        at = _with_comments(orig, od.start, 0)
+        new = _reindent(body, _indent(snip[sd.start]), _indent(orig[od.start])) + list(gap)
+        edits.append(_Edit(at, at, tuple(new)))
+        return None
+    # No neighbour: appending at the end is only a guess, so it becomes the candidate.
+    edits.append(_Edit(len(orig), len(orig), tuple([""] + list(body))))
+    return f"`{sd.key[-1]}` is new and the snippet shows no existing neighbour to place it by"
+
+
+def _apply(orig: list[str], edits: Sequence[_Edit]) -> list[str] | None:
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    for a, b in zip(ordered, ordered[1:]):
+        if b.start < a.end:
+            return None
+    out = list(orig)
+    for e in reversed(ordered):
+        out[e.start : e.end] = list(e.lines)
+    return out

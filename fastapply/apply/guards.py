@@ -1,0 +1,124 @@
+"""Guards: checks that turn a merged file into a refusal when it is not trustworthy.
+
+A refusal is cheap (the model path takes over); a wrong merge is the worst outcome we can
+produce. Each guard is a pure function that returns None when the merge looks right and a
+one-sentence reason a user can act on when it does not:
+
+- `check_markers_left`  : the result carries more marker lines than the original did;
+- `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
+- `check_empty_bodies`  : a definition whose body had code in the original is now empty;
+- `check_deletions`     : far more of the original disappeared than the snippet shows.
+
+`run_guards` runs them in that order and returns the first failure. Ambiguous locations are the
+fifth guard; the locating modules report them themselves, since only they know the places.
+
+This module does not know how a merge was made; it compares the original with the result.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Sequence
+
+from fastapply.apply import definitions, syntax
+from fastapply.apply.markers import count_marker_lines
+
+# "Far more": more than this many lines, and more than this multiple of the lines shown.
+DELETION_FLOOR = 20
+DELETION_RATIO = 1.5
+
+
+@dataclass(frozen=True)
+class DeletionStats:
+    """Original lines removed without a replacement line in the result, and the largest run."""
+
+    unreplaced: int
+    largest_run: int
+
+
+def check_markers_left(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse when a marker line (or an inline marker phrase) leaked into the result."""
+    extra = count_marker_lines(result) - count_marker_lines(original)
+    if extra > 0:
+        return (
+            f"{extra} marker line(s) such as `... existing code ...` would remain in the result; "
+            "the snippet's markers could not all be matched to the original"
+        )
+    return None
+
+
+def check_parses(original: str, result: str, language: str | None) -> str | None:
+    """Refuse when the original parses cleanly and the result does not."""
+    if not language or not syntax.has_grammar(language):
+        return None
+    if syntax.parses(original, language) and syntax.parses(result, language) is False:
+        where = syntax.error_lines(result, language) or []
+        at = f" near line {where[0] + 1}" if where else ""
+        return f"the merged {language} file no longer parses{at}, although the original did"
+    return None
+
+
+def check_empty_bodies(original: str, result: str, language: str | None) -> str | None:
+    """Refuse when a definition that had a body in the original has an empty one now."""
+    before = definitions.body_states(original, language)
+    after = definitions.body_states(result, language)
+    if before is None or after is None:
+        return None
+    for key, empty in after.items():
+        if empty and before.get(key) is False:
+            return f"the merge would leave `{' '.join(key[-1:])}` with an empty body"
+    return None
+
+
+def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
+    """Count original lines that vanish without a line replacing them (a line diff)."""
+    matcher = difflib.SequenceMatcher(None, list(original), list(result), autojunk=False)
+    unreplaced = largest = 0
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("delete", "replace"):
+            lost = max(0, (i2 - i1) - (j2 - j1))
+            unreplaced += lost
+            largest = max(largest, lost)
+    return DeletionStats(unreplaced, largest)
+
+
+def check_deletions(original: Sequence[str], result: Sequence[str], shown_lines: int) -> str | None:
+    """Refuse when far more original lines disappear than the snippet shows.
+
+    A lazy snippet shows a deletion only by putting the lines around it next to each other, so a
+    forgotten marker looks exactly like a deletion. Real deletions are rarely much larger than
+    the snippet that makes them; a forgotten marker usually drops a whole function or more.
+    """
+    stats = deletion_stats(original, result)
+    limit = max(DELETION_FLOOR, DELETION_RATIO * shown_lines)
+    if stats.unreplaced > limit:
+        return (
+            f"the merge would delete {stats.unreplaced} lines of the original while the snippet "
+            f"shows only {shown_lines}; if code is elided there, mark it with `... existing code ...`"
+        )
+    return None
+
+
+def run_guards(
+    original: str,
+    result: str,
+    *,
+    language: str | None,
+    shown_lines: int | None,
+) -> str | None:
+    """Run every guard; return the first refusal reason, or None when all pass.
+
+    `shown_lines=None` skips the deletion guard (search/replace blocks and diff hunks show every
+    deleted line explicitly, so they cannot delete by accident).
+    """
+    original_lines = original.split("\n")
+    result_lines = result.split("\n")
+    reason = check_markers_left(original_lines, result_lines)
+    if reason is None:
+        reason = check_parses(original, result, language)
+    if reason is None:
+        reason = check_empty_bodies(original, result, language)
+    if reason is None and shown_lines is not None:
+        reason = check_deletions(original_lines, result_lines, shown_lines)
+    return reason

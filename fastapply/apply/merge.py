@@ -1,0 +1,237 @@
+"""The instant path: merge a snippet into the original deterministically, or refuse and say why.
+
+`instant_merge(original, snippet)` recognises the snippet's form and hands it to one merger:
+
+    <<<<<<< SEARCH ... >>>>>>> REPLACE blocks  -> blocks.merge_blocks      method "search_replace"
+    @@ ... @@ unified-diff hunks               -> blocks.merge_diff        method "diff"
+    lines with markers (`# ... existing code`) -> lazy.merge_lazy          method "lazy"
+    no markers, starts like the original       -> the snippet is the file  method "lazy"
+    no markers, complete definitions           -> definitions.merge_definitions  method "definition"
+
+then runs the guards (guards.py) on the result. Anything it does not trust becomes a refusal with
+a one-sentence reason; when a best untrusted result exists it is returned as `candidate`, which
+the model path can use as its draft.
+
+Text conventions, handled here so the mergers only see lists of lines: the original's line
+endings are kept (CRLF in, CRLF out), the result ends with a newline exactly when the original
+does, a snippet wrapped in a ``` fence is unwrapped, and a snippet indented with spaces for a
+tab-indented original (or the reverse) is converted when that makes more of its lines match.
+
+Example:
+
+    >>> r = instant_merge("a = 1\\nb = 2\\nc = 3\\n", "# ... existing code ...\\nb = 20\\nc = 3\\n")
+    >>> r.merged, r.method, r.text
+    (True, 'lazy', 'a = 1\\nb = 20\\nc = 3\\n')
+
+This module never raises on string input and knows nothing about models.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from fastapply.apply import blocks, definitions, guards, lazy, syntax
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """The outcome of the instant path."""
+
+    text: str | None  # the merged file when trusted, else None
+    refused_reason: str | None  # None when merged; a one-sentence reason a user can act on otherwise
+    method: str | None  # "lazy" | "search_replace" | "diff" | "definition" | None
+    rung: str | None  # which ladder rung matched: "exact", "whitespace", "fuzzy"
+    candidate: str | None  # best untrusted merge when refused (for the model path's draft), else None
+
+    @property
+    def merged(self) -> bool:
+        return self.text is not None
+
+
+def _refuse(reason: str, method: str | None = None, rung: str | None = None, candidate: str | None = None) -> MergeResult:
+    return MergeResult(None, reason, method, rung, candidate)
+
+
+def instant_merge(
+    original: str, snippet: str, *, language: str | None = None, path: str | None = None
+) -> MergeResult:
+    """Merge `snippet` into `original` without a model; refuse rather than guess."""
+    if not isinstance(original, str) or not isinstance(snippet, str):
+        return _refuse("the original and the snippet must both be text")
+    try:
+        return _merge(original, snippet, language, path)
+    except RecursionError:
+        return _refuse("the input is too deeply nested for the instant merge")
+    except Exception as exc:  # a bug must not take the caller down; the model path still works
+        return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+# --------------------------------------------------------------------------- text conventions
+
+
+@dataclass(frozen=True)
+class _Text:
+    lines: list[str]
+    newline: str
+    final_newline: bool
+    bom: str
+
+
+def _split(text: str) -> _Text:
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    text = text[len(bom):]
+    crlf = text.count("\r\n")
+    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
+    text = text.replace("\r\n", "\n")
+    final = text.endswith("\n")
+    lines = text.split("\n")
+    if final:
+        lines.pop()
+    return _Text(lines, newline, final, bom)
+
+
+def _join(lines: list[str], like: _Text) -> str:
+    body = "\n".join(lines)
+    if lines and like.final_newline:
+        body += "\n"
+    if like.newline != "\n":
+        body = body.replace("\n", like.newline)
+    return like.bom + body
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
+
+
+def _unfence(lines: list[str]) -> list[str]:
+    """Drop a ``` fence around the snippet. Blank lines are content otherwise (a file may start
+    or end with one), so they are only trimmed around a fence."""
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    if b - a >= 2 and _FENCE.match(lines[a]) and _FENCE.match(lines[b - 1]):
+        return lines[a + 1 : b - 1]
+    return lines
+
+
+def _indent_unit(lines: list[str]) -> int:
+    widths = [len(l) - len(l.lstrip(" ")) for l in lines if l.startswith(" ") and l.strip()]
+    unit = 0
+    for w in widths:
+        unit = math.gcd(unit, w)
+    return unit if 2 <= unit <= 8 else 4
+
+
+def _convert_indent(snippet: list[str], original: list[str]) -> tuple[list[str], bool]:
+    """Convert the snippet's tabs to the original's spaces (or spaces to tabs) when the original
+    is consistently indented one way, the snippet consistently the other, and converting makes
+    more snippet lines occur verbatim in the original. Mixed files (Go with space-indented
+    templates in strings) are left alone: there the difference may be the edit itself."""
+    tabs_orig = sum(1 for l in original if l.startswith("\t"))
+    spaces_orig = sum(1 for l in original if l.startswith(" ") and l.strip())
+    if min(tabs_orig, spaces_orig) > 0.1 * max(tabs_orig, spaces_orig, 1):
+        return snippet, False
+    indented = [l for l in snippet if l.strip() and l[:1] in " \t"]
+    want = "\t" if tabs_orig > spaces_orig else " "
+    if not indented or any(l.startswith(want) for l in indented):
+        return snippet, False
+    if want == "\t":
+        unit = _indent_unit(snippet)
+
+        def convert(line: str) -> str:
+            body = line.lstrip(" ")
+            width = len(line) - len(body)
+            return "\t" * (width // unit) + " " * (width % unit) + body
+    else:
+        unit = _indent_unit(original)
+
+        def convert(line: str) -> str:
+            body = line.lstrip("\t")
+            return " " * (unit * (len(line) - len(body))) + body
+
+    known = set(original)
+    converted = [convert(l) if l.strip() else l for l in snippet]
+    before = sum(1 for l in indented if l in known)
+    after = sum(1 for l in converted if l.strip() and l[:1] in " \t" and l in known)
+    if after > before:
+        return converted, True
+    return snippet, False
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+def _merge(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
+    orig = _split(original)
+    snip_lines = _unfence(_split(snippet).lines)
+    if not any(line.strip() for line in snip_lines):
+        return _refuse("the snippet is empty; there is nothing to apply")
+    language = syntax.normalize_language(language) or syntax.detect_language(path, original)
+    if not any(line.strip() for line in orig.lines):
+        return _merge_into_empty(orig, snip_lines)
+
+    if blocks.looks_like_search_replace(snip_lines):
+        return _finish(orig, blocks.merge_blocks(orig.lines, snip_lines), "search_replace", language, None)
+    if blocks.looks_like_diff(snip_lines):
+        return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
+
+    snip_lines, converted = _convert_indent(snip_lines, orig.lines)
+    if lazy.has_markers(snip_lines, orig.lines):
+        merged = lazy.merge_lazy(orig.lines, snip_lines)
+        return _finish(orig, merged, "lazy", language, merged.shown_lines, converted)
+    if _is_whole_file(orig.lines, snip_lines):
+        merged = lazy.merge_lazy(orig.lines, snip_lines)
+        return _finish(orig, merged, "lazy", language, merged.shown_lines, converted)
+    merged = definitions.merge_definitions(orig.lines, snip_lines, language)
+    if merged.lines is None and merged.candidate is None and not syntax.has_grammar(language):
+        return _refuse(
+            "the snippet has no `... existing code ...` markers and is not the whole file; "
+            "mark the elided parts so it can be placed"
+        )
+    return _finish(orig, merged, "definition", language, merged.shown_lines, converted)
+
+
+def _merge_into_empty(orig: _Text, snip_lines: list[str]) -> MergeResult:
+    """An empty original: a plain snippet (or an empty-SEARCH block) is the new file."""
+    if blocks.looks_like_search_replace(snip_lines):
+        merged = blocks.merge_blocks([], snip_lines)
+        if merged.lines is None:
+            return _refuse(merged.refused_reason or "malformed search/replace block", "search_replace")
+        lines = merged.lines
+    elif lazy.has_markers(snip_lines, []):
+        return _refuse("the original is empty but the snippet elides code with markers")
+    else:
+        lines = snip_lines
+    like = _Text([], orig.newline, True, orig.bom)
+    return MergeResult(_join(lines, like), None, "lazy", "exact", None)
+
+
+def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
+    """A marker-free snippet is the whole new file when it opens and closes like the original."""
+    first_o = next((l.strip() for l in original if l.strip()), "")
+    first_s = next((l.strip() for l in snippet if l.strip()), "")
+    last_o = next((l.strip() for l in reversed(original) if l.strip()), "")
+    last_s = next((l.strip() for l in reversed(snippet) if l.strip()), "")
+    return first_o == first_s and (last_o == last_s or len(snippet) * 2 >= len(original))
+
+
+def _finish(
+    orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False
+) -> MergeResult:
+    rung = merged.rung if hasattr(merged, "rung") else "exact"
+    if converted and rung == "exact":
+        rung = "whitespace"
+    if merged.lines is None:
+        candidate = _join(merged.candidate, orig) if merged.candidate else None
+        if candidate == _join(orig.lines, orig):
+            candidate = None  # an unchanged file is no draft worth handing on
+        return _refuse(merged.refused_reason or "the snippet could not be applied", method, rung, candidate)
+    text = _join(merged.lines, orig)
+    original_text = "\n".join(orig.lines)
+    reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language, shown_lines=shown_lines)
+    if reason:
+        return _refuse(reason, method, rung, text)
+    return MergeResult(text, None, method, rung, None)

