@@ -276,10 +276,13 @@ def locate(
         span, leftover = _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung)
         # Only blank lines left over after all the section's code matched: they are context
         # somewhere below (a deletion) or new spacing; the snippet cannot say which.
-        if leftover and not pick_first and not any(l.strip() for l in leftover):
-            err = _Ambiguous("(blank lines at the end)", (), 0, doubt=True)
-            err.span = span
-            raise err
+        if leftover and not pick_first:
+            near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
+            doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
+            if doubtful is not None or not any(l.strip() for l in leftover):
+                err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
+                err.span = span
+                raise err
     if not pick_first:
         _check_insertions(section, orig, lo, hi, s0, start, span)
     return span
