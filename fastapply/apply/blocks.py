@@ -58,7 +58,7 @@ class Match:
     start: int
     end: int
     rung: str
-    reindent: tuple[str, str] | None = None  # (snippet indent prefix, original indent prefix)
+    reindent: tuple[tuple[str, str], ...] | None = None  # snippet indent -> original indent
 
 
 @dataclass(frozen=True)
@@ -244,32 +244,51 @@ def match_fuzzy(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list
 RUNGS: tuple[Callable[..., list[Match]], ...] = (match_exact, match_whitespace, match_fuzzy)
 
 
-def _indent_shift(snippet: Sequence[str], found: Sequence[str]) -> tuple[str, str] | None:
-    """The (snippet prefix, original prefix) pair that maps one indentation onto the other."""
-    pairs = [(_ws(s), _ws(o)) for s, o in zip(snippet, found) if s.strip() and o.strip()]
-    if not pairs:
+def _indent_shift(snippet: Sequence[str], found: Sequence[str]) -> tuple[tuple[str, str], ...] | None:
+    """How the snippet's indentation maps onto the original's, learned from the matched lines:
+    a table of (snippet indent, original indent) pairs, or None when they already agree or
+    disagree inconsistently. `_shift` applies it (and scales unseen depths by the same ratio)."""
+    table: dict[str, str] = {}
+    for s, o in zip(snippet, found):
+        if not (s.strip() and o.strip()):
+            continue
+        have, want = _ws(s), _ws(o)
+        if table.setdefault(have, want) != want:
+            return None
+    if all(h == w for h, w in table.items()):
         return None
-    s0, o0 = pairs[0]
-    common = 0
-    while common < min(len(s0), len(o0)) and s0[common] == o0[common]:
-        common += 1
-    have, want = s0[common:], o0[common:]
-    if have == want:
-        return None
-    if all(s.startswith(have) and o.startswith(want) and s[len(have):] == o[len(want):] for s, o in pairs):
-        return (have, want)
-    return None
+    return tuple(sorted(table.items()))
 
 
 def _ws(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-def _shift(lines: Sequence[str], shift: tuple[str, str] | None) -> list[str]:
+def _shift(lines: Sequence[str], shift: tuple[tuple[str, str], ...] | None) -> list[str]:
     if shift is None:
         return list(lines)
-    have, want = shift
-    return [want + line[len(have):] if line.strip() and line.startswith(have) else line for line in lines]
+    table = dict(shift)
+    widths = [(len(h), w) for h, w in table.items() if h and w]
+    ratio = None
+    if widths and all(len(w) % max(h, 1) == 0 for h, w in widths):
+        ratios = {len(w) // h for h, w in widths}
+        char = {w[0] for _, w in widths}
+        if len(ratios) == 1 and len(char) == 1:
+            ratio = (ratios.pop(), char.pop())
+    out = []
+    for line in lines:
+        have = _ws(line)
+        if not line.strip():
+            out.append(line)
+        elif have in table:
+            out.append(table[have] + line[len(have):])
+        elif ratio is not None:
+            out.append(ratio[1] * (len(have) * ratio[0]) + line[len(have):])
+        else:
+            # A depth the matched lines never showed: keep the offset of the nearest shallower one.
+            base = max((h for h in table if have.startswith(h)), key=len, default=None)
+            out.append(table[base] + line[len(base):] if base is not None else line)
+    return out
 
 
 def locate(text: Sequence[str], edit: Edit, lo: int = 0) -> tuple[Match | None, str | None, Match | None]:

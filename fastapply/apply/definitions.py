@@ -227,11 +227,11 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     snippet_text = textwrap.dedent("\n".join(snippet))
     snip_lines = snippet_text.split("\n")
     shown = sum(1 for line in snip_lines if line.strip())
-    if syntax.parses(snippet_text, language) is False:
+    snip_defs = _snippet_definitions(snippet_text, language)
+    if snip_defs is None:
         return DefinitionMerge(None, "the snippet is not a complete definition (it does not parse)", shown_lines=shown)
     orig_text = "\n".join(original)
     orig_defs = list_definitions(orig_text, language) or []
-    snip_defs = list_definitions(snippet_text, language) or []
     if not snip_defs:
         return DefinitionMerge(None, "the snippet has no markers and no complete definition", shown_lines=shown)
     reason = _outside_code(snip_lines, snip_defs, original)
@@ -245,6 +245,25 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     if merged is None:
         return DefinitionMerge(None, "the snippet's definitions could not be placed", shown_lines=shown)
     return DefinitionMerge(merged, None, None, shown)
+
+
+def _snippet_definitions(text: str, language: str | None) -> list[Definition] | None:
+    """The snippet's definitions; JS/TS methods shown without their class are read inside a
+    stand-in class (line numbers shifted back). None when the snippet does not parse."""
+    if syntax.parses(text, language):
+        return list_definitions(text, language) or []
+    if language in ("javascript", "typescript", "tsx"):
+        wrapped = "class __Snippet__ {\n" + text + "\n}"
+        if syntax.parses(wrapped, language):
+            (holder,) = list_definitions(wrapped, language) or [None]
+            if holder is not None:
+                return [_shift_def(m, -1) for m in holder.members]
+    return None
+
+
+def _shift_def(d: Definition, by: int) -> Definition:
+    return Definition(d.key[1:], d.kind, d.start + by, d.end + by, d.body_empty,
+                      tuple(_shift_def(m, by) for m in d.members))
 
 
 def _outside_code(snip_lines, snip_defs, original) -> str | None:

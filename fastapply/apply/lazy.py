@@ -188,13 +188,14 @@ def _find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anc
         if not places:
             continue  # an inserted line: the anchor is further down
         n = 1
-        while len(places) > 1 and s + n < s_to:
+        # Narrow while several places fit, and also while the anchor is only blank lines.
+        while (len(places) > 1 or not any(l.strip() for l in sec[s : s + n])) and s + n < s_to:
             narrowed = [o for o in places if o + n < hi and eq(orig[o + n], sec[s + n])]
             if not narrowed:
                 break
             places, n = narrowed, n + 1
-        if len(places) > 1 and not sec[s].strip():
-            continue  # a blank line that its neighbours cannot pin down is no anchor
+        if not any(line.strip() for line in sec[s : s + n]):
+            continue  # blank lines alone are no anchor, however few of them the original has
         if len(places) > 1 and not pick_first:
             raise _Ambiguous(sec[s], places, s)
         return _Anchor(s, places[0], n, tuple(places))
@@ -209,12 +210,12 @@ def _find_backward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _An
         if not places:
             continue
         n = 1
-        while len(places) > 1 and s - n >= s_from:
+        while (len(places) > 1 or not any(l.strip() for l in sec[s - n + 1 : s + 1])) and s - n >= s_from:
             narrowed = [o for o in places if o - n >= lo and eq(orig[o - n], sec[s - n])]
             if not narrowed:
                 break
             places, n = narrowed, n + 1
-        if len(places) > 1 and not sec[s].strip():
+        if not any(line.strip() for line in sec[s - n + 1 : s + 1]):
             continue
         if len(places) > 1 and not pick_first:
             raise _Ambiguous(sec[s], places, s)
@@ -309,8 +310,8 @@ def _similar(a: str, b: str) -> bool:
         return False
     if ca == cb:
         return True
-    if min(len(ca), len(cb)) < 8:
-        return False
+    if min(len(ca), len(cb)) < 5:
+        return False  # `}` vs `})`: too short to say anything
     return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
 
 
@@ -367,6 +368,7 @@ def place(section: Section, orig: Sequence[str], lo: int, next_section: Section 
     best: Span | None = None
     best_score = -1
     wanted = int(section.open_start) + int(section.open_end)
+    doubt: _Ambiguous | None = None
     for rung in RUNGS:
         try:
             span = locate(section, orig, lo, rung)
@@ -374,8 +376,17 @@ def place(section: Section, orig: Sequence[str], lo: int, next_section: Section 
             if best is not None:
                 break  # a stricter rung placed it; a looser one only adds doubt
             if amb.doubt:
-                raise
+                # A looser rung may match the doubtful line (a misquoted context line) and
+                # settle it, but only at the same place.
+                doubt = doubt or amb
+                continue
             span = _bounded_retry(section, orig, lo, rung, next_section, amb)
+        if span is None:
+            continue
+        if doubt is not None:
+            if doubt.span is not None and _near(doubt.span, span, len(section.lines)):
+                return span
+            raise doubt
         if span is None:
             continue
         score = _edges_anchored(section, span, orig, _EQ[rung])
@@ -386,6 +397,8 @@ def place(section: Section, orig: Sequence[str], lo: int, next_section: Section 
         if best_score >= wanted:
             break
     if best is None:
+        if doubt is not None:
+            raise doubt
         raise LookupError
     return best
 

@@ -19,9 +19,9 @@ tab-indented original (or the reverse) is converted when that makes more of its 
 
 Example:
 
-    >>> r = instant_merge("a = 1\\nb = 2\\nc = 3\\n", "# ... existing code ...\\nb = 20\\nc = 3\\n")
+    >>> r = instant_merge("a = 1\\nb = 2\\nc = 3\\n", "# ... existing code ...\\nb = 2\\nc = 30\\n")
     >>> r.merged, r.method, r.text
-    (True, 'lazy', 'a = 1\\nb = 20\\nc = 3\\n')
+    (True, 'lazy', 'a = 1\\nb = 2\\nc = 30\\n')
 
 This module never raises on string input and knows nothing about models.
 """

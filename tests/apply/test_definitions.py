@@ -1,0 +1,93 @@
+"""Whole-definition replacement and insertion, per language."""
+
+from fastapply.apply.definitions import list_definitions, merge_definitions
+
+
+def lines(text):
+    return text.split("\n")
+
+
+PY = """import os
+
+
+def a():
+    return 1
+
+
+class K:
+    x = 1
+
+    def m(self):
+        return 2
+
+    def n(self):
+        return 3
+
+
+def b():
+    return 4"""
+
+
+def test_list_definitions_nests_methods():
+    defs = list_definitions(PY, "python")
+    assert [d.key for d in defs] == [("def a",), ("class K",), ("def b",)]
+    assert [m.key for m in defs[1].members] == [("class K", "def m"), ("class K", "def n")]
+
+
+def test_function_replaced():
+    m = merge_definitions(lines(PY), lines("def a():\n    return 10"), "python")
+    assert m.lines[3:5] == ["def a():", "    return 10"]
+
+
+def test_method_shown_with_class_header_keeps_other_methods():
+    m = merge_definitions(lines(PY), lines("class K:\n    def n(self):\n        return 30"), "python")
+    text = "\n".join(m.lines)
+    assert "        return 30" in text and "    def m(self):\n        return 2" in text
+
+
+def test_method_shown_alone_is_found_and_reindented():
+    m = merge_definitions(lines(PY), lines("def m(self):\n    return 20"), "python")
+    assert "    def m(self):\n        return 20" in "\n".join(m.lines)
+
+
+def test_new_function_goes_after_its_snippet_neighbour():
+    m = merge_definitions(lines(PY), lines("def a():\n    return 1\n\n\ndef a2():\n    return 1.5"), "python")
+    text = "\n".join(m.lines)
+    assert "def a():\n    return 1\n\n\ndef a2():\n    return 1.5\n\n\nclass K:" in text
+
+
+def test_new_function_without_neighbours_is_refused_with_a_candidate():
+    m = merge_definitions(lines(PY), lines("def z():\n    return 0"), "python")
+    assert m.lines is None and "no existing neighbour" in m.refused_reason
+    assert m.candidate[-2:] == ["def z():", "    return 0"]
+
+
+def test_code_outside_definitions_is_refused():
+    m = merge_definitions(lines(PY), lines("x = compute()\n\ndef a():\n    return 10"), "python")
+    assert m.lines is None and "outside any definition" in m.refused_reason
+
+
+def test_go_method_and_function():
+    go = "package p\n\nfunc A() int {\n\treturn 1\n}\n\nfunc (s *S) M() int {\n\treturn 2\n}\n"
+    m = merge_definitions(lines(go), lines("func (s *S) M() int {\n\treturn 20\n}"), "go")
+    assert "\treturn 20" in m.lines and "\treturn 1" in m.lines
+
+
+def test_rust_impl_member():
+    rs = "struct S;\n\nimpl S {\n    fn a(&self) -> i32 {\n        1\n    }\n\n    fn b(&self) -> i32 {\n        2\n    }\n}\n"
+    m = merge_definitions(lines(rs), lines("impl S {\n    fn b(&self) -> i32 {\n        20\n    }\n}"), "rust")
+    text = "\n".join(m.lines)
+    assert "        20" in text and "    fn a(&self) -> i32 {\n        1" in text
+
+
+def test_typescript_class_method():
+    ts = "export class C {\n  a(): number {\n    return 1;\n  }\n\n  b(): number {\n    return 2;\n  }\n}\n"
+    m = merge_definitions(lines(ts), lines("  b(): number {\n    return 20;\n  }"), "typescript")
+    assert m.refused_reason is None
+    assert "    return 20;" in m.lines and "    return 1;" in m.lines
+
+
+def test_javascript_function():
+    js = "const x = 1;\n\nfunction f() {\n  return 1;\n}\n\nfunction g() {\n  return 2;\n}\n"
+    m = merge_definitions(lines(js), lines("function g() {\n  return 3;\n}"), "javascript")
+    assert m.lines[-3:-1] == ["  return 3;", "}"]

@@ -1,0 +1,42 @@
+"""Each guard refuses what it should and lets a good merge through."""
+
+from fastapply.apply import guards
+
+ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+
+
+def test_markers_left_refuses_a_leaked_marker():
+    assert guards.check_markers_left(["a"], ["a", "# ... existing code ..."])
+    assert guards.check_markers_left(["# ... existing code ..."], ["# ... existing code ..."]) is None
+
+
+def test_parse_regression_refuses():
+    broken = "def f():\n    return (1\n"
+    assert "no longer parses" in guards.check_parses(ORIGINAL, broken, "python")
+    assert guards.check_parses(ORIGINAL, ORIGINAL.replace("1", "10"), "python") is None
+    assert guards.check_parses(broken, broken, "python") is None  # it did not parse before either
+    assert guards.check_parses("x", "y(", "cobol") is None  # no grammar: no opinion
+
+
+def test_empty_body_refuses():
+    emptied = ORIGINAL.replace("    return 2", "    pass")
+    assert "empty body" in guards.check_empty_bodies(ORIGINAL, emptied, "python")
+    go_before = "package p\n\nfunc F() int {\n\treturn 1\n}\n"
+    go_after = "package p\n\nfunc F() int {\n\t// TODO\n}\n"
+    assert guards.check_empty_bodies(go_before, go_after, "go")
+    assert guards.check_empty_bodies(ORIGINAL, ORIGINAL, "python") is None
+
+
+def test_large_unshown_deletion_refuses():
+    original = [f"line {i}" for i in range(100)]
+    result = original[:10] + original[60:]
+    assert "delete 50 lines" in guards.check_deletions(original, result, shown_lines=6)
+    assert guards.check_deletions(original, original[:10] + original[25:], shown_lines=6) is None
+    assert guards.check_deletions(original, result, shown_lines=40) is None
+
+
+def test_run_guards_skips_deletions_when_the_snippet_shows_them():
+    original = "\n".join(f"x{i} = {i}" for i in range(60))
+    result = "x0 = 0"
+    assert guards.run_guards(original, result, language="python", shown_lines=1)
+    assert guards.run_guards(original, result, language="python", shown_lines=None) is None

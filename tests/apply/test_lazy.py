@@ -1,0 +1,120 @@
+"""Lazy-snippet location and splicing, one construct per test (lines without newlines)."""
+
+from fastapply.apply.lazy import merge_lazy, split_sections
+
+ORIGINAL = """import os
+
+def a():
+    return 1
+
+def b():
+    return 2
+
+def c():
+    return 3
+
+print(c())""".split("\n")
+
+
+def merge(snippet: str, original=ORIGINAL):
+    return merge_lazy(original, snippet.split("\n"))
+
+
+def test_single_section_with_context_both_sides():
+    m = merge("# ... existing code ...\ndef b():\n    return 20\n\ndef c():\n# ... existing code ...")
+    assert m.refused_reason is None
+    assert m.lines == ORIGINAL[:5] + ["def b():", "    return 20", "", "def c():"] + ORIGINAL[9:]
+    assert m.rung == "exact"
+
+
+def test_insertion_at_file_start():
+    m = merge("import sys\nimport os\n# ... existing code ...")
+    assert m.lines == ["import sys"] + ORIGINAL
+
+
+def test_insertion_at_file_end():
+    m = merge("# ... existing code ...\nprint(c())\nprint(a())")
+    assert m.lines == ORIGINAL + ["print(a())"]
+
+
+def test_deletion_shows_context_before_and_after():
+    m = merge("# ... existing code ...\n    return 1\n\ndef c():\n# ... existing code ...")
+    assert m.lines == ORIGINAL[:4] + ["", "def c():"] + ORIGINAL[9:]
+
+
+def test_multiple_sections_in_order():
+    m = merge(
+        "# ... existing code ...\ndef a():\n    return 10\n\ndef b():\n# ... existing code ...\n"
+        "def c():\n    return 30\n\nprint(c())"
+    )
+    expected = list(ORIGINAL)
+    expected[3] = "    return 10"
+    expected[9] = "    return 30"
+    assert m.lines == expected
+
+
+def test_marker_standing_for_the_middle_of_a_definition():
+    original = ["def f():", "    x = 1", "    y = 2", "    z = 3", "    return x + y + z"]
+    m = merge_lazy(original, ["def f():", "    x = 10", "    y = 2", "    # ... existing code ...", "    return x + y + z"])
+    assert m.lines == ["def f():", "    x = 10", "    y = 2", "    z = 3", "    return x + y + z"]
+
+
+def test_section_whose_anchor_appears_twice_is_refused_with_a_candidate():
+    original = ["def a():", "    return 1", "", "def b():", "    return 1", "", "end"]
+    m = merge_lazy(original, ["# ... existing code ...", "    return 1", "    # new", "# ... existing code ..."])
+    assert m.lines is None
+    assert "matches 2 places" in m.refused_reason
+    assert m.candidate is not None
+
+
+def test_repeated_anchor_settled_by_the_rest_of_the_section():
+    original = ["def a():", "    return 1", "", "def b():", "    return 1", "", "end"]
+    m = merge_lazy(original, ["# ... existing code ...", "def b():", "    return 2", "", "end"])
+    assert m.lines == ["def a():", "    return 1", "", "def b():", "    return 2", "", "end"]
+
+
+def test_a_changed_last_line_before_a_marker_is_refused():
+    # Is `return 2` a replacement of `return 1` or a new line before it? Without the unchanged
+    # line that follows, the snippet cannot say; the convention shows closing context.
+    original = ["def a():", "    return 1", "", "end"]
+    m = merge_lazy(original, ["def a():", "    return 2", "# ... existing code ..."])
+    assert m.lines is None
+    assert m.candidate is not None
+
+
+def test_section_not_in_original_is_refused():
+    m = merge("# ... existing code ...\nfn totally_new() {}\n# ... existing code ...")
+    assert m.lines is None
+    assert "could not be found" in m.refused_reason
+
+
+def test_whitespace_rung_places_a_reindented_section():
+    original = ["class A:", "    def f(self):", "        return 1", "", "    def g(self):", "        return 2"]
+    snippet = ["# ... existing code ...", "def f(self):", "    return 10", "", "def g(self):", "# ... existing code ..."]
+    m = merge_lazy(original, snippet)
+    assert m.rung == "whitespace"
+    assert m.lines == ["class A:", "    def f(self):", "        return 10", "", "    def g(self):", "        return 2"]
+
+
+def test_fuzzy_rung_places_a_slightly_misquoted_anchor():
+    original = ["def long_function_name(alpha, beta):", "    value = alpha + beta", "    return value", "", "x = 1"]
+    snippet = ["# ... existing code ...", "def long_function_name(alpha, beta)", "    value = alpha * beta",
+               "    return value", "# ... existing code ..."]
+    m = merge_lazy(original, snippet)
+    assert m.rung == "fuzzy"
+    assert m.lines[1] == "    value = alpha * beta"
+    assert m.lines[-1] == "x = 1"
+
+
+def test_a_changed_line_without_context_before_it_is_refused():
+    original = ["x = 1", "def map(requests, keep_alive=False):", "    '''Doc.'''", "    return 1"]
+    snippet = ["# ... existing code ...", "def map(requests):", "    '''Doc.'''", "# ... existing code ..."]
+    m = merge_lazy(original, snippet)
+    assert m.lines is None
+    assert "could be a new line" in m.refused_reason
+
+
+def test_split_sections_marks_open_ends():
+    sections = split_sections(["a", "# ...", "b", "c", "// ... existing code ..."], ["a", "x", "b", "c"])
+    assert [s.lines for s in sections] == [("a",), ("b", "c")]
+    assert [(s.open_start, s.open_end) for s in sections] == [(False, True), (True, True)]

@@ -1,0 +1,69 @@
+"""Marker recognition: every wording models write, in every comment syntax, and no false hits."""
+
+import pytest
+
+from fastapply.apply.markers import classify, count_marker_lines, is_elision, is_marker
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# ... existing code ...",
+        "    // ... existing code ...",
+        "\t// ... rest of the code ...",
+        "# ... existing code here ...",
+        "// existing code",
+        "# existing code here",
+        "/* ... */",
+        "{/* ... existing code ... */}",
+        "<!-- ... existing code ... -->",
+        "-- ... existing code ...",
+        "; ...",
+        "...",
+        "    …",
+        "# …",
+        "// … other methods …",
+        "# ... (unchanged) ...",
+        "// rest of the file unchanged",
+        "# rest of the code",
+        "/// ... existing code ...",
+        " * ... existing code ...",
+    ],
+)
+def test_marker_wordings_are_recognised(line):
+    assert is_marker(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "x = 1  # ... existing code ...",  # code before it: not a marker line
+        "# Keep the existing behaviour for old callers of this API",  # real prose
+        "# ... fileio/naming-a-file#win32-file-namespaces",  # a wrapped URL, not an elision
+        "return ...",
+        "print('...')",
+        "",
+        "    ",
+        "// TODO: handle the rest",
+        "*ptr = value;",
+    ],
+)
+def test_code_and_real_comments_are_not_markers(line):
+    assert not is_marker(line)
+
+
+def test_strength_and_indent():
+    assert classify("    # ... existing code ...").strong
+    assert classify("    # ... existing code ...").indent == "    "
+    assert not classify("...").strong  # a bare ellipsis is also a Python statement
+
+
+def test_a_marker_like_line_the_original_has_is_content():
+    original = {"...", "def f(): ..."}
+    assert not is_elision("    ...", frozenset(original))
+    assert is_elision("    # ... existing code ...", frozenset(original))
+
+
+def test_count_marker_lines_sees_inline_phrases():
+    assert count_marker_lines(["a = 1", "# ... existing code ...", "b()  // ... existing code ..."]) == 2
+    assert count_marker_lines(["a = 1", "b = 2"]) == 0

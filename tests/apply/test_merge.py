@@ -1,0 +1,316 @@
+"""instant_merge end to end: dispatch, text conventions, refusals, and real-diff properties."""
+
+from __future__ import annotations
+
+import difflib
+import gzip
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fastapply.apply.merge import MergeResult, instant_merge
+
+PY = """import os
+import sys
+
+
+def load(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+def save(path, text):
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+class Store:
+    def __init__(self, root):
+        self.root = root
+
+    def get(self, key):
+        return load(os.path.join(self.root, key))
+
+    def put(self, key, value):
+        save(os.path.join(self.root, key), value)
+
+
+if __name__ == "__main__":
+    print(Store(sys.argv[1]).get(sys.argv[2]))
+"""
+
+JS = """const fs = require('fs');
+
+function load(path) {
+  return fs.readFileSync(path, 'utf8');
+}
+
+function save(path, text) {
+  fs.writeFileSync(path, text);
+}
+
+module.exports = { load, save };
+"""
+
+RS = """use std::fs;
+
+pub fn load(path: &str) -> String {
+    fs::read_to_string(path).unwrap()
+}
+
+pub fn save(path: &str, text: &str) {
+    fs::write(path, text).unwrap();
+}
+"""
+
+
+def ok(result: MergeResult, expected: str) -> None:
+    assert result.refused_reason is None, result.refused_reason
+    assert result.text == expected
+
+
+# --------------------------------------------------------------------------- marker styles
+
+
+@pytest.mark.parametrize(
+    "marker",
+    ["# ... existing code ...", "# ... rest of the code ...", "# ... existing code here ...",
+     "# existing code", "...", "# …", "# ... keep existing ..."],
+)
+def test_each_marker_style_python(marker):
+    snippet = f"{marker}\ndef save(path, text):\n    with open(path, 'a') as handle:\n        handle.write(text)\n\n\nclass Store:\n{marker}\n"
+    expected = PY.replace('with open(path, "w") as handle:\n        handle.write(text)',
+                          "with open(path, 'a') as handle:\n        handle.write(text)")
+    ok(instant_merge(PY, snippet), expected)
+
+
+@pytest.mark.parametrize("marker", ["// ... existing code ...", "/* ... */", "// existing code", "// ... rest of the code ..."])
+def test_each_marker_style_javascript(marker):
+    snippet = f"{marker}\nfunction save(path, text) {{\n  fs.writeFileSync(path, text, 'utf8');\n}}\n\nmodule.exports = {{ load, save }};\n"
+    ok(instant_merge(JS, snippet, path="x.js"), JS.replace("fs.writeFileSync(path, text);", "fs.writeFileSync(path, text, 'utf8');"))
+
+
+def test_rust_section():
+    snippet = "// ... existing code ...\npub fn save(path: &str, text: &str) {\n    fs::write(path, text).expect(\"write\");\n}\n"
+    ok(instant_merge(RS, snippet, language="rust"), RS.replace("fs::write(path, text).unwrap();", 'fs::write(path, text).expect("write");'))
+
+
+def test_no_marker_line_leaks_even_when_unmatched():
+    result = instant_merge(PY, "# ... existing code ...\ndef nowhere():\n    pass\n# ... existing code ...\n")
+    assert not result.merged
+    assert result.refused_reason
+
+
+# --------------------------------------------------------------------------- text conventions
+
+
+def test_crlf_in_crlf_out():
+    original = PY.replace("\n", "\r\n")
+    snippet = "# ... existing code ...\nimport sys\nimport json\n\n\ndef load(path):\n# ... existing code ...\n"
+    result = instant_merge(original, snippet)
+    assert result.merged
+    assert result.text == PY.replace("import sys\n", "import sys\nimport json\n").replace("\n", "\r\n")
+
+
+def test_missing_final_newline_is_kept():
+    original = PY.rstrip("\n")
+    result = instant_merge(original, "# ... existing code ...\nif __name__ == \"__main__\":\n    print('hi')\n")
+    assert result.merged and not result.text.endswith("\n") and result.text.endswith("print('hi')")
+
+
+def test_tabs_in_original_spaces_in_snippet():
+    go = "package p\n\nfunc A() int {\n\tx := 1\n\treturn x\n}\n\nfunc B() int {\n\treturn 2\n}\n"
+    snippet = "// ... existing code ...\nfunc A() int {\n    x := 10\n    return x\n}\n// ... existing code ...\n"
+    result = instant_merge(go, snippet, language="go")
+    assert result.merged, result.refused_reason
+    assert result.text == go.replace("x := 1\n", "x := 10\n")
+    assert result.rung != "exact"
+
+
+def test_fenced_snippet_is_unwrapped():
+    snippet = "```python\n# ... existing code ...\nimport sys\nimport re\n\n\ndef load(path):\n# ... existing code ...\n```\n"
+    ok(instant_merge(PY, snippet), PY.replace("import sys\n", "import sys\nimport re\n"))
+
+
+# --------------------------------------------------------------------------- other forms
+
+
+def test_search_replace_dispatch():
+    snippet = "<<<<<<< SEARCH\n    def get(self, key):\n=======\n    def get(self, key, default=None):\n>>>>>>> REPLACE\n"
+    result = instant_merge(PY, snippet)
+    assert result.method == "search_replace" and result.rung == "exact"
+    assert "def get(self, key, default=None):" in result.text
+
+
+def test_diff_dispatch():
+    diff = "".join(difflib.unified_diff(PY.splitlines(True), PY.replace("root", "base").splitlines(True), "a/x.py", "b/x.py"))
+    result = instant_merge(PY, diff)
+    assert result.method == "diff"
+    ok(result, PY.replace("root", "base"))
+
+
+def test_whole_definition_without_markers():
+    result = instant_merge(PY, "    def put(self, key, value):\n        save(os.path.join(self.root, key), value or '')\n")
+    assert result.method == "definition"
+    ok(result, PY.replace("save(os.path.join(self.root, key), value)", "save(os.path.join(self.root, key), value or '')"))
+
+
+def test_whole_file_without_markers():
+    new = PY.replace("import sys\n", "import sys\nimport json\n")
+    ok(instant_merge(PY, new), new)
+
+
+def test_empty_original_takes_the_snippet():
+    ok(instant_merge("", "print('hi')\n"), "print('hi')\n")
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize("snippet", ["", "   \n\n", "```\n```"])
+def test_empty_snippet_is_refused(snippet):
+    result = instant_merge(PY, snippet)
+    assert not result.merged and "empty" in result.refused_reason
+
+
+def test_snippet_in_another_language_is_refused():
+    snippet = "// ... existing code ...\nfunc Save(path string) error {\n\treturn nil\n}\n// ... existing code ...\n"
+    result = instant_merge(PY, snippet, path="store.py")
+    assert not result.merged and result.refused_reason
+
+
+def test_parse_guard_refuses_and_hands_on_a_candidate():
+    snippet = "# ... existing code ...\ndef save(path, text):\n    with open(path, \"w\" as handle:\n        handle.write(text)\n\n\nclass Store:\n# ... existing code ...\n"
+    result = instant_merge(PY, snippet)
+    assert not result.merged and "no longer parses" in result.refused_reason
+    assert result.candidate and 'open(path, "w" as handle' in result.candidate
+
+
+def test_forgotten_marker_that_would_delete_a_lot_is_refused():
+    original = "\n".join(f"def f{i}():\n    return {i}\n" for i in range(30)) + "\n"
+    snippet = "def f0():\n    return 100\n\n" + "def f29():\n    return 29\n"
+    result = instant_merge(original, snippet)
+    assert not result.merged
+
+
+def test_not_text_is_refused():
+    assert not instant_merge(None, "x").merged  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_never_raises_on_any_text(original, snippet):
+    result = instant_merge(original, snippet)
+    assert result.merged == (result.text is not None)
+    assert (result.refused_reason is None) == result.merged
+
+
+# --------------------------------------------------------------------------- properties from real diffs
+
+
+def derive_snippet(before: str, after: str, marker: str, ctx: int = 3) -> str:
+    """A context-style lazy snippet of the after-file, following the data conventions: changed
+    regions with `ctx` unchanged lines around them, widened until their opening and closing
+    lines are unique in the original, one marker per elided run."""
+    a, b = before.split("\n")[:-1], after.split("\n")[:-1]
+    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    regions = [[max(0, i1 - ctx), min(len(a), i2 + ctx)] for _, i1, i2, _, _ in ops]
+    # Map original lines to after-lines through the equal opcodes, to cut the after-file.
+    changed = True
+    while changed:
+        changed = False
+        merged: list[list[int]] = []
+        for r in regions:
+            if merged and r[0] <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], r[1])
+            else:
+                merged.append(list(r))
+        regions = merged
+        prev_end = 0
+        for r in regions:
+            while r[0] > prev_end and a[r[0] : r[0] + ctx] and _count(a, a[r[0] : r[0] + ctx], prev_end) > 1:
+                r[0] -= 1
+                changed = True
+            while r[1] < len(a) and _count(a, a[max(r[0], r[1] - ctx) : r[1]], prev_end) > 1:
+                r[1] += 1
+                changed = True
+            prev_end = r[1]
+    mapping = _line_map(a, b)
+    out: list[str] = []
+    for start, end in regions:
+        if start > 0:
+            out.append(marker)
+        j1 = mapping[start]
+        j2 = mapping[end]
+        out.extend(b[j1:j2])
+    if regions and regions[-1][1] < len(a):
+        out.append(marker)
+    return "\n".join(out) + "\n"
+
+
+def _count(lines, needle, lo):
+    n = len(needle)
+    return sum(1 for i in range(lo, len(lines) - n + 1) if lines[i : i + n] == needle)
+
+
+def _line_map(a, b):
+    """mapping[i] = index in b where original line i's region boundary falls."""
+    mapping = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for k in range(i1, i2 + 1):
+            mapping.setdefault(k, j1 + (k - i1) if tag == "equal" else (j1 if k == i1 else j2))
+    mapping[len(a)] = len(b)
+    return mapping
+
+
+LINES = PY.split("\n")[:-1]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["replace", "insert", "delete"]), st.integers(0, len(LINES) - 1),
+                          st.integers(0, 999)), min_size=1, max_size=3))
+def test_derived_snippets_merge_back_or_refuse(edits):
+    after = list(LINES)
+    for op, at, salt in sorted(edits, key=lambda e: -e[1]):
+        at = min(at, len(after) - 1)
+        if op == "replace":
+            after[at] = after[at][: len(after[at]) - len(after[at].lstrip())] + f"value_{salt} = {salt}"
+        elif op == "insert":
+            after.insert(at, f"    extra_{salt} = {salt}")
+        else:
+            del after[at]
+    after_text = "\n".join(after) + "\n"
+    if after_text == PY:
+        return
+    snippet = derive_snippet(PY, after_text, "# ... existing code ...")
+    result = instant_merge(PY, snippet, language="text")
+    if result.merged:
+        assert result.text == after_text
+
+
+TRAIN = Path(__file__).resolve().parents[3] / "shared" / "data" / "train-pairs.jsonl.gz"
+
+
+@pytest.mark.skipif(not TRAIN.exists(), reason="../shared/data/train-pairs.jsonl.gz is not available")
+def test_real_pairs_merge_back():
+    rows = []
+    with gzip.open(TRAIN, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            if row["before"].endswith("\n") and row["after"].endswith("\n"):
+                rows.append(row)
+    sample = random.Random(1234).sample(rows, 60)
+    markers = {"python": "# ... existing code ...", "ruby": "# ...", "shell": "# ... rest of the code ..."}
+    merged = wrong = 0
+    for row in sample:
+        snippet = derive_snippet(row["before"], row["after"], markers.get(row["language"], "// ... existing code ..."))
+        result = instant_merge(row["before"], snippet, path=row["path"])
+        if result.merged:
+            merged += 1
+            wrong += result.text != row["after"]
+    assert wrong == 0
+    assert merged >= 0.85 * len(sample)
