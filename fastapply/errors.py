@@ -35,3 +35,15 @@ class MissingDependencyError(FastApplyError):
     """An optional dependency (torch, transformers, ...) is not installed."""
 
     exit_code = 5
+
+
+class IncompleteOutputError(FastApplyError):
+    """The model stopped before closing its answer (max_tokens or the context ran out)."""
+
+    exit_code = 6
+
+
+class RefusedError(FastApplyError):
+    """The instant merge refused and no model was allowed (`--strategy instant`)."""
+
+    exit_code = 7

@@ -112,10 +112,10 @@ def default_apply_fn_factory(strategy: str, model_name: str | None) -> ApplyFn:
     if strategy == "instant":
         return instant_apply_fn
 
-    def via_pipeline(original, snippet, instruction=None, strategy=strategy):
+    def via_pipeline(original, snippet, instruction=None, strategy=strategy, **kwargs):
         from fastapply.apply import pipeline
 
-        return pipeline.apply_edit(original, snippet, instruction, strategy=strategy, model=model_name)
+        return pipeline.apply_edit(original, snippet, instruction, strategy=strategy, model=model_name, **kwargs)
 
     return via_pipeline
 

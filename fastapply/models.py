@@ -92,6 +92,8 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
+    quiet = os.environ.get("TQDM_DISABLE")
+    os.environ["TQDM_DISABLE"] = "1"  # the GGUF dequantiser draws its own tqdm bar
     try:
         loaded = load_model(
             spec.name, spec.source, gguf_file=spec.gguf_file, device=device, dtype=dtype,
@@ -100,5 +102,10 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
     except (OSError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UnknownModelError(f"could not load model {spec.name!r}: {first}") from None
+    finally:
+        if quiet is None:
+            os.environ.pop("TQDM_DISABLE", None)
+        else:
+            os.environ["TQDM_DISABLE"] = quiet
     _LOADED[key] = loaded
     return loaded

@@ -1,5 +1,9 @@
 """apply_edit / stream_edit: (original, snippet, instruction) -> the updated file, with statistics.
 
+The strategy ladder: "auto" tries the instant merge (merge.py, milliseconds, refuses rather than
+guesses) and, when it refuses, the model path, handing the refused merge's best candidate to the
+model as its first draft (where the candidate is right, the model verifies it at prefill speed).
+
 The model path: render the prompt (prompts.py), build the draft (the original as the model would
 write it, answer_text(original), tokenised), and run the speculative engine with the aligner first
 and prompt lookup as its fallback. The answer's file body is streamed as tokens are accepted,
@@ -14,11 +18,13 @@ This module wires the text layer to the token layer; it holds no decoding logic 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from fastapply import models
 from fastapply.apply import prompts
+from fastapply.apply.merge import MergeResult, instant_merge
 from fastapply.apply.streaming import TextAssembler
 from fastapply.decoding.engine import ChunkPolicy, SpeculativeDecoder
 from fastapply.decoding.sampling import SamplingParams
@@ -31,15 +37,30 @@ from fastapply.errors import ContextLengthError, InputError
 DRAFT_MODES = ("speculative", "lookup", "none")
 
 
+STRATEGIES = ("auto", "instant", "model")
+
+
 @dataclass
 class ApplyResult:
-    text: str  # the updated file, in the original's line-ending conventions
-    path: str  # "model" (later also "instant")
-    complete: bool  # the model closed its answer; False means it was cut by max_tokens or the context
+    text: str  # the updated file, in the original's conventions ("" when the instant path refused alone)
+    path: str  # "instant" | "model"
+    complete: bool  # a trustworthy whole file: merged, or the model closed its answer
     stats: DecodeStats | None = None
     model: str | None = None
     refused_reason: str | None = None  # why the instant path did not merge, when it was tried
+    method: str | None = None  # instant path: "lazy" | "search_replace" | "diff" | "definition"
+    rung: str | None = None  # instant path: the ladder rung that matched
+    draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first draft
     token_ids: list[int] = field(default_factory=list)
+
+    def summary_line(self) -> str:
+        if self.path == "instant":
+            if not self.complete:
+                return f"path=instant refused: {self.refused_reason}"
+            took = self.stats.total_s * 1000 if self.stats else 0.0
+            return f"path=instant ({self.method}, {self.rung}) in {took:.1f} ms"
+        why = f" (instant path refused: {self.refused_reason})" if self.refused_reason else ""
+        return f"path=model model={self.model} draft={self.draft}{why}: {self.stats.summary_line() if self.stats else ''}"
 
 
 @dataclass
@@ -47,8 +68,7 @@ class PreparedEdit:
     """Everything the engine needs for one edit, in tokens."""
 
     prompt_ids: list[int]
-    draft_ids: list[int]
-    draft_weights: list[int]
+    drafts: list[tuple[list[int], list[int]]]  # (token ids, weights) per draft text, first preferred
     stop_ids: list[int]
     max_tokens: int
     conventions: prompts.TextConventions
@@ -86,15 +106,27 @@ def stop_token_ids(tokenizer) -> list[int]:
     return sorted(i for i in ids if i is not None)
 
 
-def prepare(loaded, original: str, snippet: str, instruction: str | None = None, max_tokens: int | None = None) -> PreparedEdit:
-    """Tokenise prompt and draft; check they fit the model's context."""
+def prepare(
+    loaded,
+    original: str,
+    snippet: str,
+    instruction: str | None = None,
+    max_tokens: int | None = None,
+    candidate: str | None = None,
+) -> PreparedEdit:
+    """Tokenise the prompt and the drafts (the candidate merge, if any, then the original); check
+    they fit the model's context."""
     check_inputs(original, snippet)
     tok = loaded.tokenizer
     prompt_text = prompts.render_prompt(tok, original, snippet, instruction)
     prompt_ids = tok.encode(prompt_text, add_special_tokens=False)
     stops = stop_token_ids(tok)
-    draft_ids = tok.encode(prompts.answer_text(original), add_special_tokens=False) + stops[-1:]
-    weights = token_weights(tok, draft_ids, loaded.extra.setdefault("token_weights", {}))
+    weight_cache = loaded.extra.setdefault("token_weights", {})
+    drafts = []
+    for text in ([candidate] if candidate is not None and candidate != original else []) + [original]:
+        ids = tok.encode(prompts.answer_text(text), add_special_tokens=False) + stops[-1:]
+        drafts.append((ids, token_weights(tok, ids, weight_cache)))
+    draft_ids = drafts[-1][0]
     context = loaded.context_length
     # room for the file as it is plus the snippet's worth of new lines, within the context
     snippet_tokens = len(tok.encode(snippet, add_special_tokens=False))
@@ -106,8 +138,7 @@ def prepare(loaded, original: str, snippet: str, instruction: str | None = None,
         )
     return PreparedEdit(
         prompt_ids=prompt_ids,
-        draft_ids=draft_ids,
-        draft_weights=weights,
+        drafts=drafts,
         stop_ids=stops,
         max_tokens=max(1, min(wanted, context - len(prompt_ids))),
         conventions=prompts.conventions(original),
@@ -115,11 +146,11 @@ def prepare(loaded, original: str, snippet: str, instruction: str | None = None,
 
 
 def make_draft(prepared: PreparedEdit, mode: str = "speculative") -> DraftSource:
-    """The draft source for a mode: the original aligner and prompt lookup, lookup alone, or none."""
+    """The draft source for a mode: the aligners (candidate first, if any) and prompt lookup,
+    prompt lookup alone, or none."""
     if mode == "speculative":
-        return LongestMatchDraft(
-            OriginalDraft(prepared.draft_ids, weights=prepared.draft_weights), PromptLookupDraft()
-        )
+        aligners = [OriginalDraft(ids, weights=w) for ids, w in prepared.drafts]
+        return LongestMatchDraft(*aligners, PromptLookupDraft())
     if mode == "lookup":
         return PromptLookupDraft()
     if mode == "none":
@@ -128,7 +159,11 @@ def make_draft(prepared: PreparedEdit, mode: str = "speculative") -> DraftSource
 
 
 class EditStream:
-    """Iterate for the updated file's text as it is accepted; `.result` is set at the end."""
+    """Iterate for the updated file's text as it is produced; `.result` is set at the end.
+
+    strategy "auto" tries the instant merge and falls back to the model (with the refused merge's
+    candidate as the first draft); "instant" never loads a model; "model" skips the merge.
+    """
 
     def __init__(
         self,
@@ -136,7 +171,10 @@ class EditStream:
         snippet: str,
         instruction: str | None = None,
         *,
+        strategy: str = "auto",
         model: str | None = None,
+        language: str | None = None,
+        path: str | None = None,
         temperature: float = 0.0,
         top_p: float = 1.0,
         seed: int | None = None,
@@ -145,9 +183,31 @@ class EditStream:
         chunk: ChunkPolicy = ChunkPolicy(),
         on_progress: Callable[[DecodeStats], None] | None = None,
         loaded=None,
+        loader: Callable[[], object] | None = None,
     ):
-        self.loaded = loaded if loaded is not None else models.load(model)
-        self.prepared = prepare(self.loaded, original, snippet, instruction, max_tokens)
+        """`loaded` is a model from models.load; else `loader()` or models.load(model) is called,
+        only when the model path runs."""
+        if strategy not in STRATEGIES:
+            raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        check_inputs(original, snippet)
+        self.strategy = strategy
+        self.on_progress = on_progress
+        self.result: ApplyResult | None = None
+        self.merge: MergeResult | None = None
+        self.prepared: PreparedEdit | None = None
+        self.decoder: SpeculativeDecoder | None = None
+        if strategy != "model":
+            t0 = time.perf_counter()
+            self.merge = instant_merge(original, snippet, language=language, path=path)
+            self._merge_s = time.perf_counter() - t0
+            if self.merge.merged or strategy == "instant":
+                return
+        candidate = self.merge.candidate if self.merge is not None else None
+        if loaded is None:
+            loaded = loader() if loader is not None else models.load(model)
+        self.loaded = loaded
+        self.prepared = prepare(self.loaded, original, snippet, instruction, max_tokens, candidate)
+        self.draft_label = "candidate+original" if len(self.prepared.drafts) > 1 else "original"
         self.decoder = SpeculativeDecoder(
             self.loaded.new_backend(),
             self.prepared.prompt_ids,
@@ -157,13 +217,28 @@ class EditStream:
             stop_token_ids=self.prepared.stop_ids,
             chunk=chunk,
         )
-        self.on_progress = on_progress
-        self.result: ApplyResult | None = None
+        self._conventions = self.prepared.conventions
 
     def __iter__(self) -> Iterator[str]:
+        if self.decoder is None:
+            yield from self._instant()
+        else:
+            yield from self._model()
+
+    def _instant(self) -> Iterator[str]:
+        m = self.merge
+        stats = DecodeStats(total_s=self._merge_s, output_chars=len(m.text or ""), finish_reason="stop" if m.merged else "")
+        self.result = ApplyResult(
+            text=m.text or "", path="instant", complete=m.merged, stats=stats,
+            refused_reason=m.refused_reason, method=m.method, rung=m.rung,
+        )
+        if m.merged and m.text:
+            yield m.text
+
+    def _model(self) -> Iterator[str]:
         tok = self.loaded.tokenizer
         text = TextAssembler(lambda ids: tok.decode(ids, skip_special_tokens=True), [prompts.ANSWER_SUFFIX])
-        conv = self.prepared.conventions
+        conv = self._conventions
         sent = ""  # restored text already yielded
         body = ""
         runs = iter(self.decoder)
@@ -195,15 +270,19 @@ class EditStream:
             complete=text.stopped,
             stats=stats,
             model=self.loaded.name,
+            refused_reason=self.merge.refused_reason if self.merge is not None else None,
+            draft=self.draft_label,
             token_ids=list(self.decoder.tokens),
         )
 
 
 def stream_edit(original: str, snippet: str, instruction: str | None = None, **kwargs) -> EditStream:
+    """Start an edit; iterate the returned stream for text, then read `.result`."""
     return EditStream(original, snippet, instruction, **kwargs)
 
 
 def apply_edit(original: str, snippet: str, instruction: str | None = None, **kwargs) -> ApplyResult:
+    """Apply an edit and return the whole result (see EditStream for the options)."""
     stream = EditStream(original, snippet, instruction, **kwargs)
     for _ in stream:
         pass

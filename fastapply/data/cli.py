@@ -1,0 +1,128 @@
+"""`fastapply data build` and `fastapply data mine`: argparse wiring over build.py and pairs.py.
+
+`add_arguments(subparsers)` registers a `data` command with `build` and `mine` subcommands, each
+setting `func(args) -> int`. Errors a user can cause raise `InputError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from fastapply.errors import InputError
+
+DEFAULT_PAIRS = "../shared/data/train-pairs.jsonl.gz"
+
+
+def _style_weights(text: str) -> dict:
+    from fastapply.data.snippets import STYLES
+
+    out = {}
+    for part in text.split(","):
+        name, _, w = part.partition("=")
+        name = name.strip()
+        if name not in STYLES or name == "noop":
+            raise InputError(f"unknown snippet style {name!r} (context, block, search_replace)")
+        try:
+            out[name] = float(w or 1)
+        except ValueError:
+            raise InputError(f"bad weight in --styles: {part!r}") from None
+    return out
+
+
+def cmd_build(args) -> int:
+    from fastapply.data.build import BuildConfig, build, write_jsonl
+    from fastapply.data.pairs import read_pairs
+
+    pairs = []
+    for p in args.pairs:
+        pairs.extend(read_pairs(p))
+    if not pairs:
+        raise InputError("no pairs to build from")
+    cfg = BuildConfig(
+        seed=args.seed, max_lines=args.max_lines, small_lines=args.small_lines, small_keep=args.small_keep,
+        per_path=args.per_path, per_repo=args.per_repo, noop_rate=args.noop_rate,
+        drop_instruction=args.drop_instruction, heldout_repos=tuple(args.heldout_repo),
+        max_heldout=args.max_heldout, max_tokens=args.max_tokens or None, max_examples=args.max_examples,
+    )
+    if args.styles:
+        cfg.styles = _style_weights(args.styles)
+    tokenizer = None
+    if not args.no_tokenize:
+        from fastapply import models
+
+        tokenizer = models.load(args.model).tokenizer
+    result = build(pairs, cfg, tokenizer)
+    out = Path(args.out)
+    write_jsonl(result["train"], out / "train.jsonl")
+    write_jsonl(result["heldout"], out / "heldout.jsonl")
+    (out / "stats.json").write_text(json.dumps(result["stats"], indent=1))
+    s = result["stats"]
+    print(f"{s['pairs_in']} pairs -> {s['pairs_chosen']} chosen -> {s['train']['examples']} train, "
+          f"{s['heldout']['examples']} held-out examples in {out}/ (stats.json)")
+    return 0
+
+
+def cmd_mine(args) -> int:
+    from fastapply.data.pairs import mine_repo, write_pairs
+
+    rows = mine_repo(args.repo_dir, min_lines=args.min_lines, max_lines=args.max_lines,
+                     max_changed=args.max_changed, max_commits=args.max_commits, repo_name=args.name)
+    if args.out == "-":
+        n = 0
+        for r in rows:
+            sys.stdout.write(json.dumps(r) + "\n")
+            n += 1
+    else:
+        n = write_pairs(rows, args.out)
+        print(f"{n} pairs written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def add_arguments(subparsers) -> None:
+    data = subparsers.add_parser("data", help="build training data from real edits")
+    dsub = data.add_subparsers(dest="data_command", metavar="{build,mine}")
+    dsub.required = True
+
+    b = dsub.add_parser("build", help="synthesise snippets from (before, after) pairs and write examples")
+    b.add_argument("pairs", nargs="*", default=[DEFAULT_PAIRS], help=f"pairs JSONL(.gz) files (default {DEFAULT_PAIRS})")
+    b.add_argument("-o", "--out", default="runs/data", help="output directory (train.jsonl, heldout.jsonl, stats.json)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--max-lines", type=int, default=200)
+    b.add_argument("--small-lines", type=int, default=100)
+    b.add_argument("--small-keep", type=float, default=0.5)
+    b.add_argument("--per-path", type=int, default=3)
+    b.add_argument("--per-repo", type=int, default=None)
+    b.add_argument("--noop-rate", type=float, default=0.05)
+    b.add_argument("--drop-instruction", type=float, default=0.25)
+    b.add_argument("--styles", default="", help="weights, e.g. context=0.45,block=0.4,search_replace=0.15")
+    b.add_argument("--heldout-repo", action="append", default=None, help="repository kept out of training (repeatable)")
+    b.add_argument("--max-heldout", type=int, default=60)
+    b.add_argument("--max-tokens", type=int, default=3072, help="drop examples longer than this (0: no bound)")
+    b.add_argument("--max-examples", type=int, default=None)
+    b.add_argument("-m", "--model", default="smollm2-135m-instruct", help="model whose tokenizer counts tokens")
+    b.add_argument("--no-tokenize", action="store_true", help="skip token counts and the token bound")
+    b.set_defaults(func=_with_heldout_default(cmd_build))
+
+    m = dsub.add_parser("mine", help="mine (before, after) pairs from a local git repository")
+    m.add_argument("repo_dir")
+    m.add_argument("-o", "--out", default="-", help="pairs JSONL(.gz) file, or - for stdout")
+    m.add_argument("--name", default=None, help="repository name recorded in each pair")
+    m.add_argument("--min-lines", type=int, default=20)
+    m.add_argument("--max-lines", type=int, default=400)
+    m.add_argument("--max-changed", type=int, default=120)
+    m.add_argument("--max-commits", type=int, default=None)
+    m.set_defaults(func=cmd_mine)
+
+
+def _with_heldout_default(fn):
+    def run(args) -> int:
+        if args.heldout_repo is None:
+            args.heldout_repo = ["BurntSushi/ripgrep"]
+        for name in ("small_keep", "noop_rate", "drop_instruction"):
+            if not 0.0 <= getattr(args, name) <= 1.0:
+                raise InputError(f"--{name.replace('_', '-')} must be between 0 and 1")
+        return fn(args)
+
+    return run
