@@ -69,6 +69,7 @@ class PreparedEdit:
 
     prompt_ids: list[int]
     drafts: list[tuple[list[int], list[int]]]  # (token ids, weights) per draft text, first preferred
+    prefix_tokens: int  # tokens of the answer prefix the drafts continue
     stop_ids: list[int]
     max_tokens: int
     conventions: prompts.TextConventions
@@ -139,6 +140,7 @@ def prepare(
     return PreparedEdit(
         prompt_ids=prompt_ids,
         drafts=drafts,
+        prefix_tokens=len(tok.encode(prompts.ANSWER_PREFIX, add_special_tokens=False)),
         stop_ids=stops,
         max_tokens=max(1, min(wanted, context - len(prompt_ids))),
         conventions=prompts.conventions(original),
@@ -149,7 +151,7 @@ def make_draft(prepared: PreparedEdit, mode: str = "speculative") -> DraftSource
     """The draft source for a mode: the aligners (candidate first, if any) and prompt lookup,
     prompt lookup alone, or none."""
     if mode == "speculative":
-        aligners = [OriginalDraft(ids, weights=w) for ids, w in prepared.drafts]
+        aligners = [OriginalDraft(ids, weights=w, initial_match=prepared.prefix_tokens) for ids, w in prepared.drafts]
         return LongestMatchDraft(*aligners, PromptLookupDraft())
     if mode == "lookup":
         return PromptLookupDraft()

@@ -37,6 +37,7 @@ class OriginalDraft:
         min_anchor_tokens: int = 3,
         min_anchor_weight: int = 4,
         max_anchor_tokens: int = 64,
+        initial_match: int = 0,
     ):
         if min_anchor_tokens < 1:
             raise ValueError("min_anchor_tokens must be >= 1")
@@ -47,6 +48,9 @@ class OriginalDraft:
         self.min_anchor_tokens = min_anchor_tokens
         self.min_anchor_weight = min_anchor_weight
         self.max_anchor_tokens = max(max_anchor_tokens, min_anchor_tokens)
+        # the draft starts where the prompt ends (after the answer prefix), so at the start the
+        # output already "agrees" with it over that prefix: evidence a combinator can weigh
+        self.initial_match = initial_match
         # end positions (exclusive) of every n-gram of the draft, n = min_anchor_tokens
         n = min_anchor_tokens
         self._ends: dict[tuple[int, ...], list[int]] = defaultdict(list)
@@ -64,7 +68,7 @@ class OriginalDraft:
         self._seen = 0  # output tokens already walked
         self._run = 0  # tokens confirmed since the last (re)synchronisation
         self.resyncs = 0
-        self.match_length = 0  # output tokens that agree with the draft, ending at the cursor
+        self.match_length = self.initial_match  # tokens that agree with the draft, ending at the cursor
 
     def propose(self, context: Sequence[int], k: int) -> list[int]:
         self._walk(context)

@@ -1,0 +1,80 @@
+"""The pipeline end to end on a fake apply model: streaming, conventions, strategies, drafts."""
+
+import pytest
+
+from fastapply.apply.pipeline import apply_edit, stream_edit
+from fastapply.errors import ContextLengthError, InputError
+from tests.fakes import FakeLoaded
+
+ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+EXPECTED = "def f():\n    return 10\n\n\ndef g():\n    return 2\n"
+SNIPPET = "def f():\n    return 10\n# ... existing code ...\n"
+
+
+def test_model_path_streams_the_updated_file_and_reports_stats():
+    stream = stream_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED))
+    pieces = list(stream)
+    r = stream.result
+    assert "".join(pieces) == r.text == EXPECTED
+    assert len(pieces) > 1  # streamed, not one blob
+    assert r.path == "model" and r.complete and r.draft == "original"
+    s = r.stats
+    assert s.completion_tokens == len(FakeLoaded(EXPECTED).script) or s.finish_reason == "stop"
+    assert s.accepted_prediction_tokens > 0.8 * s.completion_tokens  # the edit is small
+    assert s.output_chars == len(EXPECTED) and s.chars_per_s > 0
+
+
+@pytest.mark.parametrize("crlf,final_newline", [(False, False), (True, True), (True, False)])
+def test_line_endings_and_final_newline_follow_the_original(crlf, final_newline):
+    def conv(text):
+        text = text if final_newline else text.rstrip("\n")
+        return text.replace("\n", "\r\n") if crlf else text
+
+    r = apply_edit(conv(ORIGINAL), SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED))
+    assert r.text == conv(EXPECTED)
+
+
+def test_unchanged_file_is_accepted_almost_entirely_from_the_draft():
+    r = apply_edit(ORIGINAL, ORIGINAL, strategy="model", loaded=FakeLoaded(ORIGINAL))
+    assert r.text == ORIGINAL
+    assert r.stats.rejected_prediction_tokens == 0
+    assert r.stats.forward_passes <= 6
+
+
+def test_auto_uses_the_instant_merge_without_loading_a_model():
+    def no_model():
+        raise AssertionError("the model must not be loaded")
+
+    snippet = "def f():\n    return 10\n\n\ndef g():\n# ... existing code ...\n"
+    r = apply_edit(ORIGINAL, snippet, strategy="auto", loader=no_model)
+    assert r.path == "instant" and r.text == EXPECTED and r.complete and r.method == "lazy"
+
+
+def test_auto_falls_back_to_the_model_with_the_candidate_as_first_draft():
+    # the section's anchor "return 2" appears twice: ambiguous for the instant path
+    original = "def f():\n    x = 1\n    return 2\n\n\ndef g():\n    x = 1\n    return 2\n"
+    snippet = "# ... existing code ...\n    x = 1\n    return 3\n# ... existing code ...\n"
+    expected = "def f():\n    x = 1\n    return 3\n\n\ndef g():\n    x = 1\n    return 2\n"
+    r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(expected))
+    assert r.path == "model" and r.refused_reason and r.text == expected
+
+
+def test_instant_strategy_reports_a_refusal_instead_of_guessing():
+    r = apply_edit("a\nb\na\nb\n", "# ... existing code ...\na\nB\n# ... existing code ...\n", strategy="instant")
+    assert r.path == "instant" and not r.complete and r.refused_reason
+
+
+def test_truncated_answer_is_marked_incomplete():
+    r = apply_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED, close=False), max_tokens=60)
+    assert not r.complete and r.stats.finish_reason == "length"
+
+
+def test_bad_inputs_raise_clear_errors():
+    with pytest.raises(InputError, match="empty"):
+        apply_edit(ORIGINAL, "  \n", loaded=FakeLoaded(EXPECTED))
+    with pytest.raises(InputError, match="NUL"):
+        apply_edit("a\x00b", SNIPPET, loaded=FakeLoaded(EXPECTED))
+    with pytest.raises(InputError, match="strategy"):
+        apply_edit(ORIGINAL, SNIPPET, strategy="fast", loaded=FakeLoaded(EXPECTED))
+    with pytest.raises(ContextLengthError, match="context"):
+        apply_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED, context_length=200))

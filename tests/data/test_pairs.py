@@ -1,0 +1,55 @@
+"""Mining single-file commits from a local git repository."""
+
+import gzip
+import json
+import subprocess
+
+import pytest
+
+from fastapply.data.pairs import mine_repo, read_pairs
+from fastapply.errors import InputError
+
+
+def _git(cwd, *args):
+    subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True)
+
+
+def test_mine_single_file_commits(tmp_path):
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "config", "user.email", "t@example.com")
+    _git(tmp_path, "config", "user.name", "t")
+    body = "".join(f"x{i} = {i}\n" for i in range(30))
+    (tmp_path / "a.py").write_text(body)
+    (tmp_path / "b.go").write_text("package b\n" * 25)
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "initial")
+    (tmp_path / "a.py").write_text(body.replace("x3 = 3", "x3 = 33"))
+    (tmp_path / "NOTES.md").write_text("docs may change alongside\n")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "Change x3")
+    (tmp_path / "a.py").write_text(body)
+    (tmp_path / "b.go").write_text("package c\n" * 25)
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "two code files: skipped")
+    rows = list(mine_repo(tmp_path, repo_name="me/repo"))
+    assert len(rows) == 1
+    r = rows[0]
+    assert (r["repo"], r["path"], r["language"], r["subject"]) == ("me/repo", "a.py", "python", "Change x3")
+    assert "x3 = 3\n" in r["before"] and "x3 = 33\n" in r["after"]
+
+
+def test_not_a_repository(tmp_path):
+    with pytest.raises(InputError):
+        list(mine_repo(tmp_path))
+
+
+def test_read_pairs_checks_fields(tmp_path):
+    good = tmp_path / "p.jsonl.gz"
+    with gzip.open(good, "wt") as fh:
+        fh.write(json.dumps({"repo": "r", "path": "p.py", "language": "python", "subject": "s",
+                             "before": "a\n", "after": "b\n"}) + "\n")
+    assert read_pairs(good)[0]["after"] == "b\n"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"repo": "r"}) + "\n")
+    with pytest.raises(InputError):
+        read_pairs(bad)
