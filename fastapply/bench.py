@@ -7,7 +7,9 @@ For each edit example, on the same model and the same prompt, in one process:
 4. the physical limit: one forward pass over prompt + speculative output from an empty cache (the
    time if every output token were verified in a single pass).
 It checks that 1, 2 and 3 produce identical tokens and reports per-example times, ratios and medians.
-`--copy` replaces each snippet with the whole original (an edit that changes nothing): the ceiling.
+`--copy` replaces each snippet with a no-op snippet (an unchanged region of the original between
+marker lines, as the training data's no-op examples have; the expected output is the original):
+the ceiling case, where every output token can come from the draft.
 
 Every method stops at the same end tokens and the same max_tokens, so outputs are comparable token
 for token. Times are wall-clock on this process's device; the report names the machine.
@@ -15,7 +17,6 @@ for token. Times are wall-clock on this process's device; the report names the m
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import statistics
@@ -24,7 +25,6 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from fastapply.errors import InputError
 
 
 @dataclass
@@ -44,33 +44,6 @@ class BenchRow:
     speedup_vs_plain: float
     speedup_vs_lookup: float
     spec_over_limit: float
-
-
-def load_examples(path: str, limit: int | None = None, max_lines: int | None = None) -> list[dict]:
-    """Edit examples from a JSONL file (`id`, `original`, `snippet`, optional `instruction`)."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{path}: no such file")
-    rows = []
-    with p.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
-            if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("original", "snippet")):
-                raise InputError(f"{path}:{n}: each line needs string fields 'original' and 'snippet'")
-            if max_lines is not None and row["original"].count("\n") > max_lines:
-                continue
-            row.setdefault("id", f"line{n}")
-            rows.append(row)
-            if limit is not None and len(rows) >= limit:
-                break
-    if not rows:
-        raise InputError(f"{path}: no usable examples")
-    return rows
 
 
 def device_description(loaded) -> str:
@@ -115,11 +88,26 @@ def _limit_time(loaded, ids) -> float:
     return time.perf_counter() - t0
 
 
+def copy_snippet(example: dict) -> str:
+    """A snippet that changes nothing: an unchanged region between markers (deterministic per id)."""
+    import random
+    import zlib
+
+    from fastapply.apply.syntax import detect_language
+    from fastapply.data.snippets import synthesise
+
+    original = example["original"]
+    language = example.get("language") or detect_language(example.get("path"), original) or "text"
+    rng = random.Random(zlib.crc32(str(example.get("id", "")).encode()))
+    noop = synthesise(original, original, language, "noop", rng)
+    return noop.text if noop is not None else original
+
+
 def bench_example(loaded, example: dict, *, copy: bool = False, max_tokens: int | None = None) -> BenchRow:
     from fastapply.apply.pipeline import make_draft, prepare
     from fastapply.decoding.engine import generate
 
-    snippet = example["original"] if copy else example["snippet"]
+    snippet = copy_snippet(example) if copy else example["snippet"]
     instruction = None if copy else example.get("instruction")
     prep = prepare(loaded, example["original"], snippet, instruction, max_tokens)
     plain, plain_s = _hf_generate(loaded, prep.prompt_ids, prep.max_tokens, prep.stop_ids, lookup=False)

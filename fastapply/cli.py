@@ -88,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True, help="JSONL edit examples (id, original, snippet, instruction)")
     p.add_argument("--limit", type=_positive_int, help="use the first N examples")
     p.add_argument("--max-lines", type=_positive_int, help="skip originals longer than this many lines")
-    p.add_argument("--copy", action="store_true", help="replace each snippet with the whole original: an edit that changes nothing")
+    p.add_argument("--copy", action="store_true", help="replace each snippet with a no-op snippet (the output is the original): the ceiling case")
     p.add_argument("--max-tokens", type=_positive_int, help="cap every method's output tokens")
     p.add_argument("--json", dest="json_out", help="write per-example results and the summary here")
     _add_model_arguments(p)
@@ -196,7 +196,8 @@ def cmd_apply(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from fastapply.bench import format_table, load_examples, run_bench
+    from fastapply.bench import format_table, run_bench
+    from fastapply.evaluate import load_examples
 
     examples = load_examples(args.data, args.limit, args.max_lines)
     loaded = _load(args)

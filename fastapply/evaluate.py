@@ -59,8 +59,10 @@ ApplyFn = Callable[..., Any]
 # --------------------------------------------------------------------------- data
 
 
-def load_examples(path: str, limit: int | None = None) -> list[dict]:
-    """Read edit examples from a JSONL (or .jsonl.gz) file; raise InputError on bad data."""
+def load_examples(path: str, limit: int | None = None, max_lines: int | None = None) -> list[dict]:
+    """Read edit examples from a JSONL (or .jsonl.gz) file; raise InputError on bad data.
+
+    `max_lines` skips examples whose original is longer; `limit` counts the examples kept."""
     if not os.path.isfile(path):
         raise InputError(f"data file not found: {path}")
     opener = gzip.open if path.endswith(".gz") else open
@@ -81,6 +83,8 @@ def load_examples(path: str, limit: int | None = None) -> list[dict]:
                         raise InputError(f"{path}:{lineno}: missing or non-text field '{name}'")
                 row.setdefault("id", f"line-{lineno}")
                 row["id"] = str(row["id"])
+                if max_lines is not None and len(row["original"].splitlines()) > max_lines:
+                    continue
                 examples.append(row)
                 if limit is not None and len(examples) >= limit:
                     break
@@ -404,6 +408,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strategy", default="auto",
                         help="auto | instant | model, or several separated by commas (default: auto)")
     parser.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N examples")
+    parser.add_argument("--max-lines", type=int, default=None, metavar="N", help="skip originals longer than N lines")
     parser.add_argument("--json", default=None, metavar="OUT", help="write per-example results and the summary")
     parser.add_argument("--report", default=None, metavar="DIR", help="write report.md and a PNG chart here")
     parser.add_argument("--model", "-m", default=None, help="model for the auto/model strategies")
@@ -432,7 +437,7 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str, str | No
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")
     strategies = parse_strategies(args.strategy)
-    examples = load_examples(args.data, args.limit)
+    examples = load_examples(args.data, args.limit, getattr(args, "max_lines", None))
     factory = apply_fn_factory or default_apply_fn_factory
     model = getattr(args, "model", None)
     results = []

@@ -51,3 +51,15 @@ def test_copy_edit_is_token_identical_and_seeded_sampling_is_reproducible(loaded
     a, _ = generate(loaded.new_backend(), prep.prompt_ids, make_draft(prep, "none"), max_tokens=16, sampling=params, stop_token_ids=prep.stop_ids)
     b, _ = generate(loaded.new_backend(), prep.prompt_ids, make_draft(prep, "speculative"), max_tokens=16, sampling=params, stop_token_ids=prep.stop_ids)
     assert a == b
+
+
+def test_bench_example_reports_identical_tokens_and_the_required_fields(loaded):
+    from dataclasses import asdict
+
+    from fastapply.bench import bench_example
+
+    example = {"id": "inv", "original": ORIGINAL, "snippet": SNIPPET, "instruction": None, "expected": ORIGINAL}
+    r = asdict(bench_example(loaded, example, copy=True, max_tokens=12))
+    assert r["identical"] and r["output_tokens"] == 12
+    for key in ("prompt_tokens", "plain_s", "lookup_s", "spec_s", "limit_s", "accepted", "rejected", "chars_per_s"):
+        assert key in r and r[key] >= 0
