@@ -84,7 +84,7 @@ def _hf_generate(loaded, prompt_ids, max_new_tokens, stop_ids, lookup: bool):
 def _limit_time(loaded, ids) -> float:
     backend = loaded.new_backend()
     t0 = time.perf_counter()
-    backend.forward(ids, last_only=True)
+    backend.forward(ids, rows=1)
     return time.perf_counter() - t0
 
 

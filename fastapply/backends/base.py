@@ -2,7 +2,7 @@
 
 A backend knows tokens and tensors, nothing about code, prompts or drafts. The engine drives it with
 two verbs: `forward(ids)` appends `ids` to the cache and returns one logits row per appended
-position; `truncate(n_keep)` rolls the cache back to its first `n_keep` tokens (the only rollback).
+position (or for the last `rows` of them: a prefill needs one, a prefill fused with a verify a few); `truncate(n_keep)` rolls the cache back to its first `n_keep` tokens (the only rollback).
 
 Logits are returned behind the small `Logits` protocol so the engine never imports torch: a GPU
 backend can keep the rows on the device and move only what the engine asks for (argmaxes, or one
@@ -36,8 +36,8 @@ class Backend(Protocol):
     n_cached: int  # tokens now in the KV cache
     context_length: int  # the most tokens the model can attend to
 
-    def forward(self, ids: Sequence[int], *, last_only: bool = False) -> Logits:
-        """Append ids to the cache; return a row per position (only the last if last_only)."""
+    def forward(self, ids: Sequence[int], *, rows: int | None = None) -> Logits:
+        """Append ids to the cache; return a row for each of the last `rows` positions (all if None)."""
         ...
 
     def truncate(self, n_keep: int) -> None:

@@ -82,17 +82,15 @@ class FakeBackend:
     def n_cached(self) -> int:
         return len(self.tokens)
 
-    def forward(self, ids: Sequence[int], *, last_only: bool = False) -> ArrayLogits:
+    def forward(self, ids: Sequence[int], *, rows: int | None = None) -> ArrayLogits:
         if not ids:
             raise ValueError("forward() needs at least one token")
         self.forward_calls += 1
-        rows = []
-        positions = range(len(ids) - 1, len(ids)) if last_only else range(len(ids))
+        n = len(ids) if rows is None else max(1, min(rows, len(ids)))
         base = tuple(self.tokens)
-        for i in positions:
-            rows.append(self.rule(base + tuple(ids[: i + 1])))
+        out = [self.rule(base + tuple(ids[: i + 1])) for i in range(len(ids) - n, len(ids))]
         self.tokens.extend(int(t) for t in ids)
-        return ArrayLogits(np.stack(rows))
+        return ArrayLogits(np.stack(out))
 
     def truncate(self, n_keep: int) -> None:
         if n_keep < 0 or n_keep > len(self.tokens):

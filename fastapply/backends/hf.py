@@ -53,7 +53,7 @@ class HFBackend:
         self.cache = DynamicCache()
         self.n_cached = 0
 
-    def forward(self, ids: Sequence[int], *, last_only: bool = False) -> TorchLogits:
+    def forward(self, ids: Sequence[int], *, rows: int | None = None) -> TorchLogits:
         if not ids:
             raise ValueError("forward() needs at least one token")
         input_ids = torch.tensor([list(ids)], dtype=torch.long, device=self.device)
@@ -62,7 +62,7 @@ class HFBackend:
                 input_ids=input_ids,
                 past_key_values=self.cache,
                 use_cache=True,
-                logits_to_keep=1 if last_only else 0,
+                logits_to_keep=0 if rows is None else max(1, min(rows, len(ids))),  # 0 = all
             )
         self.n_cached += len(ids)
         return TorchLogits(out.logits[0])

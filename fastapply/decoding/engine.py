@@ -1,5 +1,8 @@
 """The speculative decoding loop: prefill, then propose -> verify -> accept -> roll back.
 
+The first pass is the prefill, fused with a first verification: it runs over the prompt plus the
+draft's first `chunk.first` tokens and keeps the logits of the positions that verify them.
+
 Worked example (greedy). Prompt P is in the cache except its last token; the output so far is
 [..., t]. The draft source proposes d = [d0, d1, d2, d3] (k = 4). One forward pass over
 [t, d0, d1, d2, d3] returns 5 rows; row i is the target's next-token choice after position i:
@@ -42,10 +45,11 @@ class ChunkPolicy:
     initial: int = 16
     minimum: int = 4
     maximum: int = 256
+    first: int = 64  # drafted tokens verified inside the prefill pass (0: prefill alone)
 
     def __post_init__(self):
-        if not (1 <= self.minimum <= self.initial <= self.maximum):
-            raise ValueError(f"need 1 <= minimum <= initial <= maximum, got {self}")
+        if not (1 <= self.minimum <= self.initial <= self.maximum) or self.first < 0:
+            raise ValueError(f"need 1 <= minimum <= initial <= maximum and first >= 0, got {self}")
 
     def next(self, k: int, proposed: int, accepted: int) -> int:
         if proposed == 0:
@@ -109,15 +113,21 @@ class SpeculativeDecoder:
         self.draft.begin(self.prompt_ids)
         context = list(self.prompt_ids)  # prompt + output; all but the last token are in the cache
 
-        first = self._choose_one(backend.forward(context, last_only=True))
+        # the prefill pass also verifies the draft's first tokens: the answer usually starts where
+        # the draft does, and verifying them here costs a small fraction of the prefill
+        room = min(self.max_tokens - 1, backend.context_length - len(context) - 1)
+        proposal = self._propose(context, min(self.chunk.first, room))
+        logits = backend.forward(context + proposal, rows=len(proposal) + 1)
         stats.forward_passes += 1
+        accepted, bonus = self._verify(logits, proposal)
+        self._account(proposal, accepted, keep=len(context) + accepted)
         stats.time_to_first_token_s = self.clock() - self._t0
-        emitted, done = self._emit([first], context)
+        emitted, done = self._emit(proposal[:accepted] + [bonus], context)
         yield emitted
         if done:
             return
 
-        k = self.chunk.initial
+        k = self.chunk.initial if not proposal else self.chunk.next(self.chunk.first, len(proposal), accepted)
         while True:
             room = min(
                 self.max_tokens - len(self.tokens) - 1,  # the bonus token always comes on top
@@ -126,20 +136,12 @@ class SpeculativeDecoder:
             if room < 0:
                 stats.finish_reason = "length"
                 return
-            proposal = list(self.draft.propose(context, min(k, room))) if room > 0 else []
-            proposal = proposal[: min(k, room)]
-
-            n_before = len(context) - 1
+            proposal = self._propose(context, min(k, room))
             logits = backend.forward([context[-1]] + proposal)
             stats.forward_passes += 1
             accepted, bonus = self._verify(logits, proposal)
-
-            stats.drafted_tokens += len(proposal)
-            stats.accepted_prediction_tokens += accepted
-            stats.rejected_prediction_tokens += len(proposal) - accepted
             # keep [last token + accepted drafts] in the cache; the bonus is fed at the next pass
-            backend.truncate(n_before + 1 + accepted)
-            self.draft.observe(accepted)
+            self._account(proposal, accepted, keep=len(context) + accepted)
             k = self.chunk.next(k, len(proposal), accepted)
 
             emitted, done = self._emit(proposal[:accepted] + [bonus], context)
@@ -149,10 +151,17 @@ class SpeculativeDecoder:
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def _choose_one(self, logits: Logits) -> int:
-        if self.sampling.greedy:
-            return int(logits.argmax()[-1])
-        return self._picker.sample(logits.row(len(logits) - 1))
+    def _propose(self, context: list[int], k: int) -> list[int]:
+        return list(self.draft.propose(context, k))[:k] if k > 0 else []
+
+    def _account(self, proposal: list[int], accepted: int, keep: int) -> None:
+        """Count the verification, roll the cache back to `keep` tokens, tell the draft source."""
+        stats = self.stats
+        stats.drafted_tokens += len(proposal)
+        stats.accepted_prediction_tokens += accepted
+        stats.rejected_prediction_tokens += len(proposal) - accepted
+        self.backend.truncate(keep)
+        self.draft.observe(accepted)
 
     def _verify(self, logits: Logits, proposal: list[int]) -> tuple[int, int]:
         """Longest prefix of the proposal equal to the target's choices, and the bonus token."""
