@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"])
     p.set_defaults(func=cmd_eval)
 
+    from fastapply.data import cli as data_cli
+    from fastapply.train import cli as train_cli
+
+    data_cli.add_arguments(sub)
+    train_cli.add_arguments(sub)
+
     p = sub.add_parser("models", help="list the bundled model names")
     p.set_defaults(func=cmd_models)
     return parser

