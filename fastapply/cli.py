@@ -33,24 +33,24 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _temperature(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (0.0 <= value <= 2.0):
-        raise argparse.ArgumentTypeError(f"temperature must be between 0 and 2, got {value}")
-    return value
+def _number_in(name: str, low: float, high: float, low_open: bool = False):
+    """An argparse type for a float in [low, high] (or (low, high] with low_open)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not ((low < value) if low_open else (low <= value)) or not value <= high:
+            bracket = "(" if low_open else "["
+            raise argparse.ArgumentTypeError(f"{name} must be in {bracket}{low:g}, {high:g}], got {value}")
+        return value
+
+    return parse
 
 
-def _top_p(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (0.0 < value <= 1.0):
-        raise argparse.ArgumentTypeError(f"top-p must be in (0, 1], got {value}")
-    return value
+_temperature = _number_in("temperature", 0.0, 2.0)
+_top_p = _number_in("top-p", 0.0, 1.0, low_open=True)
 
 
 def _add_model_arguments(p: argparse.ArgumentParser) -> None:

@@ -18,7 +18,7 @@ def _pairs() -> list[dict]:
                 n = 30 if p % 2 else 150  # half small files
                 before = _file(n, f"{r}{p}")
                 lines = before.splitlines(keepends=True)
-                lines[3 + 3 * k] = lines[3 + 3 * k].replace("return", "return -")
+                lines[4 + 3 * k] = lines[4 + 3 * k].replace("return", "return -")
                 rows.append({"repo": repo, "path": f"m{p}.py", "language": "python",
                              "subject": f"change {k}", "before": before, "after": "".join(lines)})
     return rows

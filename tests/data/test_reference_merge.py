@@ -39,9 +39,9 @@ def test_final_newline_follows_the_original():
 
 
 def test_ambiguous_context_is_refused():
-    original = "x\ny\nx\ny\nz\n"
+    original = "a\nx\ny\nx\ny\nz\n"
     with pytest.raises(MergeRefused):
-        merge_lazy(original, "# ...\nx\ny\n# ...\n")  # both sections 'x y' fit twice
+        merge_lazy(original, "# ...\nx\ny\n# ...\n")  # "x y" fits at lines 2 and 4
 
 
 def test_unknown_opening_line_is_refused():
