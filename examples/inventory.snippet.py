@@ -6,4 +6,6 @@
 
     def total_value(self):
         return sum(item.price * item.quantity for item in self.items.values())
+
+    def names(self):
 # ... existing code ...

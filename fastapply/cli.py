@@ -172,8 +172,8 @@ def cmd_apply(args) -> int:
         pass
     progress.done()
     result = stream.result
-    _say(args, result.summary_line())
     if not result.complete:
+        _say(args, result.summary_line())
         if result.path == "instant":
             raise RefusedError(f"the instant merge refused: {result.refused_reason}; nothing was written (try --strategy auto)")
         stats = result.stats
@@ -181,36 +181,29 @@ def cmd_apply(args) -> int:
             f"the model did not finish the file (stopped after {stats.completion_tokens} tokens: "
             f"{stats.finish_reason or 'no end'}); nothing was written"
         )
+    target = args.original if args.in_place else args.output
+    if target:
+        atomic_write(target, result.text)
     if args.diff:
-        text = "".join(difflib.unified_diff(
+        sys.stdout.write("".join(difflib.unified_diff(
             original.splitlines(keepends=True), result.text.splitlines(keepends=True),
             fromfile=f"a/{args.original}", tofile=f"b/{args.original}",
-        ))
-    else:
-        text = result.text
-    if args.in_place:
-        atomic_write(args.original, result.text)
-        if args.diff:
-            sys.stdout.write(text)
-    elif args.output:
-        atomic_write(args.output, result.text)
-        if args.diff:
-            sys.stdout.write(text)
-    else:
-        sys.stdout.write(text)
+        )))
+    elif not target:
+        sys.stdout.write(result.text)
+    sys.stdout.flush()
+    _say(args, result.summary_line())
     return 0
 
 
 def cmd_bench(args) -> int:
-    from fastapply.bench import format_table, run_bench
+    from fastapply.bench import BenchRow, format_table, run_bench
     from fastapply.evaluate import load_examples
 
     examples = load_examples(args.data, args.limit, args.max_lines)
     loaded = _load(args)
     _say(args, f"benchmarking {len(examples)} examples{' (--copy)' if args.copy else ''} on {loaded.name} ...")
     report = run_bench(loaded, examples, copy=args.copy, max_tokens=args.max_tokens)
-    from fastapply.bench import BenchRow
-
     rows = [BenchRow(**r) for r in report["examples"]]
     print(f"model {report['model']} on {report['device']}")
     print(format_table(rows, report["summary"]))
