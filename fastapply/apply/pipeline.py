@@ -5,8 +5,8 @@ guesses) and, when it refuses, the model path, handing the refused merge's best 
 model as its first draft (where the candidate is right, the model verifies it at prefill speed).
 
 The model path: render the prompt (prompts.py), build the draft (the original as the model would
-write it, answer_text(original), tokenised), and run the speculative engine with the aligner first
-and prompt lookup as its fallback. The answer's file body is streamed as tokens are accepted,
+write it, answer_text(original), tokenised), and run the speculative engine with the aligner and
+prompt lookup side by side (whichever matches the output's end over more tokens proposes). The answer's file body is streamed as tokens are accepted,
 converted back to the original's line endings and final-newline convention.
 
 `stream_edit` returns an `EditStream`: iterate it for text deltas; afterwards `.result` holds the
@@ -35,8 +35,6 @@ from fastapply.drafts.original import OriginalDraft
 from fastapply.errors import ContextLengthError, InputError
 
 DRAFT_MODES = ("speculative", "lookup", "none")
-
-
 STRATEGIES = ("auto", "instant", "model")
 
 
