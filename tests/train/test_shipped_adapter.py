@@ -1,0 +1,61 @@
+"""The shipped adapter (fastapply-135m) loads onto the bundled base model and merges a small edit."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fastapply.train.adapter import SHIPPED_ADAPTER
+
+ORIGINAL = '''import json
+
+
+def load(path):
+    with open(path) as fh:
+        return json.load(fh)
+
+
+def save(path, data):
+    with open(path, "w") as fh:
+        json.dump(data, fh)
+
+
+def main():
+    data = load("in.json")
+    save("out.json", data)
+'''
+SNIPPET = '''# ... existing code ...
+def save(path, data):
+    with open(path, "w") as fh:
+        json.dump(data, fh, indent=2)
+# ... existing code ...
+'''
+EXPECTED = ORIGINAL.replace("json.dump(data, fh)", "json.dump(data, fh, indent=2)")
+
+
+def test_shipped_files_are_small_and_fp16():
+    cfg = json.loads((SHIPPED_ADAPTER / "adapter_config.json").read_text())
+    assert cfg["peft_type"] == "LORA"
+    weights = SHIPPED_ADAPTER / "adapter_model.safetensors"
+    assert 1e6 < weights.stat().st_size < 25e6
+    from safetensors import safe_open
+
+    with safe_open(str(weights), "pt") as f:
+        name = next(iter(f.keys()))
+        assert str(f.get_tensor(name).dtype) == "torch.float16"
+    assert (SHIPPED_ADAPTER / "MODEL_CARD.md").is_file()
+
+
+@pytest.mark.model
+def test_shipped_adapter_merges_a_small_edit():
+    from fastapply import models
+    from fastapply.apply.pipeline import apply_edit
+    from fastapply.train.adapter import apply_adapter
+
+    base = models.load("smollm2-135m-instruct")
+    tuned = apply_adapter(base, SHIPPED_ADAPTER, name="fastapply-135m")
+    assert tuned.model is not base.model
+    result = apply_edit(ORIGINAL, SNIPPET, "Indent the saved JSON", loaded=tuned)
+    assert result.complete
+    assert result.text == EXPECTED
+    assert result.stats.accepted_prediction_tokens > 0.8 * result.stats.completion_tokens
