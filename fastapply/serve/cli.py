@@ -1,0 +1,103 @@
+"""The `fastapply serve` subcommand: parse options, build the app, run uvicorn. No logic of its own.
+
+    fastapply serve [--host 127.0.0.1] [--port 8000] [-m MODEL] [--api-key KEY] [--max-queue N]
+                    [--max-body-bytes N] [--device cpu|cuda] [--dtype float32|bfloat16|float16]
+
+`fastapply.cli` calls `add_arguments(subparsers)`; the registered `func(args)` returns an exit code.
+The model loads on the server's worker thread after the port is open, so `/health` answers
+("loading") at once. fastapi and uvicorn are imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+API_KEY_ENV = "FASTAPPLY_API_KEY"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not (0 <= value <= 65535):
+        raise argparse.ArgumentTypeError(f"port must be in 0-65535, got {value}")
+    return value
+
+
+def add_arguments(subparsers) -> argparse.ArgumentParser:
+    """Register `serve` on an argparse subparsers object."""
+    from fastapply.serve import (  # fastapi-free, so --help stays instant
+        DEFAULT_MAX_BODY_BYTES,
+        DEFAULT_MAX_QUEUE,
+    )
+
+    p = subparsers.add_parser(
+        "serve", help="run an OpenAI-compatible server with Predicted Outputs (speculative edits)",
+        description="Serve /v1/chat/completions and /v1/completions (with the `prediction` field), "
+                    "/v1/apply, /v1/models, /health and /metrics.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=_port, default=8000, help="default: 8000")
+    p.add_argument("-m", "--model", help="bundled name, .gguf file, model directory or Hub id "
+                                         "(default: $FASTAPPLY_MODEL or smollm2-135m-instruct)")
+    p.add_argument("--served-model-name", help="the name clients send as `model` (default: the --model value)")
+    p.add_argument("--api-key", default=None,
+                   help=f"require 'Authorization: Bearer KEY' on every endpoint but /health (default: ${API_KEY_ENV})")
+    p.add_argument("--max-queue", type=_positive_int, default=DEFAULT_MAX_QUEUE,
+                   help=f"requests allowed to wait for the model; more get 503 (default: {DEFAULT_MAX_QUEUE})")
+    p.add_argument("--max-body-bytes", type=_positive_int, default=DEFAULT_MAX_BODY_BYTES,
+                   help=f"largest request body accepted, in bytes (default: {DEFAULT_MAX_BODY_BYTES})")
+    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
+    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], help="default: float32 on CPU, bfloat16 on CUDA")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from fastapply import models
+    from fastapply.errors import FastApplyError
+
+    try:
+        import uvicorn
+
+        from fastapply.serve.app import create_app
+    except ImportError as exc:
+        print(f"fastapply: error: serving needs fastapi and uvicorn ({exc}): pip install fastapi uvicorn",
+              file=sys.stderr)
+        return 5
+    try:
+        spec = models.resolve(args.model)  # fail fast on a wrong name, before opening the port
+    except FastApplyError as exc:
+        print(f"fastapply: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    api_key = args.api_key if args.api_key is not None else os.environ.get(API_KEY_ENV) or None
+    name = args.served_model_name or spec.name
+    app = create_app(
+        lambda: models.load(args.model, device=args.device, dtype=args.dtype),
+        model_name=name,
+        aliases=(spec.name,),
+        api_key=api_key,
+        max_queue=args.max_queue,
+        max_body_bytes=args.max_body_bytes,
+    )
+    if args.host not in ("127.0.0.1", "localhost", "::1") and not api_key:
+        print(f"fastapply: warning: serving on {args.host} without an API key: anyone who can reach it can use it",
+              file=sys.stderr)
+    print(f"fastapply: serving {name} on http://{args.host}:{args.port}/v1 (model loading in the background)",
+          file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0

@@ -1,0 +1,242 @@
+"""Predicted Outputs on top of the speculative engine: prompt ids + optional prediction -> text deltas.
+
+The client's `prediction` is exactly what speculative edits need: a guess of the whole answer. It is
+tokenised, closed with the end-of-turn token (so an unchanged answer is verified to its very end),
+and given to the aligner (`OriginalDraft`), with prompt lookup as the fallback for new text. Without
+a prediction the engine decodes plainly (`NoDraft`), one token per pass. Either way the output is
+the target's own: token-identical to plain greedy decoding at temperature 0, and distributed exactly
+as plain sampling above it. The prediction changes only how fast the answer comes.
+
+`generate(...)` is the job the scheduler runs: it yields `str` deltas (stop strings already cut)
+and finally one `Finished` with the text, the finish reason and the decode statistics. `score(...)`
+gives the per-token log probabilities of a sequence (completions' `echo` + `logprobs`).
+
+Usage is mapped to OpenAI's vocabulary in `usage_dict`. One difference worth knowing: OpenAI's
+`rejected_prediction_tokens` counts prediction tokens that did not appear in the answer; ours counts
+drafted tokens the target verified and discarded, i.e. the verification work wasted (a region
+re-proposed after a divergence can count twice). Both are zero for a perfect prediction.
+
+This module knows token ids, a tokenizer and the engine; nothing about HTTP or JSON shapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from fastapply.apply.pipeline import stop_token_ids, token_weights
+from fastapply.apply.streaming import TextAssembler
+from fastapply.decoding.engine import SpeculativeDecoder
+from fastapply.decoding.sampling import SamplingParams
+from fastapply.decoding.stats import DecodeStats
+from fastapply.drafts.base import DraftSource, LongestMatchDraft, NoDraft
+from fastapply.drafts.lookup import PromptLookupDraft
+from fastapply.drafts.original import OriginalDraft
+from fastapply.errors import ContextLengthError, InputError
+
+
+@dataclass
+class GenerationRequest:
+    """Everything one generation needs, already in tokens."""
+
+    prompt_ids: list[int]
+    max_tokens: int
+    sampling: SamplingParams = SamplingParams()
+    prediction_ids: list[int] | None = None  # the draft; None = plain decoding
+    stop_strings: list[str] = field(default_factory=list)
+    stop_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Finished:
+    """The last item of a generation."""
+
+    text: str
+    finish_reason: str  # "stop" | "length"
+    stats: DecodeStats
+    token_ids: list[int]
+
+
+def chat_prompt_ids(tokenizer, messages: list[dict[str, str]]) -> list[int]:
+    """The chat template with the assistant's turn opened, as token ids."""
+    text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    return list(tokenizer.encode(text, add_special_tokens=False))
+
+
+def text_prompt_ids(tokenizer, prompt: str | list) -> list[int]:
+    """A completions prompt: text, a one-element list of text, or token ids as given."""
+    if isinstance(prompt, list) and prompt and isinstance(prompt[0], int):
+        return [int(t) for t in prompt]
+    text = prompt[0] if isinstance(prompt, list) else prompt
+    return list(tokenizer.encode(text, add_special_tokens=False))
+
+
+def prediction_ids(tokenizer, prediction: str, end_ids: Sequence[int]) -> list[int]:
+    """The draft for a predicted answer: its tokens, then the end-of-turn token the model would write."""
+    return list(tokenizer.encode(prediction, add_special_tokens=False)) + list(end_ids[-1:])
+
+
+def check_ids(ids: Sequence[int], vocab_size: int | None) -> None:
+    if vocab_size is not None and any(not (0 <= t < vocab_size) for t in ids):
+        raise InputError(f"prompt token ids must be in [0, {vocab_size})")
+
+
+def token_budget(prompt_tokens: int, requested: int | None, context_length: int) -> int:
+    """max_tokens for the decoder: the request's, or the rest of the context; refuse what cannot fit.
+
+    As OpenAI does, a request whose prompt plus max_tokens exceeds the context is an error rather
+    than a silently shorter answer.
+    """
+    if prompt_tokens >= context_length:
+        raise ContextLengthError(
+            f"the prompt is {prompt_tokens} tokens, beyond the model's context of {context_length} tokens"
+        )
+    room = context_length - prompt_tokens
+    if requested is None:
+        return room
+    if requested > room:
+        raise ContextLengthError(
+            f"the prompt is {prompt_tokens} tokens and max_tokens is {requested}: together beyond the "
+            f"model's context of {context_length} tokens (at most {room} completion tokens fit)"
+        )
+    return requested
+
+
+def make_draft(tokenizer, prediction: list[int] | None, weight_cache: dict[int, int]) -> DraftSource:
+    """The aligner over the prediction with prompt lookup as fallback, or no draft at all."""
+    if not prediction:
+        return NoDraft()
+    lookup = PromptLookupDraft()
+    aligner = OriginalDraft(
+        prediction,
+        weights=token_weights(tokenizer, prediction, weight_cache),
+        # the prediction is the client's own statement of the answer, so at the start it must beat
+        # any prompt-lookup match (whose measured length is capped at max_measure); ties go to it
+        initial_match=lookup.max_measure,
+    )
+    return LongestMatchDraft(aligner, lookup)
+
+
+def generate(loaded, backend, request: GenerationRequest) -> Iterator[str | Finished]:
+    """Run one generation: text deltas as they become certain, then a `Finished`."""
+    tok = loaded.tokenizer
+    extra = getattr(loaded, "extra", None)
+    weight_cache = extra.setdefault("token_weights", {}) if isinstance(extra, dict) else {}
+    decoder = SpeculativeDecoder(
+        backend,
+        request.prompt_ids,
+        make_draft(tok, request.prediction_ids, weight_cache),
+        max_tokens=request.max_tokens,
+        sampling=request.sampling,
+        stop_token_ids=request.stop_ids,
+    )
+    text = TextAssembler(lambda ids: tok.decode(ids, skip_special_tokens=True), request.stop_strings)
+    runs = iter(decoder)
+    try:
+        for run in runs:
+            delta = text.feed(run)
+            if delta:
+                yield delta
+            if text.stopped:
+                break
+    finally:
+        runs.close()  # stops the clock and fills in the token counts, also when cancelled
+    tail = text.finish()
+    if tail:
+        yield tail
+    stats = decoder.stats
+    stats.output_chars = len(text.text)
+    finish = "stop" if text.stopped else (stats.finish_reason or "length")
+    yield Finished(text=text.text, finish_reason=finish, stats=stats, token_ids=list(decoder.tokens))
+
+
+@dataclass
+class TokenLogprobs:
+    """OpenAI's completions `logprobs` object, for a run of tokens."""
+
+    tokens: list[str]
+    token_logprobs: list[float | None]
+    top_logprobs: list[dict[str, float] | None]
+    text_offset: list[int]
+
+    def as_dict(self) -> dict:
+        return {
+            "tokens": self.tokens,
+            "token_logprobs": self.token_logprobs,
+            "top_logprobs": self.top_logprobs,
+            "text_offset": self.text_offset,
+        }
+
+
+def log_softmax(row: np.ndarray) -> np.ndarray:
+    z = row.astype(np.float64)
+    z = z - z.max()
+    return z - np.log(np.exp(z).sum())
+
+
+def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], str], *, start: int = 0) -> TokenLogprobs:
+    """Log probabilities of ids[start:] under the model, each given the tokens before it, with the
+    `top` most likely alternatives. The very first token of a sequence has no prediction (None).
+
+    One forward pass over the whole sequence on a fresh cache: this is how a client verifies
+    speculation remotely (the prompt's own tokens, scored by the same weights that generated).
+    """
+    backend.truncate(0)
+    logits = backend.forward(list(ids))
+    backend.truncate(0)
+    tokens, lps, tops, offsets = [], [], [], []
+    offset = 0
+    for i in range(start, len(ids)):
+        piece = decode([ids[i]])
+        tokens.append(piece)
+        offsets.append(offset)
+        offset += len(piece)
+        if i == 0:
+            lps.append(None)
+            tops.append(None)
+            continue
+        lp = log_softmax(logits.row(i - 1))
+        lps.append(float(lp[ids[i]]))
+        if top > 0:
+            best = np.argsort(-lp, kind="stable")[:top]
+            tops.append({decode([int(j)]): float(lp[j]) for j in best})
+        else:
+            tops.append(None)
+    return TokenLogprobs(tokens, lps, tops, offsets)
+
+
+def usage_dict(stats: DecodeStats, *, queue_s: float = 0.0, drafted: bool) -> dict:
+    """OpenAI's usage object, plus our speculative-decoding statistics under `fastapply`."""
+    return {
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "total_tokens": stats.prompt_tokens + stats.completion_tokens,
+        "completion_tokens_details": {
+            "accepted_prediction_tokens": stats.accepted_prediction_tokens,
+            "rejected_prediction_tokens": stats.rejected_prediction_tokens,
+            "reasoning_tokens": 0,
+        },
+        "fastapply": extra_stats(stats, queue_s=queue_s, drafted=drafted),
+    }
+
+
+def extra_stats(stats: DecodeStats, *, queue_s: float = 0.0, drafted: bool = True) -> dict:
+    return {
+        "draft": "prediction" if drafted else "none",
+        "drafted_tokens": stats.drafted_tokens,
+        "forward_passes": stats.forward_passes,
+        "time_to_first_token_s": round(stats.time_to_first_token_s, 4),
+        "total_s": round(stats.total_s, 4),
+        "queue_s": round(queue_s, 4),
+        "tokens_per_s": round(stats.tokens_per_s, 2),
+        "chars_per_s": round(stats.chars_per_s, 2),
+    }
+
+
+__all__ = [
+    "Finished", "GenerationRequest", "TokenLogprobs", "chat_prompt_ids", "check_ids", "extra_stats",
+    "generate", "make_draft", "prediction_ids", "score", "stop_token_ids", "text_prompt_ids",
+    "token_budget", "usage_dict",
+]

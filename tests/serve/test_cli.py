@@ -1,0 +1,55 @@
+"""The `serve` subcommand's options (the server itself is exercised through create_app)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from fastapply.serve import cli
+
+
+def parse(argv, monkeypatch=None):
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def test_defaults_bind_to_loopback():
+    args = parse(["serve"])
+    assert args.host == "127.0.0.1" and args.port == 8000 and args.api_key is None and args.func is cli.run
+
+
+@pytest.mark.parametrize("argv", [["serve", "--port", "99999"], ["serve", "--max-queue", "0"],
+                                  ["serve", "--max-body-bytes", "x"], ["serve", "--dtype", "int8"]])
+def test_bad_options_are_refused(argv):
+    with pytest.raises(SystemExit):
+        parse(argv)
+
+
+def test_run_wires_options_and_the_api_key_env_fallback(monkeypatch):
+    seen = {}
+
+    def fake_create_app(loader, **kwargs):
+        seen.update(kwargs, loader=loader)
+        return "app"
+
+    import uvicorn
+
+    import fastapply.serve.app as app_module
+
+    monkeypatch.setattr(app_module, "create_app", fake_create_app)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(run=(app, kw)))
+    monkeypatch.setenv("FASTAPPLY_API_KEY", "from-env")
+    args = parse(["serve", "--port", "8123", "--max-queue", "3", "-m", "smollm2-135m-instruct"])
+    assert cli.run(args) == 0
+    assert seen["api_key"] == "from-env" and seen["max_queue"] == 3
+    assert seen["model_name"] == "smollm2-135m-instruct"
+    assert seen["run"] == ("app", {"host": "127.0.0.1", "port": 8123, "log_level": "info"})
+    assert callable(seen["loader"])  # the model loads later, on the server's worker thread
+    assert cli.run(parse(["serve", "--api-key", "flag"])) == 0 and seen["api_key"] == "flag"
+
+
+def test_unknown_model_fails_before_opening_the_port(capsys):
+    assert cli.run(parse(["serve", "-m", "no-such-model"])) == 3
+    assert "unknown model" in capsys.readouterr().err
