@@ -1,7 +1,9 @@
 """`fastapply serve`: an OpenAI-compatible HTTP server with Predicted Outputs over speculative edits.
 
-    app.py         routes, middleware (API key, body limit, timing), request flow
+    app.py         routes and the request flow (parse, queue, answer or stream)
+    middleware.py  API key, body size limit, per-request metrics (plain ASGI)
     schemas.py     request bodies (pydantic) and the fields we refuse
+    responses.py   OpenAI's response and stream-chunk shapes, SSE framing, /v1/apply's shape
     generation.py  prompt + prediction -> speculative decoding -> text deltas; usage; prompt scoring
     scheduler.py   one model worker thread, bounded FIFO queue, cancellation
     metrics.py     Prometheus metrics in the app's own registry
