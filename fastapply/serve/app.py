@@ -23,6 +23,7 @@ This module wires HTTP to the generation and apply layers; it holds no decoding 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -451,9 +452,21 @@ def create_app(
             log.error("unexpected error on %s", request.url.path, exc_info=exc)
         return response
 
-    for kind in (Exception, RequestError, ValidationError, json.JSONDecodeError, _ClientGone, FastApplyError,
+    for kind in (RequestError, ValidationError, json.JSONDecodeError, _ClientGone, FastApplyError,
                  QueueFull, SchedulerClosed):
         app.add_exception_handler(kind, _error)
+
+    def answering_errors(handler):
+        # an unexpected exception must still get OpenAI's shape; left to Starlette's last-resort
+        # handler it would also be re-raised into the server, which drops the connection
+        @functools.wraps(handler)
+        async def wrapped(request: Request):
+            try:
+                return await handler(request)
+            except Exception as exc:  # noqa: BLE001
+                return await _error(request, exc)
+
+        return wrapped
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
@@ -462,14 +475,17 @@ def create_app(
         return error_response(exc.status_code, message, code={404: "not_found"}.get(exc.status_code))
 
     @app.post("/v1/chat/completions")
+    @answering_errors
     async def chat_completions(request: Request):
         return await server.chat(request)
 
     @app.post("/v1/completions")
+    @answering_errors
     async def completions(request: Request):
         return await server.completions(request)
 
     @app.post("/v1/apply")
+    @answering_errors
     async def apply(request: Request):
         return await server.apply(request)
 

@@ -79,8 +79,10 @@ def prediction_ids(tokenizer, prediction: str, end_ids: Sequence[int]) -> list[i
 
 
 def check_ids(ids: Sequence[int], vocab_size: int | None) -> None:
-    if vocab_size is not None and any(not (0 <= t < vocab_size) for t in ids):
-        raise InputError(f"prompt token ids must be in [0, {vocab_size})")
+    """Token ids given by the client must exist (an out-of-range id would crash the embedding)."""
+    upper = vocab_size if vocab_size is not None else float("inf")
+    if any(not (0 <= t < upper) for t in ids):
+        raise InputError(f"prompt token ids must be in [0, {vocab_size if vocab_size is not None else 'vocab'})")
 
 
 def token_budget(prompt_tokens: int, requested: int | None, context_length: int) -> int:

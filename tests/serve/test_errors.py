@@ -107,6 +107,8 @@ def test_completions_errors(http):
     assert_openai_error(http.post(url, json={"prompt": "a", "max_tokens": 0}), 400, param="max_tokens")
     assert_openai_error(http.post(url, json={"prompt": "a", "stream": True, "logprobs": 1}), 400, param="logprobs")
     assert_openai_error(http.post(url, json={"prompt": "a", "prediction": ["x"]}), 400, param="prediction")
+    assert_openai_error(http.post(url, json={"prompt": [1, -5]}), 400, says="token ids")
+    assert_openai_error(http.post(url, json={"prompt": ""}), 400, param="prompt")
 
 
 def test_apply_errors(http):
@@ -145,3 +147,38 @@ def test_api_key(monkeypatch):
         assert out.choices[0].message.content == "You"
         with pytest.raises(openai.AuthenticationError):
             openai.OpenAI(base_url=url + "/v1", api_key="nope", max_retries=0).models.list()
+
+
+class _Breaks(FakeChat):
+    """A model whose backend fails on its third forward pass (a bug, an out-of-memory, ...)."""
+
+    def new_backend(self):
+        backend = super().new_backend()
+        forward = backend.forward
+
+        def failing(ids, **kwargs):
+            if backend.forward_calls >= 2 and self.armed:
+                raise RuntimeError("device fell over")
+            return forward(ids, **kwargs)
+
+        backend.forward = failing
+        return backend
+
+
+def test_a_failure_mid_stream_ends_the_stream_with_an_error_event_and_the_server_survives():
+    model = _Breaks()
+    model.armed = True
+    with running(create_app(model)) as url, httpx.Client(base_url=url, timeout=10) as http:
+        with http.stream("POST", CHAT, json={"messages": OK_MESSAGES, "stream": True}) as r:
+            assert r.status_code == 200
+            events = [line[6:] for line in r.iter_lines() if line.startswith("data: ")]
+        assert '"content": "Y"' in events[1]  # the stream had started
+        assert events[-1] != "[DONE]" and '"error"' in events[-1] and "server_error" in events[-1]
+        client = openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0)
+        with pytest.raises(openai.APIError):
+            list(client.chat.completions.create(model="fake-chat", messages=OK_MESSAGES, stream=True))
+        # not streaming: a 500 in OpenAI's shape, never a traceback
+        assert_openai_error(http.post(CHAT, json={"messages": OK_MESSAGES}), 500)
+        model.armed = False
+        ok = http.post(CHAT, json={"messages": OK_MESSAGES, "max_tokens": 3})
+        assert ok.status_code == 200 and ok.json()["choices"][0]["message"]["content"] == "You"
