@@ -1,6 +1,6 @@
 """The HTTP server: OpenAI-compatible chat and text completions with Predicted Outputs, and /v1/apply.
 
-    POST /v1/chat/completions   messages + optional prediction -> the answer (JSON or SSE stream)
+    POST /v1/chat/completions   messages + optional prediction -> the answer (JSON or SSE stream), logprobs
     POST /v1/completions        prompt + optional prediction, echo, logprobs (prompt scoring)
     POST /v1/apply              original + snippet (+ instruction) -> the merged file and its path
     GET  /v1/models, /health, /metrics (Prometheus text)
@@ -225,10 +225,20 @@ class Server:
         predicted = body.prediction.text() if body.prediction is not None else ""
         draft = gen.prediction_ids(tok, predicted, stops) if predicted else None
         yield Prepared(len(prompt), drafted=draft is not None)
-        yield from gen.generate(loaded, self.holder.backend(), gen.GenerationRequest(
+        backend = self.holder.backend()
+        output: list[int] = []
+        for item in gen.generate(loaded, backend, gen.GenerationRequest(
             prompt_ids=prompt, max_tokens=budget, sampling=self.sampling(body), prediction_ids=draft,
             stop_strings=body.stop_strings(), stop_ids=stops,
-        ))
+        )):
+            if isinstance(item, gen.Finished):
+                output = gen.without_stop_tokens(item.token_ids, stops)
+            yield item
+        if body.logprobs:
+            # one scoring pass after generation (see completion_job); the first answer token is
+            # scored given the whole prompt, so start=len(prompt) never hits the no-context case
+            decode = lambda ids: tok.decode(ids, skip_special_tokens=False)  # noqa: E731
+            yield gen.score(backend, prompt + output, body.top_logprobs or 0, decode, start=len(prompt))
 
     def completion_job(self, body: CompletionRequest) -> Iterator[Any]:
         loaded = self.holder.get()
@@ -255,7 +265,7 @@ class Server:
                 stop_strings=body.stop_strings(), stop_ids=stops,
             )):
                 if isinstance(item, gen.Finished):
-                    output = item.token_ids
+                    output = gen.without_stop_tokens(item.token_ids, stops)
                 yield item
         if body.logprobs is not None:
             # one scoring pass over prompt + answer after generation: exact log probabilities of the
@@ -288,10 +298,13 @@ class Server:
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
             return StreamingResponse(self._chatsse(job, items, cid, created, prepared, include_usage),
                                      media_type="text/event-stream", headers=SSE_HEADERS)
-        *deltas, done = await self.collect(request, job, items)
+        collected = await self.collect(request, job, items)
+        done = next(x for x in collected if isinstance(x, gen.Finished))
+        scored = next((x for x in collected if isinstance(x, gen.TokenLogprobs)), None)
         self.metrics.observe_decode(done.stats, job.queue_s)
         usage = gen.usage_dict(done.stats, queue_s=job.queue_s, drafted=prepared.drafted)
-        return JSONResponse(chat_completion(cid, created, self.model_name, done.text, done.finish_reason, usage))
+        return JSONResponse(chat_completion(cid, created, self.model_name, done.text, done.finish_reason, usage,
+                                            gen.chat_logprobs(scored) if scored is not None else None))
 
     async def _chatsse(self, job, items, cid, created, prepared: Prepared, include_usage: bool):
         model = self.model_name

@@ -209,6 +209,22 @@ def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], s
     return TokenLogprobs(tokens, lps, tops, offsets)
 
 
+def chat_logprobs(lp: TokenLogprobs) -> dict:
+    """The same numbers in chat completions' shape: one entry per token, top alternatives as a list."""
+    def entry(token: str, logprob: float) -> dict:
+        return {"token": token, "logprob": logprob, "bytes": list(token.encode("utf-8"))}
+
+    content = []
+    for token, logprob, top in zip(lp.tokens, lp.token_logprobs, lp.top_logprobs):
+        content.append({**entry(token, logprob), "top_logprobs": [entry(t, v) for t, v in (top or {}).items()]})
+    return {"content": content, "refusal": None}
+
+
+def without_stop_tokens(ids: list[int], stop_ids: Sequence[int]) -> list[int]:
+    """The answer's tokens as the client sees them: a final end-of-turn token is not part of the text."""
+    return ids[:-1] if ids and ids[-1] in stop_ids else ids
+
+
 def usage_dict(stats: DecodeStats, *, queue_s: float = 0.0, drafted: bool) -> dict:
     """OpenAI's usage object, plus our speculative-decoding statistics under `fastapply`."""
     return {
@@ -239,6 +255,6 @@ def extra_stats(stats: DecodeStats, *, queue_s: float = 0.0, drafted: bool = Tru
 
 __all__ = [
     "Finished", "GenerationRequest", "TokenLogprobs", "chat_prompt_ids", "check_ids", "extra_stats",
-    "generate", "make_draft", "prediction_ids", "score", "stop_token_ids", "text_prompt_ids",
-    "token_budget", "usage_dict",
+    "chat_logprobs", "generate", "make_draft", "prediction_ids", "score", "stop_token_ids", "text_prompt_ids",
+    "token_budget", "usage_dict", "without_stop_tokens",
 ]

@@ -10,11 +10,12 @@ import json
 from typing import Any
 
 
-def chat_completion(cid: str, created: int, model: str, text: str, finish: str, usage: dict) -> dict:
+def chat_completion(cid: str, created: int, model: str, text: str, finish: str, usage: dict,
+                    logprobs: dict | None = None) -> dict:
     return {
         "id": cid, "object": "chat.completion", "created": created, "model": model, "system_fingerprint": None,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text, "refusal": None},
-                     "logprobs": None, "finish_reason": finish}],
+                     "logprobs": logprobs, "finish_reason": finish}],
         "usage": usage,
     }
 

@@ -131,7 +131,7 @@ class ChatCompletionRequest(_SamplingFields):
     max_tokens: int | None = Field(default=None, ge=1)
     max_completion_tokens: int | None = Field(default=None, ge=1)
     logprobs: bool | None = None
-    top_logprobs: int | None = None
+    top_logprobs: int | None = Field(default=None, ge=0, le=20)
     response_format: dict[str, Any] | None = None
     tool_choice: Any = None
     function_call: Any = None
@@ -147,8 +147,10 @@ class ChatCompletionRequest(_SamplingFields):
             raise RequestError("tool_choice is not supported (no tools)", "tool_choice")
         if self.function_call not in (None, "none"):
             raise RequestError("function_call is not supported (no functions)", "function_call")
-        if self.logprobs:
-            raise RequestError("logprobs are not supported on chat completions; use /v1/completions", "logprobs")
+        if self.logprobs and self.stream:
+            raise RequestError("logprobs are not supported with stream; ask without streaming", "logprobs")
+        if self.top_logprobs and not self.logprobs:
+            raise RequestError("top_logprobs needs logprobs: true", "top_logprobs")
         if self.response_format and self.response_format.get("type", "text") != "text":
             raise RequestError("only the text response format is supported", "response_format")
         if self.modalities and set(self.modalities) - {"text"}:

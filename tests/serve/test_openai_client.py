@@ -137,3 +137,12 @@ def test_errors_come_back_as_typed_openai_exceptions(client):
     with pytest.raises(openai.NotFoundError) as info:
         client.chat.completions.create(model="gpt-4o", messages=MESSAGES)
     assert info.value.code == "model_not_found"
+
+
+def test_chat_logprobs_score_the_answer_as_sent(client):
+    out = client.chat.completions.create(model="fake-chat", messages=MESSAGES, logprobs=True, top_logprobs=3,
+                                         prediction=prediction(EXPECTED))
+    content = out.choices[0].logprobs.content
+    assert "".join(t.token for t in content) == out.choices[0].message.content == EXPECTED  # no end token
+    assert all(t.logprob > -0.1 and len(t.top_logprobs) == 3 and t.top_logprobs[0].token == t.token for t in content)
+    assert content[0].bytes == list(content[0].token.encode())
