@@ -186,7 +186,10 @@ def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], s
     speculation remotely (the prompt's own tokens, scored by the same weights that generated).
     """
     backend.truncate(0)
-    logits = backend.forward(list(ids))
+    # rows only from the position before `start`: a long prompt's rows would cost vocab floats each
+    n_rows = len(ids) if start == 0 else len(ids) - start + 1
+    logits = backend.forward(list(ids), rows=n_rows)
+    first_row = len(ids) - n_rows  # the position row 0 belongs to
     backend.truncate(0)
     tokens, lps, tops, offsets = [], [], [], []
     offset = 0
@@ -199,7 +202,7 @@ def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], s
             lps.append(None)
             tops.append(None)
             continue
-        lp = log_softmax(logits.row(i - 1))
+        lp = log_softmax(logits.row(i - 1 - first_row))
         lps.append(float(lp[ids[i]]))
         if top > 0:
             best = np.argsort(-lp, kind="stable")[:top]
@@ -215,7 +218,7 @@ def chat_logprobs(lp: TokenLogprobs) -> dict:
         return {"token": token, "logprob": logprob, "bytes": list(token.encode("utf-8"))}
 
     content = []
-    for token, logprob, top in zip(lp.tokens, lp.token_logprobs, lp.top_logprobs):
+    for token, logprob, top in zip(lp.tokens, lp.token_logprobs, lp.top_logprobs, strict=True):
         content.append({**entry(token, logprob), "top_logprobs": [entry(t, v) for t, v in (top or {}).items()]})
     return {"content": content, "refusal": None}
 
