@@ -87,6 +87,19 @@ def resolve(name: str | None) -> ModelSpec:
 _LOADED: dict[tuple, object] = {}
 
 
+def _silence_gguf_progress_bar() -> None:
+    """transformers' GGUF dequantiser draws its own tqdm bar (it ignores disable_progress_bar())."""
+    try:
+        import functools
+
+        from transformers import modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:
+        return
+    bar = getattr(gguf_utils, "tqdm", None)
+    if bar is not None and not isinstance(bar, functools.partial):
+        gguf_utils.tqdm = functools.partial(bar, disable=True)
+
+
 def load(name: str | None = None, *, device: str | None = None, dtype: str | None = None):
     """Load (once per process) and return a `backends.hf.HFModel`."""
     spec = resolve(name)
@@ -101,8 +114,7 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
-    quiet = os.environ.get("TQDM_DISABLE")
-    os.environ["TQDM_DISABLE"] = "1"  # the GGUF dequantiser draws its own tqdm bar
+    _silence_gguf_progress_bar()
     try:
         loaded = load_model(
             spec.name, spec.source, gguf_file=spec.gguf_file, device=device, dtype=dtype,
@@ -115,10 +127,5 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
     except (OSError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UnknownModelError(f"could not load model {spec.name!r}: {first}") from None
-    finally:
-        if quiet is None:
-            os.environ.pop("TQDM_DISABLE", None)
-        else:
-            os.environ["TQDM_DISABLE"] = quiet
     _LOADED[key] = loaded
     return loaded
