@@ -46,7 +46,8 @@ def run_dev_eval(loaded, rows: list[dict], log=None) -> dict:
     records = []
     for i, r in enumerate(rows):
         t0 = time.perf_counter()
-        res = apply_edit(r["original"], r["snippet"], r.get("instruction"), loaded=loaded)
+        # the model path only: the instant merge would answer most dev edits without the model
+        res = apply_edit(r["original"], r["snippet"], r.get("instruction"), loaded=loaded, strategy="model")
         st = res.stats
         rec = {
             "id": r["id"],
@@ -93,6 +94,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True)
     p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--skip", type=int, default=0, help="skip the first rows of the sample")
     a = p.parse_args(argv)
     import torch
 
@@ -104,8 +106,8 @@ def main(argv=None) -> int:
     if a.adapter:
         from fastapply.train.adapter import apply_adapter
 
-        loaded = apply_adapter(loaded, a.adapter)
-    rows = sample_dev(a.dev, a.max_lines, a.n, a.seed)
+        loaded = apply_adapter(loaded, a.adapter, name=f"{a.model}+{Path(a.adapter).name}")
+    rows = sample_dev(a.dev, a.max_lines, a.n, a.seed)[a.skip:]
     result = run_dev_eval(loaded, rows, log=lambda s: print(s, flush=True))
     Path(a.out).write_text(json.dumps(result, indent=1))
     print(json.dumps(result["summary"], indent=1))

@@ -28,7 +28,10 @@ SNIPPET = '''# ... existing code ...
 def save(path, data):
     with open(path, "w") as fh:
         json.dump(data, fh, indent=2)
-# ... existing code ...
+
+
+def main():
+    # ... existing code ...
 '''
 EXPECTED = ORIGINAL.replace("json.dump(data, fh)", "json.dump(data, fh, indent=2)")
 
@@ -55,7 +58,7 @@ def test_shipped_adapter_merges_a_small_edit():
     base = models.load("smollm2-135m-instruct")
     tuned = apply_adapter(base, SHIPPED_ADAPTER, name="fastapply-135m")
     assert tuned.model is not base.model
-    result = apply_edit(ORIGINAL, SNIPPET, "Indent the saved JSON", loaded=tuned)
-    assert result.complete
+    result = apply_edit(ORIGINAL, SNIPPET, "Indent the saved JSON", loaded=tuned, strategy="model")
+    assert result.path == "model" and result.complete
     assert result.text == EXPECTED
     assert result.stats.accepted_prediction_tokens > 0.8 * result.stats.completion_tokens
