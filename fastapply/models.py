@@ -24,7 +24,7 @@ from pathlib import Path
 
 from fastapply.errors import MissingDependencyError, UnknownModelError
 
-DEFAULT_MODEL = "smollm2-135m-instruct"
+DEFAULT_MODEL = "fastapply-135m"
 ENV_VAR = "FASTAPPLY_MODEL"
 
 _SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
