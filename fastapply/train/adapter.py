@@ -10,6 +10,7 @@ This module knows models and adapters; it knows nothing about prompts or trainin
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,7 +32,9 @@ def apply_adapter(hf_model, adapter_dir: str | Path = SHIPPED_ADAPTER, *, name: 
     t0 = time.perf_counter()
     base_dtype = next(hf_model.model.parameters()).dtype
     plain = rebuild_plain(hf_model.model, dtype=torch.float32)
-    peft_model = PeftModel.from_pretrained(plain, str(adapter_dir), is_trainable=False)
+    with warnings.catch_warnings():  # peft calls a transformers method deprecated in 5.x
+        warnings.simplefilter("ignore", FutureWarning)
+        peft_model = PeftModel.from_pretrained(plain, str(adapter_dir), is_trainable=False)
     merged = peft_model.merge_and_unload()
     merged = merged.to(dtype=base_dtype)
     merged.eval()

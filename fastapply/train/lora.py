@@ -80,8 +80,11 @@ def rebuild_plain(model, dtype=torch.float32):
 
 
 def add_lora(plain, cfg: TrainConfig):
+    import warnings
+
     from peft import LoraConfig, get_peft_model
 
+    warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
     lcfg = LoraConfig(
         r=cfg.rank, lora_alpha=cfg.alpha, lora_dropout=cfg.dropout, bias="none",
         target_modules=list(cfg.target_modules), task_type="CAUSAL_LM",
@@ -151,8 +154,12 @@ def lr_at(progress: float, step: int, cfg: TrainConfig) -> float:
 def _save_adapter(peft_model, directory: Path, fp16: bool = True) -> None:
     from safetensors.torch import load_file, save_file
 
+    import warnings
+
     directory.mkdir(parents=True, exist_ok=True)
-    peft_model.save_pretrained(str(directory))
+    with warnings.catch_warnings():  # "could not find a config file" for a GGUF-sourced base: expected
+        warnings.simplefilter("ignore", UserWarning)
+        peft_model.save_pretrained(str(directory))
     if fp16:
         f = directory / "adapter_model.safetensors"
         state = {k: v.to(torch.float16).contiguous() for k, v in load_file(str(f)).items()}
@@ -267,7 +274,7 @@ def train(
         for s in batch:
             loss, n = sequence_loss(model, s, cfg.bf16)
             (loss / batch_targets).backward()
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
             n_tok_step += n
             acc_seq_tokens += len(s.ids)
         micro += cfg.grad_accum
