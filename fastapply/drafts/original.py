@@ -7,8 +7,10 @@ the output follows it, the aligner proposes `draft[cursor : cursor + k]`. When t
 *anchor*: the longest run ending at the output's last token that also occurs in the draft. An anchor
 must be at least `min_anchor_tokens` long and carry `min_anchor_weight` of weight (the caller weighs
 each token, e.g. by its count of letters and digits) so that `}` or a blank line, which occur
-everywhere, never re-synchronise on their own. Anchors at or after the last confirmed position
-("home") win, nearest first; otherwise the nearest before it (the model may repeat or move code).
+everywhere, never re-synchronise on their own. The longest agreement wins (code repeats itself:
+`assert err == ""` occurs everywhere in a test file, the lines before it do not); among equally long
+anchors, those at or after the last confirmed position ("home") win, nearest first, then the
+nearest before it (the model may repeat or move code).
 While no anchor exists the aligner proposes nothing, so a fallback source (prompt lookup) or a plain
 step runs.
 
@@ -109,20 +111,19 @@ class OriginalDraft:
         ends = self._ends.get(tuple(out[-n:]))
         if not ends:
             return
-        after, before = None, None  # (position, match length)
+        best, best_key = None, None
         for j in ends:
             length = self._match_length(out, j)
             if sum(self.weights[j - length : j]) < self.min_anchor_weight:
                 continue
-            if j >= self.home:
-                if after is None or j < after[0]:
-                    after = (j, length)
-            elif before is None or j > before[0]:
-                before = (j, length)
-        target = after if after is not None else before
-        if target is None:
+            # longest agreement first (repetitive code has many short anchors); then at or after
+            # home, nearest first; then before home, nearest first
+            key = (length, j >= self.home, -abs(j - self.home))
+            if best_key is None or key > best_key:
+                best, best_key = (j, length), key
+        if best is None:
             return
-        self.cursor, self.match_length = target
+        self.cursor, self.match_length = best
         self.synced = True
         self._run = 0
         self.resyncs += 1

@@ -86,3 +86,13 @@ def test_begin_resets_state_between_generations():
     a.begin(P)
     assert a.synced and a.cursor == 0
     assert step(a, [1]) == [2, 3, 4, 5]
+
+
+def test_the_longest_agreement_beats_a_nearer_short_anchor():
+    # "5 6 7" repeats; the output skipped ahead (a deletion) after writing "3 4 5 6 7" from the later copy
+    draft = [1, 2, 5, 6, 7, 8, 9, 3, 4, 5, 6, 7, 10, 11]
+    a = OriginalDraft(draft, min_anchor_tokens=3, min_anchor_weight=3)
+    a.begin(P)
+    assert step(a, [1, 2]) == [5, 6, 7, 8]
+    out = [1, 2, 3, 4, 5, 6, 7]  # diverged at cursor 2; "3 4 5 6 7" matches only the later copy
+    assert step(a, out) == [10, 11]
