@@ -3,8 +3,8 @@
 This is prompt lookup decoding (Saxena 2023; transformers' `PromptLookupCandidateGenerator`) with
 two differences that make it a better fallback for edits: it tries long n-grams first
 (`max_ngram` down to `min_ngram`) so a match inside the snippet beats a stray bigram, and among
-equally long matches it takes the most recent one (the snippet comes after the original in our
-prompt, and the output after both). The whole context (prompt and output so far) is searched, so it
+equally long matches it takes the most recent one that has k tokens after it (the snippet comes
+after the original in our prompt, and the output after both), else the earliest. The whole context (prompt and output so far) is searched, so it
 can draft the snippet's new lines, which the original-file aligner cannot.
 
 Worked example (one token per letter, max_ngram=3):
@@ -50,7 +50,11 @@ class PromptLookupDraft:
             windows = sliding_window_view(arr[: total - 1], n)
             hits = np.flatnonzero((windows == suffix).all(axis=1))
             if hits.size:
-                start = int(hits[-1]) + n
+                # the most recent match that still has k tokens after it; in repetitive output the
+                # most recent match is one period back and could offer only a period's worth, so
+                # then the earliest (longest continuation) is taken, as transformers' lookup does
+                full = hits[hits + n + k <= total]
+                start = int(full[-1] if full.size else hits[0]) + n
                 # measure the chosen match beyond n, so a combinator can compare sources
                 length = n
                 while length < min(self.max_measure, start) and arr[start - length - 1] == arr[total - length - 1]:

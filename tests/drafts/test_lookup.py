@@ -31,3 +31,9 @@ def test_match_length_is_measured_beyond_max_ngram():
     d = PromptLookupDraft(max_ngram=2)
     assert d.propose(ctx, 1) == [6]
     assert d.match_length == 5
+
+
+def test_repetitive_output_takes_a_match_with_a_full_continuation():
+    # period-2 repetition: the most recent "1 2" is followed by one token only; an earlier one has 4
+    ctx = [1, 2, 1, 2, 1, 2, 1, 2]
+    assert PromptLookupDraft(max_ngram=2).propose(ctx, 4) == [1, 2, 1, 2]
