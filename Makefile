@@ -27,10 +27,10 @@ test: setup
 	$(PY) -m pytest -q
 
 bench: setup
-	$(VENV)/bin/fastapply bench --data ../shared/data/dev-edits.jsonl --max-lines 200 --limit 10 --json bench-dev.json
+	$(VENV)/bin/fastapply bench --data ../shared/data/dev-edits.jsonl --max-lines 200 --limit 8 --json bench-dev.json
 
 bench-copy: setup
-	$(VENV)/bin/fastapply bench --data ../shared/data/dev-edits.jsonl --max-lines 200 --limit 10 --copy --json bench-copy.json
+	$(VENV)/bin/fastapply bench --data ../shared/data/dev-edits.jsonl --max-lines 200 --limit 8 --copy --json bench-copy.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
