@@ -23,7 +23,8 @@ from fastapply.errors import FastApplyError, IncompleteOutputError, InputError, 
 PROG = "fastapply"
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (shared with the serve subcommand)."""
     try:
         value = int(text)
     except ValueError:
@@ -76,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-t", "--temperature", type=_temperature, default=0.0, help="0 = greedy (default)")
     p.add_argument("--top-p", type=_top_p, default=1.0)
     p.add_argument("--seed", type=int, help="random seed for sampling")
-    p.add_argument("--max-tokens", type=_positive_int, help="output token budget (default: file + snippet + 64)")
+    p.add_argument("--max-tokens", type=positive_int, help="output token budget (default: file + snippet + 64)")
     p.add_argument("-s", "--strategy", choices=["auto", "instant", "model"], default="auto",
                    help="auto: instant merge, else the model (default); instant: never load a model; model: always the model")
     p.add_argument("--draft", choices=["speculative", "lookup", "none"], default="speculative",
@@ -86,10 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="time speculative edits against plain decoding and prompt lookup")
     p.add_argument("--data", required=True, help="JSONL edit examples (id, original, snippet, instruction)")
-    p.add_argument("--limit", type=_positive_int, help="use the first N examples")
-    p.add_argument("--max-lines", type=_positive_int, help="skip originals longer than this many lines")
+    p.add_argument("--limit", type=positive_int, help="use the first N examples")
+    p.add_argument("--max-lines", type=positive_int, help="skip originals longer than this many lines")
     p.add_argument("--copy", action="store_true", help="replace each snippet with a no-op snippet (the output is the original): the ceiling case")
-    p.add_argument("--max-tokens", type=_positive_int, help="cap every method's output tokens")
+    p.add_argument("--max-tokens", type=positive_int, help="cap every method's output tokens")
     p.add_argument("--json", dest="json_out", help="write per-example results and the summary here")
     _add_model_arguments(p)
     p.set_defaults(func=cmd_bench)

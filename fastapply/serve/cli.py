@@ -14,17 +14,9 @@ import argparse
 import os
 import sys
 
+from fastapply.cli import positive_int as _positive_int
+
 API_KEY_ENV = "FASTAPPLY_API_KEY"
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def _port(text: str) -> int:
