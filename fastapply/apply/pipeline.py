@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from fastapply import models
@@ -49,7 +49,6 @@ class ApplyResult:
     method: str | None = None  # instant path: "lazy" | "search_replace" | "diff" | "definition"
     rung: str | None = None  # instant path: the ladder rung that matched
     draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first draft
-    token_ids: list[int] = field(default_factory=list)
 
     def summary_line(self) -> str:
         if self.path == "instant":
@@ -272,7 +271,6 @@ class EditStream:
             model=self.loaded.name,
             refused_reason=self.merge.refused_reason if self.merge is not None else None,
             draft=self.draft_label,
-            token_ids=list(self.decoder.tokens),
         )
 
 

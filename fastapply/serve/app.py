@@ -183,6 +183,14 @@ class Server:
         first = await self._or_gone(request, job, items.__anext__())
         return first, items
 
+    async def finish(self, request: Request, job: Job, items: AsyncIterator[Any], prepared):
+        """A non-streamed generation's end: its Finished item, its logprobs (or None), its usage."""
+        collected = await self.collect(request, job, items)
+        done = next(x for x in collected if isinstance(x, gen.Finished))
+        scored = next((x for x in collected if isinstance(x, gen.TokenLogprobs)), None)
+        self.metrics.observe_decode(done.stats, job.queue_s)
+        return done, scored, gen.usage_dict(done.stats, queue_s=job.queue_s, drafted=prepared.drafted)
+
     async def collect(self, request: Request, job: Job, items: AsyncIterator[Any]) -> list[Any]:
         async def drain():
             return [x async for x in items]
@@ -298,11 +306,7 @@ class Server:
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
             return StreamingResponse(self._chatsse(job, items, cid, created, prepared, include_usage),
                                      media_type="text/event-stream", headers=SSE_HEADERS)
-        collected = await self.collect(request, job, items)
-        done = next(x for x in collected if isinstance(x, gen.Finished))
-        scored = next((x for x in collected if isinstance(x, gen.TokenLogprobs)), None)
-        self.metrics.observe_decode(done.stats, job.queue_s)
-        usage = gen.usage_dict(done.stats, queue_s=job.queue_s, drafted=prepared.drafted)
+        done, scored, usage = await self.finish(request, job, items, prepared)
         return JSONResponse(chat_completion(cid, created, self.model_name, done.text, done.finish_reason, usage,
                                             gen.chat_logprobs(scored) if scored is not None else None))
 
@@ -342,11 +346,7 @@ class Server:
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
             return StreamingResponse(self._completionsse(job, items, cid, created, prepared, include_usage),
                                      media_type="text/event-stream", headers=SSE_HEADERS)
-        collected = await self.collect(request, job, items)
-        done = next(x for x in collected if isinstance(x, gen.Finished))
-        scored = next((x for x in collected if isinstance(x, gen.TokenLogprobs)), None)
-        self.metrics.observe_decode(done.stats, job.queue_s)
-        usage = gen.usage_dict(done.stats, queue_s=job.queue_s, drafted=prepared.drafted)
+        done, scored, usage = await self.finish(request, job, items, prepared)
         return JSONResponse(text_completion(cid, created, self.model_name, prepared.echo_text + done.text,
                                             done.finish_reason, usage,
                                             scored.as_dict() if scored is not None else None))
