@@ -17,7 +17,7 @@ __all__ = ["apply_edit", "stream_edit", "__version__"]
 
 def __getattr__(name: str):
     if name in ("apply_edit", "stream_edit"):
-        from fastapply.apply import pipeline
+        from fastapply import pipeline
 
         return getattr(pipeline, name)
     raise AttributeError(f"module 'fastapply' has no attribute {name!r}")

@@ -93,7 +93,7 @@ def copy_snippet(example: dict) -> str:
     import random
     import zlib
 
-    from fastapply.apply.syntax import detect_language
+    from fastapply.merge.syntax import detect_language
     from fastapply.data.snippets import synthesise
 
     original = example["original"]
@@ -104,7 +104,7 @@ def copy_snippet(example: dict) -> str:
 
 
 def bench_example(loaded, example: dict, *, copy: bool = False, max_tokens: int | None = None) -> BenchRow:
-    from fastapply.apply.pipeline import make_draft, prepare
+    from fastapply.pipeline import make_draft, prepare
     from fastapply.decoding.engine import generate
 
     snippet = copy_snippet(example) if copy else example["snippet"]
@@ -173,7 +173,7 @@ def format_table(rows: list[BenchRow], summary: dict) -> str:
 
 
 def run_bench(loaded, examples: list[dict], *, copy: bool = False, max_tokens: int | None = None, log=sys.stderr) -> dict:
-    from fastapply.apply.pipeline import prepare
+    from fastapply.pipeline import prepare
 
     # warm-up: the first passes of a process allocate and are slower than the rest
     warm = prepare(loaded, "x = 1\n", "x = 2\n")

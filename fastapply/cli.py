@@ -162,7 +162,7 @@ def cmd_apply(args) -> int:
     if not snippet.strip():
         raise InputError("the snippet is empty: nothing to apply")
 
-    from fastapply.apply.pipeline import EditStream
+    from fastapply.pipeline import EditStream
 
     progress = Progress(not args.quiet)
     stream = EditStream(

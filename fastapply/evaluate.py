@@ -103,7 +103,7 @@ def load_examples(path: str, limit: int | None = None, max_lines: int | None = N
 def instant_apply_fn(original: str, snippet: str, instruction: str | None = None, strategy: str = "instant",
                      *, language: str | None = None, path: str | None = None) -> ApplyOutcome:
     """The instant strategy alone: `instant_merge`, and an empty output when it refuses."""
-    from fastapply.apply.merge import instant_merge
+    from fastapply.merge.instant import instant_merge
 
     result = instant_merge(original, snippet, language=language, path=path)
     if result.merged:
@@ -117,7 +117,7 @@ def default_apply_fn_factory(strategy: str, model_name: str | None) -> ApplyFn:
         return instant_apply_fn
 
     def via_pipeline(original, snippet, instruction=None, strategy=strategy, **kwargs):
-        from fastapply.apply import pipeline
+        from fastapply import pipeline
 
         return pipeline.apply_edit(original, snippet, instruction, strategy=strategy, model=model_name, **kwargs)
 
@@ -164,7 +164,7 @@ def count_regions(example: dict) -> int:
 def snippet_style(example: dict) -> str:
     if example.get("snippet_style"):
         return str(example["snippet_style"])
-    from fastapply.apply import blocks, lazy
+    from fastapply.merge import blocks, lazy
 
     lines = example["snippet"].split("\n")
     if blocks.looks_like_search_replace(lines):
@@ -177,7 +177,7 @@ def snippet_style(example: dict) -> str:
 
 
 def _language(example: dict) -> str | None:
-    from fastapply.apply import syntax
+    from fastapply.merge import syntax
 
     return syntax.normalize_language(example.get("language")) or syntax.detect_language(
         example.get("path"), example["original"]
@@ -190,7 +190,7 @@ def _regions_bucket(n: int) -> str:
 
 def score_example(example: dict, outcome: Any, latency_s: float, error: str | None = None) -> dict:
     """One row of the report for one example."""
-    from fastapply.apply import syntax
+    from fastapply.merge import syntax
 
     text = getattr(outcome, "text", None) or ""
     path = getattr(outcome, "path", None) or "model"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastapply.apply import prompts
+from fastapply.rewrite import prompts
 from fastapply.backends.fake import FakeBackend, _hash_int
 
 IM_START, IM_END = 256, 257

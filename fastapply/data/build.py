@@ -7,7 +7,7 @@
 
 Every random choice is drawn from a generator seeded by (seed, pair identity), so the output is
 deterministic for a seed and does not depend on the order of the input. Examples are rendered with
-the one prompt definition the apply path uses (`fastapply.apply.prompts`): `prompt` ends with
+the one prompt definition the apply path uses (`fastapply.rewrite.prompts`): `prompt` ends with
 ANSWER_PREFIX and `answer` is `answer_text(expected)`; the trainer appends the `<|im_end|>` token.
 
 This module knows pairs, snippets and the prompt format; it knows nothing about training.
@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fastapply.apply import prompts
+from fastapply.rewrite import prompts
 from fastapply.data.reference_merge import MergeRefused, reference_merge
 from fastapply.data.snippets import synthesise
 

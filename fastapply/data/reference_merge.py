@@ -23,7 +23,7 @@ lenient: a snippet is a list of *sections* separated by marker lines (`# ... exi
 A section that is not preceded by a marker starts at the original's first line; one that is not
 followed by a marker runs to its last line. `apply_search_replace` is the equally strict oracle for
 search/replace blocks. This module is a training-data checker, not the product's instant path
-(that is `fastapply/apply/merge.py`); it knows nothing about models.
+(that is `fastapply/merge/instant.py`); it knows nothing about models.
 """
 
 from __future__ import annotations

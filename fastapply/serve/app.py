@@ -36,7 +36,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fastapply.apply.pipeline import EditStream
+from fastapply.pipeline import EditStream
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
 from fastapply.errors import FastApplyError

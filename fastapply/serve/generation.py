@@ -26,8 +26,8 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from fastapply.apply.pipeline import stop_token_ids, token_weights
-from fastapply.apply.streaming import TextAssembler
+from fastapply.pipeline import stop_token_ids, token_weights
+from fastapply.rewrite.streaming import TextAssembler
 from fastapply.decoding.engine import SpeculativeDecoder
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats

@@ -41,7 +41,7 @@ def sample_dev(path: str | Path = DEV_PATH, max_lines: int = 200, n: int = 24, s
 
 
 def run_dev_eval(loaded, rows: list[dict], log=None) -> dict:
-    from fastapply.apply.pipeline import apply_edit
+    from fastapply.pipeline import apply_edit
 
     records = []
     for i, r in enumerate(rows):

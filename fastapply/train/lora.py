@@ -101,7 +101,7 @@ class Sequence:
 
 def tokenise(examples: list[dict], tokenizer, max_tokens: int) -> list[Sequence]:
     """Prompt + answer + <|im_end|>, exactly as the apply path sees them; too-long ones dropped."""
-    from fastapply.apply import prompts
+    from fastapply.rewrite import prompts
 
     end = tokenizer.convert_tokens_to_ids(END_TOKEN)
     out = []

@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 pytestmark = pytest.mark.model
 
 from fastapply import models  # noqa: E402
-from fastapply.apply.pipeline import make_draft, prepare  # noqa: E402
+from fastapply.pipeline import make_draft, prepare  # noqa: E402
 from fastapply.decoding.engine import generate  # noqa: E402
 from fastapply.decoding.sampling import SamplingParams  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 import random
 
-from fastapply.apply import prompts
+from fastapply.rewrite import prompts
 from fastapply.data.build import BuildConfig, build, render, select_pairs
 
 

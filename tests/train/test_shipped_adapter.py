@@ -52,7 +52,7 @@ def test_shipped_files_are_small_and_fp16():
 @pytest.mark.model
 def test_shipped_adapter_merges_a_small_edit():
     from fastapply import models
-    from fastapply.apply.pipeline import apply_edit
+    from fastapply.pipeline import apply_edit
     from fastapply.train.adapter import apply_adapter
 
     base = models.load("smollm2-135m-instruct")

@@ -1,6 +1,6 @@
 """TextAssembler: deltas never contain half characters or half stop strings."""
 
-from fastapply.apply.streaming import TextAssembler
+from fastapply.rewrite.streaming import TextAssembler
 
 
 def utf8_decode(ids):

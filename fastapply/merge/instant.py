@@ -32,7 +32,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from fastapply.apply import blocks, definitions, guards, lazy, syntax
+from fastapply.merge import blocks, definitions, guards, lazy, syntax
 
 
 @dataclass(frozen=True)

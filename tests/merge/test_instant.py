@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastapply.apply.merge import MergeResult, instant_merge
+from fastapply.merge.instant import MergeResult, instant_merge
 
 PY = """import os
 import sys

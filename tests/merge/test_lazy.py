@@ -1,6 +1,6 @@
 """Lazy-snippet location and splicing, one construct per test (lines without newlines)."""
 
-from fastapply.apply.lazy import merge_lazy, split_sections
+from fastapply.merge.lazy import merge_lazy, split_sections
 
 ORIGINAL = """import os
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from fastapply import models
-from fastapply.apply import prompts
-from fastapply.apply.merge import MergeResult, instant_merge
-from fastapply.apply.streaming import TextAssembler
+from fastapply.rewrite import prompts
+from fastapply.merge.instant import MergeResult, instant_merge
+from fastapply.rewrite.streaming import TextAssembler
 from fastapply.decoding.engine import ChunkPolicy, SpeculativeDecoder
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats

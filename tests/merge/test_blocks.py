@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.apply.blocks import (
+from fastapply.merge.blocks import (
     MalformedEdit, looks_like_diff, looks_like_search_replace, match_exact, match_fuzzy,
     match_whitespace, merge_blocks, merge_diff, parse_search_replace,
 )

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.apply.pipeline import apply_edit, stream_edit
+from fastapply.pipeline import apply_edit, stream_edit
 from fastapply.errors import ContextLengthError, InputError
 from tests.fakes import FakeLoaded
 

@@ -1,6 +1,6 @@
 """Each guard refuses what it should and lets a good merge through."""
 
-from fastapply.apply import guards
+from fastapply.merge import guards
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
 

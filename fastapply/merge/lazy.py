@@ -53,7 +53,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from fastapply.apply.markers import classify, is_elision
+from fastapply.merge.markers import classify, is_elision
 
 RUNGS = ("exact", "whitespace", "fuzzy")
 FUZZY_THRESHOLD = 0.9

@@ -21,8 +21,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.apply import definitions, syntax
-from fastapply.apply.markers import count_marker_lines
+from fastapply.merge import definitions, syntax
+from fastapply.merge.markers import count_marker_lines
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
