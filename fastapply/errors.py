@@ -47,3 +47,9 @@ class RefusedError(FastApplyError):
     """The instant merge refused and no model was allowed (`--strategy instant`)."""
 
     exit_code = 7
+
+
+class RemoteError(FastApplyError):
+    """A remote model server (`--model remote:...`) failed, disagreed or answered something unusable."""
+
+    exit_code = 8

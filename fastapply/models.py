@@ -7,7 +7,9 @@ Names, in the order they are tried:
   importing it; untuned);
 - a path to a `.gguf` file;
 - a local directory holding a transformers model (`config.json`);
-- otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable.
+- otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable;
+- `remote:URL#MODEL[,tokenizer=SPEC]`: a model behind an OpenAI-compatible server (vLLM, another
+  `fastapply serve`), verified over HTTP with a local tokenizer (backends/remote.py).
 With no `--model`, `$FASTAPPLY_MODEL` is used, then the default.
 
 This module resolves names and caches loaded models; loading itself is in `backends/hf.py` (torch is
@@ -41,7 +43,7 @@ class ModelSpec:
     name: str  # what the user asked for, as shown in stats and /v1/models
     source: str  # directory or Hub id passed to from_pretrained
     gguf_file: str | None = None
-    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub"
+    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub" | "remote"
     adapter: str | None = None  # a LoRA adapter directory merged into the weights at load
 
 
@@ -61,6 +63,11 @@ def bundled_gguf_dir() -> Path:
 def resolve(name: str | None) -> ModelSpec:
     """Turn a model name into a loadable spec, or raise UnknownModelError saying what was tried."""
     name = (name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).strip()
+    if name.startswith("remote:"):
+        from fastapply.backends.remote import parse_spec
+
+        parse_spec(name)  # a malformed spec fails here, before anything connects
+        return ModelSpec(name, name, None, "remote")
     if name == "fastapply-135m":
         if not (ADAPTER_DIR / "adapter_config.json").is_file():
             raise UnknownModelError(f"the fastapply-135m adapter is missing from {ADAPTER_DIR}")
@@ -105,6 +112,11 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
     spec = resolve(name)
     key = (spec, device, dtype)
     if key in _LOADED:
+        return _LOADED[key]
+    if spec.kind == "remote":  # no weights here: a local tokenizer, checked against the server's
+        from fastapply.backends.remote import load_remote
+
+        _LOADED[key] = load_remote(spec.source)
         return _LOADED[key]
     try:
         from fastapply.backends.hf import load_model

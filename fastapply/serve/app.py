@@ -56,6 +56,7 @@ from fastapply.serve.responses import (
     text_completion,
 )
 from fastapply.serve.scheduler import Job, QueueFull, Scheduler, SchedulerClosed
+from fastapply.serve import tokens
 from fastapply.serve.schemas import (
     ApplyRequest,
     ChatCompletionRequest,
@@ -278,7 +279,7 @@ class Server:
         if body.logprobs is not None:
             # one scoring pass over prompt + answer after generation: exact log probabilities of the
             # tokens as sent, whatever the draft did (with echo: the prompt's own tokens too)
-            decode = lambda ids: tok.decode(ids, skip_special_tokens=False)  # noqa: E731
+            decode = tokens.token_namer(tok, tokens.wants_ids(body))  # text, or vLLM's token_id:N names
             yield gen.score(backend, prompt + output, body.logprobs, decode, start=0 if body.echo else len(prompt))
 
     def apply_job(self, body: ApplyRequest) -> Iterator[Any]:
@@ -510,6 +511,8 @@ def create_app(
     async def model(model_id: str):
         server.check_model(model_id)
         return server.models()["data"][0]
+
+    tokens.register(app, server)  # /tokenize and /detokenize (vLLM's shapes)
 
     @app.get("/health")
     async def health():
