@@ -159,6 +159,14 @@ class RemoteModel:
         self.backends.append(backend)
         return backend
 
+    @property
+    def model(self):
+        """There are no weights here: what needs them (`fastapply bench`'s transformers baselines) is refused."""
+        raise RemoteError(
+            f"{self.name} is a remote model: there are no local weights to run transformers' generate on "
+            f"(fastapply bench's baselines); measure it with benchmarks/remote_loopback.py"
+        )
+
 
 # -- loading: a local tokenizer, checked against the server's -------------------------------------
 

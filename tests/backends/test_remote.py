@@ -264,3 +264,21 @@ def test_real_model_over_http_is_token_identical_to_local():
     assert over_http[1] == local[1] and over_http[0] == local[0]
     assert over_http[2].forward_passes == local[2].forward_passes
     assert over_http[2].accepted_prediction_tokens > len(local[1]) // 2
+
+
+def test_fastapply_serve_can_front_a_remote_model(url, fake):
+    # a CPU front end (instant merge, /v1/apply) that verifies on another server
+    rm = load_remote(f"remote:{url}#{MODEL}", tokenizer=fake.tokenizer)
+    with running(create_app(rm, model_name="front")) as front:
+        answer = httpx.post(f"{front}/v1/apply", json={"original": ORIGINAL, "snippet": SNIPPET, "strategy": "model"},
+                            timeout=60).json()
+    assert (answer["path"], answer["complete"], answer["text"]) == ("model", True, EXPECTED), answer
+    assert len(rm.backends) == 1 and rm.backends[0].stats.requests == answer["stats"]["forward_passes"]
+
+
+def test_bench_refuses_a_remote_model_clearly(url, fake, monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(remote, "local_tokenizer", lambda name: ByteTokenizer())
+    monkeypatch.setattr(models, "_LOADED", {})
+    code = cli.main(["bench", "--data", "tests/fixtures/edits-small.jsonl", "--limit", "1", "--model", f"remote:{url}#{MODEL}"])
+    err = capsys.readouterr().err
+    assert code == 8 and "is a remote model" in err and "Traceback" not in err
