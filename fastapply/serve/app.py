@@ -57,6 +57,7 @@ from fastapply.serve.responses import (
 )
 from fastapply.serve.scheduler import Job, QueueFull, Scheduler, SchedulerClosed
 from fastapply.serve import tokens
+from fastapply.serve.scoring import PrefixScorer
 from fastapply.serve.schemas import (
     ApplyRequest,
     ChatCompletionRequest,
@@ -135,6 +136,7 @@ class Server:
         self.accepted_names = {model_name, *aliases}
         self.max_queue = max_queue
         self.metrics = Metrics()
+        self.scorer = PrefixScorer()  # echo + logprobs requests (remote verification) share their prefixes
         self.scheduler: Scheduler | None = None
         self.created = int(time.time())
 
@@ -280,7 +282,8 @@ class Server:
             # one scoring pass over prompt + answer after generation: exact log probabilities of the
             # tokens as sent, whatever the draft did (with echo: the prompt's own tokens too)
             decode = tokens.token_namer(tok, tokens.wants_ids(body))  # text, or vLLM's token_id:N names
-            yield gen.score(backend, prompt + output, body.logprobs, decode, start=0 if body.echo else len(prompt))
+            yield self.scorer.score(loaded, backend, prompt + output, body.logprobs, decode,
+                                    start=0 if body.echo else len(prompt))  # echo: reuses the last request's prefix
 
     def apply_job(self, body: ApplyRequest) -> Iterator[Any]:
         stream = EditStream(

@@ -77,11 +77,13 @@ def test_remote_output_is_token_identical_to_local(url, draft):
     original, snippet, expected = (ORIGINAL, SNIPPET, EXPECTED) if draft == "speculative" else (
         SMALL, SMALL_SNIPPET, SMALL.replace("1", "2"))
     fake = FakeLoaded(expected)
-    with running(create_app(fake)) as base:
+    app = create_app(fake)
+    with running(app) as base:
         rm = load_remote(f"remote:{base}/v1#{MODEL}", tokenizer=fake.tokenizer)
         local_text, local_ids, local_stats, _ = edit_tokens(fake, draft, original, snippet)
         text, ids, stats, result = edit_tokens(rm, draft, original, snippet)
     assert local_text == expected and result.complete
+    assert app.server.scorer.reused > len(ids) // 2  # the server rescored only what followed the shared prefix
     assert (text, ids) == (local_text, local_ids)
     # the same passes: each verification is exactly one request
     assert stats.forward_passes == local_stats.forward_passes == rm.backends[-1].stats.requests
