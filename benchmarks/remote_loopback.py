@@ -3,22 +3,26 @@
     PYTHONPATH=. python benchmarks/remote_loopback.py --data ../shared/data/dev-edits.jsonl \
         --max-lines 200 --limit 4 [--copy] [--model fastapply-135m] [--json out.json]
 
-Starts `fastapply serve` for the model in a separate process on 127.0.0.1, loads the same model
-here, and runs each edit's speculative decoding twice: on the local backend (one KV cache, each
-pass feeds only the new ids) and on the remote backend (each pass is one /v1/completions request
-that resends the whole context and has every position scored). It checks the two outputs are the
-same tokens and reports, per example: passes, local and remote seconds, seconds per pass, and the
-remote pass split into what the server spends and what the wire adds. Two reference times per
-example explain the gap: `prefill/pass` is one local forward over the example's mean remote
-context from an empty cache (what a server without a prefix cache must compute per pass), and
-`rtt` is the round trip of an empty request (GET /health) over loopback. `server_score/pass` is
-the server's whole job for one request, timed here (`serve.generation.score` over the mean context:
-the forward pass with every position's logits, then a log-softmax per position), and
-`wire_json/pass` the rest of the remote pass (HTTP, JSON both ways, the server's queue hop).
+Starts two `fastapply serve` processes for the model on 127.0.0.1, one with its scoring prefix
+cache (serve/scoring.py) and one without (`FASTAPPLY_SCORE_CACHE=0`), loads the same model here,
+and runs each edit's speculative decoding three times, one after another: on the local backend (one
+KV cache, each pass feeds only the new ids), and on the remote backend against each server (each
+pass is one /v1/completions request that resends the whole context and gets every position's top
+token back). It checks all three give the same tokens, and reports per example the passes and the
+seconds per pass of each. A warm-up edit runs first, untimed, on all three.
 
-`fastapply serve` has no prefix cache for scoring: every request recomputes the whole context and
-scores every position (log-softmax over the vocabulary, row by row), so the remote column here is
-the cost *without* server-side prefix caching. Runs on this machine's CPU; names the machine.
+- `cached/pass - local/pass` is what the wire adds to a pass when the server reuses its prefix:
+  HTTP on loopback, the request and the response JSON (one entry per context position), the
+  server's queue hop, and scoring the new rows.
+- `uncached/pass` is a pass without a prefix cache: a forward over the whole context with every
+  position's logits, then a log-softmax per position. That is what every pass costs on a server
+  that recomputes prompts it has seen (vLLM skips its prefix cache for requests that ask for prompt
+  log-probabilities; docs/gpu.md).
+- `rtt` is the round trip of an empty request (GET /health), `kb/pass` the mean response size.
+
+Runs on this machine's CPU and names it, with the load average (the machine is shared). One torch
+thread per process by default (`--threads`): on a busy 2-core machine two threads made the same
+forward pass take anywhere from 0.8 s to 7 s, one thread 1.3 s every time.
 """
 
 from __future__ import annotations
@@ -41,21 +45,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(model: str, port: int) -> subprocess.Popen:
+def start_server(model: str, port: int, cache: bool) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "fastapply.cli", "serve", "--port", str(port), "-m", model, "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 600
+    env = {**os.environ, "FASTAPPLY_SCORE_CACHE": "1" if cache else "0"}
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def wait_ready(proc: subprocess.Popen, port: int) -> None:
+    deadline = time.monotonic() + 900
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"the server exited: {proc.stderr.read()}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).json().get("status") == "ok":
-                return proc
+                return
         except (httpx.HTTPError, ValueError):
             pass
         time.sleep(1)
-    proc.kill()
-    raise SystemExit("the server did not become ready within 600 s")
+    raise SystemExit("the server did not become ready in time")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def main(argv=None) -> int:
@@ -67,7 +83,11 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default="fastapply-135m")
     ap.add_argument("--max-tokens", type=int, default=None)
     ap.add_argument("--json", dest="json_out")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads in every process (default 1: on a shared machine, more threads make "
+                         "timings swing by several times)")
     args = ap.parse_args(argv)
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # before torch is imported; the servers inherit it
 
     from fastapply import models
     from fastapply.backends.remote import load_remote
@@ -75,73 +95,74 @@ def main(argv=None) -> int:
     from fastapply.decoding.engine import generate
     from fastapply.evaluate import load_examples
     from fastapply.pipeline import make_draft, prepare
-    from fastapply.serve.generation import score
 
     examples = load_examples(args.data, args.limit, args.max_lines)
-    port = free_port()
-    server = start_server(args.model, port)
+    ports = {"cached": free_port(), "uncached": free_port()}
+    servers = {name: start_server(args.model, port, name == "cached") for name, port in ports.items()}
+    rows = []
     try:
         loaded = models.load(args.model)
-        rm = load_remote(f"remote:http://127.0.0.1:{port}/v1#{args.model}")
+        for name, port in ports.items():
+            wait_ready(servers[name], port)
+        remotes = {name: load_remote(f"remote:http://127.0.0.1:{port}/v1#{args.model}") for name, port in ports.items()}
         http = httpx.Client()
-        rows = []
-        for ex in examples:
+
+        def run_all(ex):
             snippet = copy_snippet(ex) if args.copy else ex["snippet"]
             prep = prepare(loaded, ex["original"], snippet, None if args.copy else ex.get("instruction"), args.max_tokens)
-            run = dict(max_tokens=prep.max_tokens, stop_token_ids=prep.stop_ids)
-            local_ids, local = generate(loaded.new_backend(), prep.prompt_ids, make_draft(prep), **run)
-            backend = rm.new_backend()
-            rm.client.requests = rm.client.bytes_received = 0
-            remote_ids, remote = generate(backend, prep.prompt_ids, make_draft(prep), **run)
-            mean_ctx = backend.stats.tokens_sent / max(1, backend.stats.requests)
-            ctx_ids = (prep.prompt_ids + local_ids)[: int(mean_ctx)]
-            t0 = time.perf_counter()
-            loaded.new_backend().forward(ctx_ids, rows=1)
-            prefill = time.perf_counter() - t0
-            t0 = time.perf_counter()  # the server's whole job per pass: full forward + every position scored
-            score(loaded.new_backend(), ctx_ids + ctx_ids[-1:], 1, lambda ids: f"token_id:{ids[0]}")
-            scoring = time.perf_counter() - t0
+            kw = dict(max_tokens=prep.max_tokens, stop_token_ids=prep.stop_ids)
+            out = {"local": generate(loaded.new_backend(), prep.prompt_ids, make_draft(prep), **kw) + (None,)}
+            for name, rm in remotes.items():
+                rm.client.requests = rm.client.bytes_received = 0
+                backend = rm.new_backend()
+                out[name] = generate(backend, prep.prompt_ids, make_draft(prep), **kw) + (backend,)
+            return prep, out
+
+        run_all(examples[0])  # warm-up: first passes in each process are slow (allocations, thread pools)
+        for ex in examples:
+            prep, out = run_all(ex)
+            (ids, local, _), (c_ids, cached, c_back), (u_ids, uncached, u_back) = out["local"], out["cached"], out["uncached"]
             rtts = []
             for _ in range(20):
                 t0 = time.perf_counter()
-                http.get(f"http://127.0.0.1:{port}/health")
+                http.get(f"http://127.0.0.1:{ports['cached']}/health")
                 rtts.append(time.perf_counter() - t0)
-            passes = remote.forward_passes
+            per = lambda st: 1000 * st.total_s / st.forward_passes  # noqa: E731
+            rm = remotes["cached"]
             rows.append({
-                "id": str(ex["id"]), "prompt_tokens": len(prep.prompt_ids), "output_tokens": len(remote_ids),
-                "identical": remote_ids == local_ids, "passes": passes, "local_passes": local.forward_passes,
-                "local_s": round(local.total_s, 3), "remote_s": round(remote.total_s, 3),
-                "local_per_pass_ms": round(1000 * local.total_s / local.forward_passes, 1),
-                "remote_per_pass_ms": round(1000 * remote.total_s / passes, 1),
-                "http_per_pass_ms": round(1000 * backend.stats.http_s / passes, 1),
-                "mean_context_tokens": round(mean_ctx),
-                "prefill_per_pass_ms": round(1000 * prefill, 1),
-                "server_score_per_pass_ms": round(1000 * scoring, 1),
-                "wire_json_per_pass_ms": round(1000 * (backend.stats.http_s / passes - scoring), 1),
+                "id": str(ex["id"]), "prompt_tokens": len(prep.prompt_ids), "output_tokens": len(ids),
+                "identical": ids == c_ids == u_ids, "passes": local.forward_passes,
+                "same_passes": local.forward_passes == cached.forward_passes == uncached.forward_passes,
+                "local_s": round(local.total_s, 3), "cached_s": round(cached.total_s, 3), "uncached_s": round(uncached.total_s, 3),
+                "local_ms_per_pass": round(per(local), 1), "cached_ms_per_pass": round(per(cached), 1),
+                "uncached_ms_per_pass": round(per(uncached), 1),
+                "wire_ms_per_pass": round(per(cached) - per(local), 1),
+                "mean_context_tokens": round(c_back.stats.tokens_sent / max(1, c_back.stats.requests)),
                 "kb_per_pass": round(rm.client.bytes_received / 1024 / max(1, rm.client.requests), 1),
                 "rtt_ms": round(1000 * statistics.median(rtts), 2),
-                "remote_over_local": round(remote.total_s / local.total_s, 2),
             })
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     finally:
-        server.terminate()
-        server.wait(30)
+        for proc in servers.values():
+            stop(proc)
 
-    cols = ["id", "prompt_tokens", "output_tokens", "identical", "passes", "local_s", "remote_s", "remote_over_local",
-            "local_per_pass_ms", "remote_per_pass_ms", "mean_context_tokens", "prefill_per_pass_ms",
-            "server_score_per_pass_ms", "wire_json_per_pass_ms", "kb_per_pass", "rtt_ms"]
-    print(f"model {args.model}; local backend vs remote over loopback (fastapply serve, no prefix cache); "
-          f"{device_description(loaded)}; load average at the end {os.getloadavg()[0]:.1f}")
-    print(" | ".join(cols))
+    cols = ["id", "prompt_tokens", "output_tokens", "identical", "passes", "local_s", "cached_s", "uncached_s",
+            "local_ms_per_pass", "cached_ms_per_pass", "uncached_ms_per_pass", "wire_ms_per_pass",
+            "mean_context_tokens", "kb_per_pass", "rtt_ms"]
+    print(f"model {args.model}{' --copy' if args.copy else ''}: local backend vs remote over loopback "
+          f"(fastapply serve with / without its scoring prefix cache); {device_description(loaded)}; "
+          f"load average at the end {os.getloadavg()[0]:.1f}")
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
     for r in rows:
-        print(" | ".join(str(r[c]) for c in cols))
+        print("| " + " | ".join(str(r[c]) for c in cols) + " |")
     med = {c: statistics.median(r[c] for r in rows) for c in cols[4:]}
-    print("median | | | " + f"{sum(r['identical'] for r in rows)}/{len(rows)} | " + " | ".join(f"{med[c]:g}" for c in cols[4:]))
+    print(f"| median | | | {sum(r['identical'] for r in rows)}/{len(rows)} | " + " | ".join(f"{med[c]:g}" for c in cols[4:]) + " |")
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as fh:
             json.dump({"model": args.model, "device": device_description(loaded), "copy": args.copy,
                        "examples": rows, "median": med}, fh, indent=2)
-    return 0 if all(r["identical"] for r in rows) else 1
+    return 0 if all(r["identical"] and r["same_passes"] for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
     schemas.py     request bodies (pydantic) and the fields we refuse
     responses.py   OpenAI's response and stream-chunk shapes, SSE framing, /v1/apply's shape
     generation.py  prompt + prediction -> speculative decoding -> text deltas; usage; prompt scoring
+    scoring.py     prompt scoring with a prefix cache (echo + logprobs: remote verification passes)
+    tokens.py      /tokenize and /detokenize (vLLM's shapes); logprobs tokens as token_id:N
     scheduler.py   one model worker thread, bounded FIFO queue, cancellation
     metrics.py     Prometheus metrics in the app's own registry
     errors.py      OpenAI's error shape and the status for each failure

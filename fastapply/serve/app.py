@@ -3,6 +3,7 @@
     POST /v1/chat/completions   messages + optional prediction -> the answer (JSON or SSE stream), logprobs
     POST /v1/completions        prompt + optional prediction, echo, logprobs (prompt scoring)
     POST /v1/apply              original + snippet (+ instruction) -> the merged file and its path
+    POST /tokenize, /detokenize vLLM's tokenizer endpoints (tokens.py)
     GET  /v1/models, /health, /metrics (Prometheus text)
 
 Request flow: the body is read and size-checked (middleware), parsed and validated on the event
