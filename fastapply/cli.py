@@ -17,51 +17,15 @@ import json
 import os
 import sys
 
-from fastapply import __version__
+from fastapply import __version__, options
 from fastapply.errors import FastApplyError, IncompleteOutputError, InputError, RefusedError
+from fastapply.options import positive_int
 
 PROG = "fastapply"
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: an integer >= 1 (shared with the serve subcommand)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _number_in(name: str, low: float, high: float, low_open: bool = False):
-    """An argparse type for a float in [low, high] (or (low, high] with low_open)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if not ((low < value) if low_open else (low <= value)) or not value <= high:
-            bracket = "(" if low_open else "["
-            raise argparse.ArgumentTypeError(f"{name} must be in {bracket}{low:g}, {high:g}], got {value}")
-        return value
-
-    return parse
-
-
-_temperature = _number_in("temperature", 0.0, 2.0)
-_top_p = _number_in("top-p", 0.0, 1.0, low_open=True)
-
-
-def _add_model_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-m", "--model", help="bundled name, .gguf file, model directory or Hub id (default: $FASTAPPLY_MODEL or smollm2-135m-instruct)")
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], help="default: float32 on CPU, bfloat16 on CUDA")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Apply code edits to whole files, fast: speculative edits over a fast-apply model.")
+    parser = options.Parser(prog=PROG, description="Apply code edits to whole files, fast: speculative edits over a fast-apply model.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -73,15 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-o", "--output", help="write the updated file here instead of standard output")
     out.add_argument("--in-place", action="store_true", help="replace ORIGINAL atomically")
     p.add_argument("--diff", action="store_true", help="print a unified diff instead of the file")
-    _add_model_arguments(p)
-    p.add_argument("-t", "--temperature", type=_temperature, default=0.0, help="0 = greedy (default)")
-    p.add_argument("--top-p", type=_top_p, default=1.0)
-    p.add_argument("--seed", type=int, help="random seed for sampling")
+    options.add_model_arguments(p)
+    p.add_argument("-t", "--temperature", type=options.temperature, default=0.0, help="0 = greedy (default), at most 2")
+    p.add_argument("--top-p", type=options.top_p, default=1.0, help="nucleus sampling, in (0, 1] (default: 1)")
+    p.add_argument("--seed", type=options.seed, help="sampling seed in [0, 2**64 - 1]; -1 picks a random one and reports it")
     p.add_argument("--max-tokens", type=positive_int, help="output token budget (default: file + snippet + 64)")
     p.add_argument("-s", "--strategy", choices=["auto", "instant", "model"], default="auto",
                    help="auto: instant merge, else the model (default); instant: never load a model; model: always the model")
     p.add_argument("--draft", choices=["speculative", "lookup", "none"], default="speculative",
                    help="speculative edits (default), prompt lookup only, or plain decoding")
+    options.add_size_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.set_defaults(func=cmd_apply)
 
@@ -92,21 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--copy", action="store_true", help="replace each snippet with a no-op snippet (the output is the original): the ceiling case")
     p.add_argument("--max-tokens", type=positive_int, help="cap every method's output tokens")
     p.add_argument("--json", dest="json_out", help="write per-example results and the summary here")
-    _add_model_arguments(p)
+    options.add_model_arguments(p)
     p.set_defaults(func=cmd_bench)
 
     from fastapply.evaluate import add_eval_arguments
 
     p = sub.add_parser("eval", help="measure exact match and speed of a strategy on edit examples")
     add_eval_arguments(p)
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"])
     p.set_defaults(func=cmd_eval)
 
     from fastapply.data import cli as data_cli
-    from fastapply.train import cli as train_cli
-
     from fastapply.serve.cli import add_arguments as add_serve_arguments
+    from fastapply.train import cli as train_cli
 
     data_cli.add_arguments(sub)
     train_cli.add_arguments(sub)
