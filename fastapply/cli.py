@@ -109,26 +109,96 @@ def _say(args, message: str) -> None:
         print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
+def _check_device(device: str | None) -> None:
+    """A clear error for an accelerator this machine lacks (torch is imported anyway to load)."""
+    if not device or device == "cpu":
+        return
+    try:
+        import torch
+    except ImportError:
+        return  # models.load says torch is missing
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise InputError(f"--device {device}: CUDA is not available on this machine (use --device cpu)")
+        index = int(device.partition(":")[2] or 0)
+        if index >= torch.cuda.device_count():
+            raise InputError(f"--device {device}: this machine has {torch.cuda.device_count()} CUDA device(s)")
+    elif device == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise InputError("--device mps: MPS is not available on this machine (use --device cpu)")
+
+
 def _load(args):
     from fastapply import models
 
+    _check_device(args.device)
     _say(args, f"loading model {models.resolve(args.model).name} ...")
     return models.load(args.model, device=args.device, dtype=args.dtype)
 
 
-def cmd_apply(args) -> int:
-    from fastapply.textio import atomic_write, read_text
+def _check_apply_args(args) -> None:
+    """Everything about `apply`'s arguments that can be refused before reading or loading anything."""
+    from fastapply import models
+    from fastapply.textio import check_writable
 
-    original = read_text(args.original)
-    snippet = read_text(args.snippet, "snippet" if args.snippet == "-" else None)
+    if not args.original:
+        raise InputError("ORIGINAL is an empty file name")
+    if not args.snippet:
+        raise InputError("SNIPPET is an empty file name (use - for standard input)")
+    if args.original == "-":
+        if args.in_place:
+            raise InputError("--in-place needs a file: ORIGINAL is standard input (-), which cannot be replaced")
+        if args.snippet == "-":
+            raise InputError("ORIGINAL and SNIPPET cannot both be standard input (-)")
+    if args.output is not None:
+        if not args.output:
+            raise InputError("-o/--output is an empty file name")
+        check_writable(args.output)
+    if args.in_place:
+        check_writable(args.original)
+    if args.strategy != "instant" and (args.model or os.environ.get(models.ENV_VAR)):
+        models.resolve(args.model)  # an unknown name fails now, even when the instant merge would succeed
+    elif args.strategy == "instant" and args.model:
+        models.resolve(args.model)  # never loaded, but a typo is still a typo
+    if args.seed == options.RANDOM_SEED:
+        args.seed = options.resolve_seed(args.seed)
+        _say(args, f"--seed -1: sampling with random seed {args.seed}")
+
+
+def _read_inputs(args) -> tuple[str, str]:
+    """The original (exactly, BOM included) and the snippet (without a BOM), size limits first."""
+    from fastapply.textio import read_text, strip_bom
+
+    original = read_text(args.original, "standard input" if args.original == "-" else None,
+                         max_bytes=args.max_file_bytes, limit_option="--max-file-bytes")
+    snippet = read_text(args.snippet, "snippet" if args.snippet == "-" else None,
+                        max_bytes=args.max_snippet_bytes, limit_option="--max-snippet-bytes")
+    snippet = strip_bom(snippet)
     if not snippet.strip():
         raise InputError("the snippet is empty: nothing to apply")
+    return original, snippet
+
+
+def _load_for(args, original: str, snippet: str):
+    """Load the model, then refuse an edit that cannot fit its context before anything is tokenised."""
+    from fastapply.limits import check_fits_context
+
+    loaded = _load(args)
+    check_fits_context(loaded, original, snippet, args.max_tokens)
+    return loaded
+
+
+def cmd_apply(args) -> int:
+    from fastapply.textio import atomic_write
+
+    _check_apply_args(args)
+    original, snippet = _read_inputs(args)
 
     from fastapply.pipeline import EditStream
 
     progress = Progress(not args.quiet)
     stream = EditStream(
-        original, snippet, args.instruction, strategy=args.strategy, path=args.original, loader=lambda: _load(args),
+        original, snippet, args.instruction, strategy=args.strategy, path=args.original,
+        loader=lambda: _load_for(args, original, snippet),
         temperature=args.temperature, top_p=args.top_p, seed=args.seed, max_tokens=args.max_tokens,
         draft=args.draft, on_progress=progress,
     )

@@ -6,7 +6,8 @@ number types, plus an argparse parser whose errors are one line and a hint.
   (`train` tunes the untuned base) pass `default=`.
 - argparse types: `positive_int`, `non_negative_int`, `temperature`, `top_p`, `seed`, `device_name`,
   `non_empty`; each raises `argparse.ArgumentTypeError` with a short reason.
-- `add_size_arguments(parser)`: the input size limits checked before anything is tokenised.
+- `add_size_arguments(parser)`: the input size limits (limits.py) checked before anything is read
+  or tokenised.
 - `Parser`: an `ArgumentParser` that reports a usage error as `PROG CMD: error: ...` plus
   `try 'PROG CMD --help'` (two lines, exit code 2) instead of the whole usage block.
 
@@ -24,12 +25,11 @@ import re
 import secrets
 
 from fastapply import models
+from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES
 
 DTYPES = ("float32", "bfloat16", "float16")
 MAX_SEED = 2**64 - 1
 RANDOM_SEED = -1
-DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024  # ~200,000 lines of code: far beyond any model context
-DEFAULT_MAX_SNIPPET_BYTES = 1024 * 1024  # a snippet shows what changes; 1 MiB is ~25,000 lines
 _DEVICE = re.compile(r"^(cpu|mps|cuda(:\d+)?)$")
 
 
