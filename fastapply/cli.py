@@ -140,6 +140,7 @@ def _load(args):
 def _check_apply_args(args) -> None:
     """Everything about `apply`'s arguments that can be refused before reading or loading anything."""
     from fastapply import models
+    from fastapply.limits import check_size
     from fastapply.textio import check_writable
 
     if not args.original:
@@ -161,6 +162,10 @@ def _check_apply_args(args) -> None:
         models.resolve(args.model)  # an unknown name fails now, even when the instant merge would succeed
     elif args.strategy == "instant" and args.model:
         models.resolve(args.model)  # never loaded, but a typo is still a typo
+    if args.strategy != "instant":
+        _check_device(args.device)  # before the instant merge, which would hide a wrong device
+    if args.instruction:
+        check_size(args.instruction, args.max_snippet_bytes, "the instruction", "--max-snippet-bytes")
     if args.seed == options.RANDOM_SEED:
         args.seed = options.resolve_seed(args.seed)
         _say(args, f"--seed -1: sampling with random seed {args.seed}")
@@ -168,13 +173,14 @@ def _check_apply_args(args) -> None:
 
 def _read_inputs(args) -> tuple[str, str]:
     """The original (exactly, BOM included) and the snippet (without a BOM), size limits first."""
-    from fastapply.textio import read_text, strip_bom
+    from fastapply.rewrite.prompts import without_bom
+    from fastapply.textio import read_text
 
     original = read_text(args.original, "standard input" if args.original == "-" else None,
                          max_bytes=args.max_file_bytes, limit_option="--max-file-bytes")
     snippet = read_text(args.snippet, "snippet" if args.snippet == "-" else None,
                         max_bytes=args.max_snippet_bytes, limit_option="--max-snippet-bytes")
-    snippet = strip_bom(snippet)
+    snippet = without_bom(snippet)  # an encoding mark, not part of the edit
     if not snippet.strip():
         raise InputError("the snippet is empty: nothing to apply")
     return original, snippet
@@ -185,7 +191,7 @@ def _load_for(args, original: str, snippet: str):
     from fastapply.limits import check_fits_context
 
     loaded = _load(args)
-    check_fits_context(loaded, original, snippet, args.max_tokens)
+    check_fits_context(loaded, original, snippet + (args.instruction or ""), args.max_tokens)
     return loaded
 
 

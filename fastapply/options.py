@@ -30,6 +30,7 @@ from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES
 DTYPES = ("float32", "bfloat16", "float16")
 MAX_SEED = 2**64 - 1
 RANDOM_SEED = -1
+_INNERMOST = "_fastapply_parser"  # set on the namespace by Parser, removed before it is returned
 _DEVICE = re.compile(r"^(cpu|mps|cuda(:\d+)?)$")
 
 
@@ -38,6 +39,20 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # noqa: D401 - argparse API
         self.exit(2, f"{self.prog}: error: {message}\ntry '{self.prog} --help'\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if getattr(namespace, _INNERMOST, None) is None:  # the innermost subcommand parses first
+            setattr(namespace, _INNERMOST, self)
+        return namespace, extras
+
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but unknown arguments are reported by the subcommand that got them."""
+        namespace, extras = self.parse_known_args(args, namespace)
+        innermost = vars(namespace).pop(_INNERMOST, None) or self
+        if extras:
+            innermost.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace
 
 
 def positive_int(text: str) -> int:

@@ -34,9 +34,6 @@ from pathlib import Path
 
 from fastapply.errors import InputError
 
-BOM = "\ufeff"
-
-
 def decode_text(data: bytes, label: str) -> str:
     """UTF-8 text, exactly (a BOM is kept: it is part of the file and is written back)."""
     if b"\x00" in data:
@@ -80,11 +77,6 @@ def read_text(path: str | os.PathLike, label: str | None = None, *, max_bytes: i
     if max_bytes is not None and len(data) > max_bytes:  # not a regular file (a pipe): checked after
         raise _too_big(label, len(data), max_bytes, limit_option)
     return decode_text(data, label)
-
-
-def strip_bom(text: str) -> str:
-    """The text without a leading BOM (for snippets: their BOM is an encoding mark, not content)."""
-    return text[1:] if text.startswith(BOM) else text
 
 
 def resolve_target(path: str | os.PathLike) -> Path:

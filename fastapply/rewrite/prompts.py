@@ -46,16 +46,19 @@ class TextConventions:
 
 
 def conventions(original: str) -> TextConventions:
-    bom = original.startswith(BOM)
-    text = original[1:] if bom else original
-    return TextConventions(crlf="\r\n" in text, final_newline=text.endswith(("\n", "\r")) or text == "", bom=bom)
+    text = without_bom(original)
+    return TextConventions(crlf="\r\n" in text, final_newline=text.endswith(("\n", "\r")) or text == "",
+                           bom=original.startswith(BOM))
+
+
+def without_bom(text: str) -> str:
+    """The text without a leading BOM (an encoding mark, not a character of the first line)."""
+    return text[1:] if text.startswith(BOM) else text
 
 
 def normalise(text: str) -> str:
     """No BOM, LF line endings and exactly the text's own lines, ending with a newline."""
-    if text.startswith(BOM):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = without_bom(text).replace("\r\n", "\n").replace("\r", "\n")
     return text if text.endswith("\n") or text == "" else text + "\n"
 
 
