@@ -60,6 +60,12 @@ def test_no_vocabulary_means_no_early_check():
     limits.check_fits_context(loaded, "x" * 10_000, "y")
 
 
+def test_small_edits_never_read_the_vocabulary():
+    loaded = loaded_with(None, context=100)
+    loaded.tokenizer.get_vocab = lambda: pytest.fail("read the vocabulary for an edit that fits at one byte a token")
+    limits.check_fits_context(loaded, "x" * 45, "y" * 10)
+
+
 @pytest.mark.model
 def test_the_bound_never_exceeds_the_real_token_count():
     from fastapply import models
@@ -68,7 +74,7 @@ def test_the_bound_never_exceeds_the_real_token_count():
     longest = limits.longest_token_bytes(tok)
     assert longest is not None and 4 <= longest <= 256
     texts = [json.loads(line)["original"] for line in FIXTURE.read_text().splitlines()[:40]]
-    texts += [" " * 4000, "\n" * 4000, "\t" * 999, "é" * 500, "a" * 5000, "😀" * 300, "<|im_start|>" * 50]
+    texts += [" " * 4000, "\n" * 4000, ("\n" + " " * 80) * 50, "\t" * 999, "é" * 500, "a" * 5000, "😀" * 300, "<|im_start|>" * 50]
     for text in texts:
         real = len(tok.encode(text.replace("\r\n", "\n"), add_special_tokens=False))
         assert limits.min_tokens(text, longest) <= real, (real, text[:40])
