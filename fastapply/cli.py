@@ -6,6 +6,8 @@
 
 Errors a user can cause (`FastApplyError`) print `fastapply: error: <message>` and exit nonzero
 with the error's code; the input file is never touched unless a complete result is written.
+Options shared with other subcommands and the argparse types live in options.py; `apply` refuses
+what it can (targets, model names, seeds, sizes) before reading inputs or loading a model.
 Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant.
 """
 
