@@ -411,7 +411,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-lines", type=int, default=None, metavar="N", help="skip originals longer than N lines")
     parser.add_argument("--json", default=None, metavar="OUT", help="write per-example results and the summary")
     parser.add_argument("--report", default=None, metavar="DIR", help="write report.md and a PNG chart here")
-    parser.add_argument("--model", "-m", default=None, help="model for the auto/model strategies")
+    from fastapply import options
+
+    options.add_model_arguments(parser, model_help_text=f"model for the auto/model strategies ({options.model_help()})")
 
 
 def parse_strategies(value: str) -> list[str]:

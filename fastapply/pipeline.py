@@ -164,7 +164,8 @@ class EditStream:
         if finished.stop_string == prompts.ANSWER_SUFFIX:
             # The answer is a whole file written by a model: it passes the instant merge's guards
             # (and the answer-only ones) before anyone may write it.
-            failure = guards.check_answer(self.original, self.snippet, final, language=self.language)
+            failure = guards.check_answer(prompts.without_bom(self.original), prompts.without_bom(self.snippet),
+                                          prompts.without_bom(final), language=self.language)
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         self.result = ApplyResult(
