@@ -188,15 +188,6 @@ def _read_inputs(args) -> tuple[str, str]:
     return original, snippet
 
 
-def _load_for(args, original: str, snippet: str):
-    """Load the model, then refuse an edit that cannot fit its context before anything is tokenised."""
-    from fastapply.limits import check_fits_context
-
-    loaded = _load(args)
-    check_fits_context(loaded, original, snippet + (args.instruction or ""), args.max_tokens)
-    return loaded
-
-
 def cmd_apply(args) -> int:
     from fastapply.textio import atomic_write
 
@@ -208,7 +199,7 @@ def cmd_apply(args) -> int:
     progress = Progress(not args.quiet)
     stream = EditStream(
         original, snippet, args.instruction, strategy=args.strategy, path=args.original,
-        loader=lambda: _load_for(args, original, snippet),
+        loader=lambda: _load(args),
         temperature=args.temperature, top_p=args.top_p, seed=args.seed, max_tokens=args.max_tokens,
         draft=args.draft, on_progress=progress,
     )

@@ -19,6 +19,7 @@ from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
 from fastapply.drafts.base import DraftSource
 from fastapply.errors import ContextLengthError, InputError
+from fastapply.limits import check_fits_context
 from fastapply.rewrite import prompts
 from fastapply.rewrite.decode import Finished, decode_text, make_draft, stop_token_ids, weight_cache
 
@@ -57,6 +58,8 @@ def prepare(
     """Tokenise the prompt and the drafts (the candidate merge, if any, then the original); check
     they fit the model's context."""
     check_inputs(original, snippet)
+    # a cheap lower bound first: a file that cannot fit is refused before it is tokenised
+    check_fits_context(loaded, original, snippet + (instruction or ""), max_tokens)
     tok = loaded.tokenizer
     prompt_ids = tok.encode(prompts.render_prompt(tok, original, snippet, instruction), add_special_tokens=False)
     stops = stop_token_ids(tok)
