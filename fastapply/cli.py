@@ -54,22 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a closed model answer even when it fails a guard (exit 8 otherwise)")
     p.set_defaults(func=cmd_apply)
 
-    p = sub.add_parser("bench", help="time speculative edits against plain decoding and prompt lookup")
-    p.add_argument("--data", required=True, help="JSONL edit examples (id, original, snippet, instruction)")
-    p.add_argument("--limit", type=positive_int, help="use the first N examples")
-    p.add_argument("--max-lines", type=positive_int, help="skip originals longer than this many lines")
-    p.add_argument("--copy", action="store_true", help="replace each snippet with a no-op snippet (the output is the original): the ceiling case")
-    p.add_argument("--max-tokens", type=positive_int, help="cap every method's output tokens")
-    p.add_argument("--json", dest="json_out", help="write per-example results and the summary here")
-    options.add_model_arguments(p)
-    p.set_defaults(func=cmd_bench)
+    from fastapply.evaluation import cli as evaluation_cli
 
-    from fastapply.evaluate import add_eval_arguments
-
-    p = sub.add_parser("eval", help="measure exact match and speed of a strategy on edit examples")
-    add_eval_arguments(p)
-    p.set_defaults(func=cmd_eval)
-
+    evaluation_cli.add_arguments(sub)
     from fastapply.data import cli as data_cli
     from fastapply.serve.cli import add_arguments as add_serve_arguments
     from fastapply.train import cli as train_cli
@@ -113,30 +100,8 @@ def _say(args, message: str) -> None:
         print(f"{PROG}: {message}", file=sys.stderr, flush=True)
 
 
-def _check_device(device: str | None) -> None:
-    """A clear error for an accelerator this machine lacks (torch is imported anyway to load)."""
-    if not device or device == "cpu":
-        return
-    try:
-        import torch
-    except ImportError:
-        return  # models.load says torch is missing
-    if device.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise InputError(f"--device {device}: CUDA is not available on this machine (use --device cpu)")
-        index = int(device.partition(":")[2] or 0)
-        if index >= torch.cuda.device_count():
-            raise InputError(f"--device {device}: this machine has {torch.cuda.device_count()} CUDA device(s)")
-    elif device == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
-        raise InputError("--device mps: MPS is not available on this machine (use --device cpu)")
-
-
 def _load(args):
-    from fastapply import models
-
-    _check_device(args.device)
-    _say(args, f"loading model {models.resolve(args.model).name} ...")
-    return models.load(args.model, device=args.device, dtype=args.dtype)
+    return options.load_model(args, say=lambda message: _say(args, message))
 
 
 def _check_apply_args(args) -> None:
@@ -165,7 +130,7 @@ def _check_apply_args(args) -> None:
     elif args.strategy == "instant" and args.model:
         models.resolve(args.model)  # never loaded, but a typo is still a typo
     if args.strategy != "instant":
-        _check_device(args.device)  # before the instant merge, which would hide a wrong device
+        options.check_device(args.device)  # before the instant merge, which would hide a wrong device
     if args.instruction:
         check_size(args.instruction, args.max_snippet_bytes, "the instruction", "--max-snippet-bytes")
     if args.seed == options.RANDOM_SEED:
@@ -242,34 +207,6 @@ def _diff(before: str, after: str, name: str):
     return difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
     )
-
-
-def cmd_bench(args) -> int:
-    from fastapply.bench import BenchRow, format_table, run_bench
-    from fastapply.evaluate import load_examples
-
-    examples = load_examples(args.data, args.limit, args.max_lines)
-    loaded = _load(args)
-    _say(args, f"benchmarking {len(examples)} examples{' (--copy)' if args.copy else ''} on {loaded.name} ...")
-    report = run_bench(loaded, examples, copy=args.copy, max_tokens=args.max_tokens)
-    rows = [BenchRow(**r) for r in report["examples"]]
-    print(f"model {report['model']} on {report['device']}")
-    print(format_table(rows, report["summary"]))
-    if args.json_out:
-        with open(args.json_out, "w", encoding="utf-8") as fh:
-            json.dump(report, fh, indent=2)
-    return 0
-
-
-def cmd_eval(args) -> int:
-    from fastapply.evaluate import cmd_eval as run_eval_command, default_apply_fn_factory
-
-    def factory(strategy, model_name):
-        if strategy != "instant":
-            _load(args)  # load once, with --device/--dtype, before timing starts
-        return default_apply_fn_factory(strategy, model_name)
-
-    return run_eval_command(args, factory)
 
 
 def cmd_models(args) -> int:

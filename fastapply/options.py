@@ -25,6 +25,7 @@ import re
 import secrets
 
 from fastapply import models
+from fastapply.errors import InputError
 from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES
 
 DTYPES = ("float32", "bfloat16", "float16")
@@ -159,3 +160,30 @@ def add_size_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"refuse an original file bigger than N bytes (default: {DEFAULT_MAX_FILE_BYTES})")
     parser.add_argument("--max-snippet-bytes", type=positive_int, default=DEFAULT_MAX_SNIPPET_BYTES, metavar="N",
                         help=f"refuse a snippet bigger than N bytes (default: {DEFAULT_MAX_SNIPPET_BYTES})")
+
+
+def check_device(device: str | None) -> None:
+    """A clear error for an accelerator this machine lacks (torch is imported anyway to load)."""
+    if not device or device == "cpu":
+        return
+    try:
+        import torch
+    except ImportError:
+        return  # models.load says torch is missing
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise InputError(f"--device {device}: CUDA is not available on this machine (use --device cpu)")
+        index = int(device.partition(":")[2] or 0)
+        if index >= torch.cuda.device_count():
+            raise InputError(f"--device {device}: this machine has {torch.cuda.device_count()} CUDA device(s)")
+    elif device == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise InputError("--device mps: MPS is not available on this machine (use --device cpu)")
+
+
+def load_model(args, say=None):
+    """The model the `--model/--device/--dtype` options name, loaded once per process; a clear
+    error for a device this machine lacks. `say(message)` reports progress."""
+    check_device(args.device)
+    if say:
+        say(f"loading model {models.resolve(args.model).name} ...")
+    return models.load(args.model, device=args.device, dtype=args.dtype)

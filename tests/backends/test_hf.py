@@ -56,7 +56,7 @@ def test_copy_edit_is_token_identical_and_seeded_sampling_is_reproducible(loaded
 def test_bench_example_reports_identical_tokens_and_the_required_fields(loaded):
     from dataclasses import asdict
 
-    from fastapply.bench import bench_example
+    from fastapply.evaluation.bench import bench_example
 
     example = {"id": "inv", "original": ORIGINAL, "snippet": SNIPPET, "instruction": None, "expected": ORIGINAL}
     r = asdict(bench_example(loaded, example, copy=True, max_tokens=12))
