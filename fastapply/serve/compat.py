@@ -76,7 +76,12 @@ def parse_apply_message(messages: list[dict[str, str]]) -> ApplyMessage | None:
 
 class ApplyFailed(RequestError):
     def __init__(self, result: ApplyResult):
-        why = result.refused_reason if result.path == "instant" else "the model's answer is not a complete file"
+        if result.path == "instant":
+            why = result.refused_reason
+        elif result.guard is not None:
+            why = f"the model's answer failed the {result.guard} guard: {result.guard_reason}"
+        else:
+            why = "the model's answer is not a complete file"
         super().__init__(f"the edit could not be applied: {why}", None, code="apply_failed", status=422)
 
 

@@ -121,10 +121,26 @@ def test_a_streamed_instant_merge_needs_no_worker(http):
 
 
 def test_auto_falls_back_to_the_model_with_the_refusal_reported(http):
-    refused = "# ... existing code ...\ndef f():\n    return 10\n\n\ndef k():\n# ... existing code ...\n"
+    refused = "# ... existing code ...\n    return 10\n# ... existing code ...\n"
     body = http.post("/v1/apply", json={"original": ORIGINAL, "snippet": refused}).json()
     assert body["path"] == "model" and body["text"] == EXPECTED and body["refused_reason"]
+    assert body["complete"] is True and body["guard"] is None and body["guard_reason"] is None
     assert body["draft"] in ("original", "candidate+original")
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_model_answer_failing_a_guard_is_reported_incomplete(http, stream):
+    # the fake model writes EXPECTED, which lacks the snippet's new `def k():`: the guard catches it
+    refused = "# ... existing code ...\ndef f():\n    return 10\n\n\ndef k():\n# ... existing code ...\n"
+    request = {"original": ORIGINAL, "snippet": refused, "stream": stream}
+    if stream:
+        with http.stream("POST", "/v1/apply", json=request) as r:
+            events = [line[6:] for line in r.iter_lines() if line.startswith("data: ")]
+        body = json.loads(events[-2])
+    else:
+        body = http.post("/v1/apply", json=request).json()
+    assert body["path"] == "model" and body["complete"] is False
+    assert body["guard"] == "snippet_lines" and "def k():" in body["guard_reason"]
 
 
 @pytest.mark.parametrize("seed", [-1, 0, 7, 2**64 - 1])

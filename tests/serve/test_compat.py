@@ -15,7 +15,8 @@ from tests.serve.support import running
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
 EXPECTED = "def f():\n    return 10\n\n\ndef g():\n    return 2\n"
 INSTANT = "def f():\n    return 10\n\n\ndef g():\n# ... existing code ...\n"  # the instant merge takes it
-REFUSED = "# ... existing code ...\ndef f():\n    return 10\n\n\ndef k():\n# ... existing code ...\n"  # it refuses
+REFUSED = "# ... existing code ...\n    return 10\n# ... existing code ...\n"  # it refuses; the model's answer is right
+UNGUARDED = "# ... existing code ...\ndef f():\n    return 10\n\n\ndef k():\n# ... existing code ...\n"  # answer lacks k
 
 
 def morph_message(code, update, instruction="Return 10 from f"):
@@ -90,6 +91,14 @@ def test_the_served_model_name_still_chats():
     with running(create_app(FakeChat())) as url:
         r = httpx.post(url + "/v1/chat/completions", json={"model": "fake-chat", "messages": message})
     assert r.status_code == 200 and r.json()["choices"][0]["message"]["content"] == echo_reply(message[0]["content"])
+
+
+def test_a_model_answer_that_fails_a_guard_is_an_error_never_content(client, url):
+    with pytest.raises(openai.UnprocessableEntityError) as info:
+        client.chat.completions.create(model="morph-v3-fast", messages=morph_message(ORIGINAL, UNGUARDED))
+    assert info.value.code == "apply_failed" and "snippet_lines" in info.value.message
+    r = httpx.post(url + "/v1/code/apply", json={"initialCode": ORIGINAL, "editSnippet": UNGUARDED})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "apply_failed"
 
 
 def test_an_unfinished_model_answer_is_an_error_never_content():
