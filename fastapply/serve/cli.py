@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-from fastapply.cli import positive_int as _positive_int
+from fastapply import options
 
 API_KEY_ENV = "FASTAPPLY_API_KEY"
 
@@ -56,19 +56,19 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
         description="Serve /v1/chat/completions and /v1/completions (with the `prediction` field), "
                     "/v1/apply, /v1/models, /health and /metrics.",
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
+    p.add_argument("--host", default="127.0.0.1", type=options.non_empty("--host"),
+                   help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="default: 8000")
-    p.add_argument("-m", "--model", help="bundled name, .gguf file, model directory or Hub id "
-                                         "(default: $FASTAPPLY_MODEL or smollm2-135m-instruct)")
-    p.add_argument("--served-model-name", help="the name clients send as `model` (default: the --model value)")
-    p.add_argument("--api-key", default=None,
-                   help=f"require 'Authorization: Bearer KEY' on every endpoint but /health (default: ${API_KEY_ENV})")
-    p.add_argument("--max-queue", type=_positive_int, default=DEFAULT_MAX_QUEUE,
+    options.add_model_arguments(p)
+    p.add_argument("--served-model-name", type=options.non_empty("--served-model-name"),
+                   help="the name clients send as `model` (default: the --model value)")
+    p.add_argument("--api-key", default=None, type=options.non_empty("--api-key"),
+                   help=f"require 'Authorization: Bearer KEY' on every endpoint but /health (default: ${API_KEY_ENV}; "
+                        f"an empty --api-key is an error, never 'no key')")
+    p.add_argument("--max-queue", type=options.positive_int, default=DEFAULT_MAX_QUEUE,
                    help=f"requests allowed to wait for the model; more get 503 (default: {DEFAULT_MAX_QUEUE})")
-    p.add_argument("--max-body-bytes", type=_positive_int, default=DEFAULT_MAX_BODY_BYTES,
+    p.add_argument("--max-body-bytes", type=options.positive_int, default=DEFAULT_MAX_BODY_BYTES,
                    help=f"largest request body accepted, in bytes (default: {DEFAULT_MAX_BODY_BYTES})")
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], help="default: float32 on CPU, bfloat16 on CUDA")
     p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                    help="a web page origin (e.g. http://localhost:3000) allowed to call the server, with CORS; "
                         "repeatable (default: none, requests from web pages are refused)")
@@ -77,9 +77,9 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
                         "public name); repeatable")
     p.add_argument("--body-timeout", type=_positive_float, default=DEFAULT_BODY_TIMEOUT_S, metavar="S",
                    help=f"seconds a request body may take to arrive; slower ones get 408 (default: {DEFAULT_BODY_TIMEOUT_S:g})")
-    p.add_argument("--max-connections", type=_positive_int, default=DEFAULT_MAX_CONNECTIONS,
+    p.add_argument("--max-connections", type=options.positive_int, default=DEFAULT_MAX_CONNECTIONS,
                    help=f"concurrent connections; more get 503 (default: {DEFAULT_MAX_CONNECTIONS})")
-    p.add_argument("--max-scored-tokens", type=_positive_int, default=DEFAULT_MAX_SCORED_TOKENS,
+    p.add_argument("--max-scored-tokens", type=options.positive_int, default=DEFAULT_MAX_SCORED_TOKENS,
                    help=f"tokens one request may ask log probabilities for (default: {DEFAULT_MAX_SCORED_TOKENS})")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)

@@ -26,7 +26,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from fastapply.merge.instant import MergeResult, instant_merge
-from fastapply.pipeline import ApplyResult, EditStream, check_inputs
+from fastapply.pipeline import ApplyResult, EditStream
+from fastapply.rewrite.edit import check_inputs
 from fastapply.serve import jobs
 from fastapply.serve.responses import apply_body
 from fastapply.serve.scheduler import Job

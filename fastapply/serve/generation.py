@@ -7,8 +7,9 @@ a prediction the engine decodes plainly (`NoDraft`), one token per pass. Either 
 the target's own: token-identical to plain greedy decoding at temperature 0, and distributed exactly
 as plain sampling above it. The prediction changes only how fast the answer comes.
 
-`generate(...)` is the job the scheduler runs: it yields `str` deltas (stop strings already cut)
-and finally one `Finished` with the text, the finish reason and the decode statistics. `score(...)`
+`generate(...)` is the job the scheduler runs: the one running decode of rewrite/decode.py, which
+yields `str` deltas (stop strings already cut) and finally one `Finished` with the text, the finish
+reason and the decode statistics. `score(...)`
 gives the per-token log probabilities of a sequence (completions' `echo` + `logprobs`).
 
 Usage is mapped to OpenAI's vocabulary in `usage_dict`. One difference worth knowing: OpenAI's
@@ -26,15 +27,10 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from fastapply.pipeline import stop_token_ids, token_weights
-from fastapply.rewrite.streaming import TextAssembler
-from fastapply.decoding.engine import SpeculativeDecoder
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
-from fastapply.drafts.base import DraftSource, LongestMatchDraft, NoDraft
-from fastapply.drafts.lookup import PromptLookupDraft
-from fastapply.drafts.original import OriginalDraft
 from fastapply.errors import ContextLengthError, InputError
+from fastapply.rewrite.decode import Finished, decode_text, make_draft, stop_token_ids, weight_cache
 
 
 @dataclass
@@ -47,16 +43,6 @@ class GenerationRequest:
     prediction_ids: list[int] | None = None  # the draft; None = plain decoding
     stop_strings: list[str] = field(default_factory=list)
     stop_ids: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Finished:
-    """The last item of a generation."""
-
-    text: str
-    finish_reason: str  # "stop" | "length"
-    stats: DecodeStats
-    token_ids: list[int]
 
 
 def chat_prompt_ids(tokenizer, messages: list[dict[str, str]]) -> list[int]:
@@ -106,52 +92,16 @@ def token_budget(prompt_tokens: int, requested: int | None, context_length: int)
     return requested
 
 
-def make_draft(tokenizer, prediction: list[int] | None, weight_cache: dict[int, int]) -> DraftSource:
-    """The aligner over the prediction with prompt lookup as fallback, or no draft at all."""
-    if not prediction:
-        return NoDraft()
-    lookup = PromptLookupDraft()
-    aligner = OriginalDraft(
-        prediction,
-        weights=token_weights(tokenizer, prediction, weight_cache),
-        # the prediction is the client's own statement of the answer, so at the start it must beat
-        # any prompt-lookup match (whose measured length is capped at max_measure); ties go to it
-        initial_match=lookup.max_measure,
-    )
-    return LongestMatchDraft(aligner, lookup)
-
-
 def generate(loaded, backend, request: GenerationRequest) -> Iterator[str | Finished]:
-    """Run one generation: text deltas as they become certain, then a `Finished`."""
-    tok = loaded.tokenizer
-    extra = getattr(loaded, "extra", None)
-    weight_cache = extra.setdefault("token_weights", {}) if isinstance(extra, dict) else {}
-    decoder = SpeculativeDecoder(
-        backend,
-        request.prompt_ids,
-        make_draft(tok, request.prediction_ids, weight_cache),
-        max_tokens=request.max_tokens,
-        sampling=request.sampling,
-        stop_token_ids=request.stop_ids,
+    """Run one generation (rewrite/decode.py's decode): text deltas as they become certain, then a
+    `Finished`. The prediction, closed with the end-of-turn token, is the aligner's draft and beats
+    prompt lookup at the start (it is the client's own statement of the answer)."""
+    drafts = [request.prediction_ids] if request.prediction_ids else []
+    draft = make_draft(loaded.tokenizer, drafts, weights=weight_cache(loaded))
+    return decode_text(
+        loaded, backend, request.prompt_ids, draft, max_tokens=request.max_tokens, stop_ids=request.stop_ids,
+        stop_strings=request.stop_strings, sampling=request.sampling,
     )
-    text = TextAssembler(lambda ids: tok.decode(ids, skip_special_tokens=True), request.stop_strings)
-    runs = iter(decoder)
-    try:
-        for run in runs:
-            delta = text.feed(run)
-            if delta:
-                yield delta
-            if text.stopped:
-                break
-    finally:
-        runs.close()  # stops the clock and fills in the token counts, also when cancelled
-    tail = text.finish()
-    if tail:
-        yield tail
-    stats = decoder.stats
-    stats.output_chars = len(text.text)
-    finish = "stop" if text.stopped else (stats.finish_reason or "length")
-    yield Finished(text=text.text, finish_reason=finish, stats=stats, token_ids=list(decoder.tokens))
 
 
 @dataclass

@@ -80,3 +80,24 @@ def test_bad_limits_are_refused(argv):
 def test_unknown_model_fails_before_opening_the_port(capsys):
     assert cli.run(parse(["serve", "-m", "no-such-model"])) == 3
     assert "unknown model" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve", "--api-key", ""], "--api-key must not be empty"),
+    (["serve", "--api-key", "  "], "--api-key must not be empty"),
+    (["serve", "--host", ""], "--host must not be empty"),
+    (["serve", "--served-model-name", ""], "--served-model-name must not be empty"),
+    (["serve", "--model", ""], "--model must not be empty"),
+    (["serve", "--device", "gpu"], "expected cpu, cuda, cuda:N or mps"),
+])
+def test_empty_key_host_or_names_are_usage_errors(capsys, monkeypatch, argv, message):
+    """An empty --api-key never disables authentication (nor overrides $FASTAPPLY_API_KEY)."""
+    from fastapply import cli as main_cli
+
+    monkeypatch.setenv("FASTAPPLY_API_KEY", "from-env")
+    with pytest.raises(SystemExit) as exc:
+        main_cli.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err
+    assert err.splitlines() == [err.splitlines()[0], "try 'fastapply serve --help'"]
+
