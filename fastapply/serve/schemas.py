@@ -7,7 +7,7 @@ and that we cannot honour (tools, `n` > 1, logit bias, a JSON response format, p
 refused with a clear message naming the field, rather than silently ignored.
 
 Numbers are checked here, never deeper: NaN and Infinity (which Python's JSON parser accepts) are
-refused, and a `seed` of -1 means "random", as in llama.cpp (and `fastapply apply --seed -1`);
+refused, and a `seed` of -1 means "random", as in llama.cpp (the CLI's rule, fastapply/options.py);
 any other negative seed, or one beyond 64 bits, is refused.
 
 A refusal raises `RequestError(message, param)`; the app turns it into OpenAI's error shape with
@@ -20,9 +20,9 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from fastapply.options import MAX_SEED, RANDOM_SEED, resolve_seed
+
 MAX_STOP_STRINGS = 4  # as OpenAI
-RANDOM_SEED = -1  # as llama.cpp: a fresh random seed for this request
-MAX_SEED = 2**64 - 1
 
 
 class RequestError(Exception):
@@ -44,8 +44,8 @@ class _Seeded(_Lenient):
     seed: int | None = Field(default=None, ge=RANDOM_SEED, le=MAX_SEED)
 
     def random_seed(self) -> int | None:
-        """The seed for the sampler: None (fresh randomness) for no seed or -1."""
-        return None if self.seed in (None, RANDOM_SEED) else self.seed
+        """The seed for the sampler: -1 becomes a fresh random one, as for `fastapply apply --seed -1`."""
+        return resolve_seed(self.seed)
 
 
 class TextPart(_Lenient):
