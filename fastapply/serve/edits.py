@@ -7,6 +7,9 @@ in that queue, with the refused merge's candidate as its first draft; strategy "
 directly. So a merge of a few milliseconds answers in a few milliseconds whatever the model is
 doing, and a full queue refuses (503) only edits that need the model.
 
+Inputs get the CLI's size limits first (an original up to 8 MiB, a snippet up to 1 MiB: limits.py),
+so an oversized snippet is a 400 at once rather than seconds of a merge thread.
+
 A client that leaves while its merge runs gets no answer; the merge itself cannot be interrupted
 (it is plain Python on a thread) and finishes on its thread, which stays counted against the pool,
 so abandoned merges cannot pile up. A client that leaves during the model path cancels its job.
@@ -25,6 +28,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from fastapply import limits
 from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.pipeline import ApplyResult, EditStream
 from fastapply.rewrite.edit import check_inputs
@@ -59,6 +63,8 @@ async def instant_off_worker(server: Server, body: ApplyRequest) -> tuple[MergeR
 async def start(server: Server, request: Request, body: ApplyRequest) -> ApplyRun:
     """Run the instant merge off the worker; queue the model only when it refuses (or is skipped)."""
     check_inputs(body.original, body.snippet)  # bad input is a 400 before any work
+    limits.check_size(body.original, limits.DEFAULT_MAX_FILE_BYTES, "the original")  # the CLI's limits
+    limits.check_size(body.snippet, limits.DEFAULT_MAX_SNIPPET_BYTES, "the snippet")
     merge, merge_s = None, 0.0
     if body.strategy != "model":
         merge, merge_s = await server.or_gone(request, instant_off_worker(server, body))

@@ -154,3 +154,14 @@ def test_seeds_including_minus_one_for_random(http, seed):
 def test_bad_seeds_are_400(http, seed):
     r = http.post("/v1/apply", json={"original": ORIGINAL, "snippet": SNIPPET, "seed": seed})
     assert r.status_code == 400 and r.json()["error"]["param"] == "seed"
+
+
+def test_an_oversized_snippet_is_refused_before_any_merge():
+    import time
+
+    with running(create_app(FakeLoaded(EXPECTED))) as url:
+        t0 = time.perf_counter()
+        r = httpx.post(url + "/v1/apply", json={"original": ORIGINAL, "snippet": "x = 1\n" * 200_000}, timeout=30)
+        took = time.perf_counter() - t0
+    assert r.status_code == 400 and "the snippet is 1200000 bytes" in r.json()["error"]["message"]
+    assert took < 2.0
