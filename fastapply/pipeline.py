@@ -94,9 +94,12 @@ class EditStream:
         on_progress: Callable[[DecodeStats], None] | None = None,
         loaded=None,
         loader: Callable[[], object] | None = None,
+        merge: MergeResult | None = None,
+        merge_s: float = 0.0,
     ):
         """`loaded` is a model from models.load; else `loader()` or models.load(model) is called,
-        only when the model path runs."""
+        only when the model path runs. `merge` (with its time `merge_s`) is the instant merge's
+        result when the caller already ran it (the server runs it off its model worker)."""
         if strategy not in STRATEGIES:
             raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         check_inputs(original, snippet)
@@ -108,9 +111,11 @@ class EditStream:
         self.prepared: PreparedEdit | None = None
         self._running = None  # the model's running decode (rewrite/decode.py), when the model path runs
         if strategy != "model":
-            t0 = time.perf_counter()
-            self.merge = instant_merge(original, snippet, language=language, path=path)
-            self._merge_s = time.perf_counter() - t0
+            if merge is None:
+                t0 = time.perf_counter()
+                merge = instant_merge(original, snippet, language=language, path=path)
+                merge_s = time.perf_counter() - t0
+            self.merge, self._merge_s = merge, merge_s
             if self.merge.merged or strategy == "instant":
                 return
         candidate = self.merge.candidate if self.merge is not None else None

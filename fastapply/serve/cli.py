@@ -2,6 +2,8 @@
 
     fastapply serve [--host 127.0.0.1] [--port 8000] [-m MODEL] [--api-key KEY] [--max-queue N]
                     [--max-body-bytes N] [--device cpu|cuda] [--dtype float32|bfloat16|float16]
+                    [--allow-origin URL]... [--allow-host NAME]... [--body-timeout S]
+                    [--max-connections N] [--max-scored-tokens N]
 
 `fastapply.cli` calls `add_arguments(subparsers)`; the registered `func(args)` returns an exit code.
 The model loads on the server's worker thread after the port is open, so `/health` answers
@@ -29,11 +31,24 @@ def _port(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
 def add_arguments(subparsers) -> argparse.ArgumentParser:
     """Register `serve` on an argparse subparsers object."""
     from fastapply.serve import (  # fastapi-free, so --help stays instant
+        DEFAULT_BODY_TIMEOUT_S,
         DEFAULT_MAX_BODY_BYTES,
+        DEFAULT_MAX_CONNECTIONS,
         DEFAULT_MAX_QUEUE,
+        DEFAULT_MAX_SCORED_TOKENS,
     )
 
     p = subparsers.add_parser(
@@ -54,6 +69,18 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
                    help=f"requests allowed to wait for the model; more get 503 (default: {DEFAULT_MAX_QUEUE})")
     p.add_argument("--max-body-bytes", type=options.positive_int, default=DEFAULT_MAX_BODY_BYTES,
                    help=f"largest request body accepted, in bytes (default: {DEFAULT_MAX_BODY_BYTES})")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                   help="a web page origin (e.g. http://localhost:3000) allowed to call the server, with CORS; "
+                        "repeatable (default: none, requests from web pages are refused)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a Host name accepted besides the bound address and localhost (a reverse proxy's "
+                        "public name); repeatable")
+    p.add_argument("--body-timeout", type=_positive_float, default=DEFAULT_BODY_TIMEOUT_S, metavar="S",
+                   help=f"seconds a request body may take to arrive; slower ones get 408 (default: {DEFAULT_BODY_TIMEOUT_S:g})")
+    p.add_argument("--max-connections", type=options.positive_int, default=DEFAULT_MAX_CONNECTIONS,
+                   help=f"concurrent connections; more get 503 (default: {DEFAULT_MAX_CONNECTIONS})")
+    p.add_argument("--max-scored-tokens", type=options.positive_int, default=DEFAULT_MAX_SCORED_TOKENS,
+                   help=f"tokens one request may ask log probabilities for (default: {DEFAULT_MAX_SCORED_TOKENS})")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
     return p
@@ -85,11 +112,17 @@ def run(args: argparse.Namespace) -> int:
         api_key=api_key,
         max_queue=args.max_queue,
         max_body_bytes=args.max_body_bytes,
+        body_timeout_s=args.body_timeout,
+        max_scored_tokens=args.max_scored_tokens,
+        host=args.host,
+        allow_hosts=tuple(args.allow_host),
+        allow_origins=tuple(args.allow_origin),
     )
     if args.host not in ("127.0.0.1", "localhost", "::1") and not api_key:
         print(f"fastapply: warning: serving on {args.host} without an API key: anyone who can reach it can use it",
               file=sys.stderr)
     print(f"fastapply: serving {name} on http://{args.host}:{args.port}/v1 (model loading in the background)",
           file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                limit_concurrency=args.max_connections)
     return 0

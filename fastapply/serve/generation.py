@@ -122,43 +122,76 @@ class TokenLogprobs:
         }
 
 
-def log_softmax(row: np.ndarray) -> np.ndarray:
-    z = row.astype(np.float64)
-    z = z - z.max()
-    return z - np.log(np.exp(z).sum())
+SCORE_CHUNK = 128  # positions per scoring pass: bounds the logits held at once (rows x vocab floats)
 
 
-def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], str], *, start: int = 0) -> TokenLogprobs:
+def log_softmax(rows: np.ndarray) -> np.ndarray:
+    """Log softmax over the last axis, in float64 (one row or a matrix of rows)."""
+    z = rows.astype(np.float64)
+    z = z - z.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def top_ids(lp: np.ndarray, k: int) -> np.ndarray:
+    """The k best ids of one row, best first, ties to the lowest id (as a stable argsort would)."""
+    k = min(k, lp.shape[0])
+    threshold = np.partition(lp, lp.shape[0] - k)[lp.shape[0] - k]
+    candidates = np.flatnonzero(lp >= threshold)  # k or more (ties at the threshold)
+    order = np.lexsort((candidates, -lp[candidates]))
+    return candidates[order[:k]]
+
+
+def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], str], *, start: int = 0,
+          should_stop: Callable[[], bool] | None = None, chunk: int = SCORE_CHUNK) -> TokenLogprobs:
     """Log probabilities of ids[start:] under the model, each given the tokens before it, with the
     `top` most likely alternatives. The very first token of a sequence has no prediction (None).
 
-    One forward pass over the whole sequence on a fresh cache: this is how a client verifies
-    speculation remotely (the prompt's own tokens, scored by the same weights that generated).
+    Passes over a fresh cache, `chunk` positions at a time, so memory stays bounded whatever the
+    length; `should_stop()` is polled between passes and raises `Cancelled` (the client left). This
+    is how a client verifies speculation remotely: the prompt's own tokens, scored by the same
+    weights that generated.
     """
+    from fastapply.serve.scheduler import Cancelled
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled("scoring stopped: the request was cancelled")
+
+    pieces: dict[int, str] = {}
+
+    def piece(t: int) -> str:
+        if t not in pieces:
+            pieces[t] = decode([t])
+        return pieces[t]
+
+    ids = [int(t) for t in ids]
+    if start >= len(ids):
+        return TokenLogprobs([], [], [], [])
     backend.truncate(0)
-    # rows only from the position before `start`: a long prompt's rows would cost vocab floats each
-    n_rows = len(ids) if start == 0 else len(ids) - start + 1
-    logits = backend.forward(list(ids), rows=n_rows)
-    first_row = len(ids) - n_rows  # the position row 0 belongs to
+    tokens = [piece(t) for t in ids[start:]]
+    offsets = np.concatenate([[0], np.cumsum([len(p) for p in tokens])])[:-1].astype(int).tolist() if tokens else []
+    lps: list[float | None] = []
+    tops: list[dict[str, float] | None] = []
+    if start == 0 and ids:
+        lps.append(None)  # nothing predicts the first token
+        tops.append(None)
+    pos, first = 0, max(start - 1, 0)  # row p (after ids[p]) scores ids[p + 1]
+    while pos < first:  # the context before the first scored token: cached, no rows kept
+        check()
+        n = min(chunk, first - pos)
+        backend.forward(ids[pos : pos + n], rows=1)
+        pos += n
+    while pos < len(ids) - 1:
+        check()
+        n = min(chunk, len(ids) - 1 - pos)
+        logits = backend.forward(ids[pos : pos + n], rows=n)
+        lp = log_softmax(np.stack([logits.row(j) for j in range(n)]))
+        chosen = lp[np.arange(n), ids[pos + 1 : pos + n + 1]]
+        lps.extend(float(x) for x in chosen)
+        for j in range(n):
+            tops.append({piece(int(t)): float(lp[j, t]) for t in top_ids(lp[j], top)} if top > 0 else None)
+        pos += n
     backend.truncate(0)
-    tokens, lps, tops, offsets = [], [], [], []
-    offset = 0
-    for i in range(start, len(ids)):
-        piece = decode([ids[i]])
-        tokens.append(piece)
-        offsets.append(offset)
-        offset += len(piece)
-        if i == 0:
-            lps.append(None)
-            tops.append(None)
-            continue
-        lp = log_softmax(logits.row(i - 1 - first_row))
-        lps.append(float(lp[ids[i]]))
-        if top > 0:
-            best = np.argsort(-lp, kind="stable")[:top]
-            tops.append({decode([int(j)]): float(lp[j]) for j in best})
-        else:
-            tops.append(None)
     return TokenLogprobs(tokens, lps, tops, offsets)
 
 
@@ -208,6 +241,6 @@ def extra_stats(stats: DecodeStats, *, queue_s: float = 0.0, drafted: bool = Tru
 
 __all__ = [
     "Finished", "GenerationRequest", "TokenLogprobs", "chat_prompt_ids", "check_ids", "extra_stats",
-    "chat_logprobs", "generate", "make_draft", "prediction_ids", "score", "stop_token_ids", "text_prompt_ids",
+    "chat_logprobs", "generate", "make_draft", "prediction_ids", "score", "top_ids", "stop_token_ids", "text_prompt_ids",
     "token_budget", "usage_dict", "without_stop_tokens",
 ]
