@@ -49,7 +49,14 @@ class RefusedError(FastApplyError):
     exit_code = 7
 
 
+class GuardError(FastApplyError):
+    """The model answered, but its answer failed a guard (deleted code the snippet does not show,
+    left markers or diff prefixes, broke the parse, or dropped a snippet line); nothing was written."""
+
+    exit_code = 8
+
+
 class RemoteError(FastApplyError):
     """A remote model server (`--model remote:...`) failed, disagreed or answered something unusable."""
 
-    exit_code = 8
+    exit_code = 9

@@ -15,8 +15,10 @@ order, ties to the lowest id). On CPU in float32 an incremental pass and a full 
 float rounding; elsewhere, as for speculative decoding itself, a batched and an incremental pass
 may round differently in the last bits.
 
-Only echo requests (scoring from position 0) use the cache; others go to `generation.score`.
-`FASTAPPLY_SCORE_CACHE=0` turns the cache off (every request from scratch), for measuring.
+Like `generation.score`, the new rows are computed `chunk` positions per pass (bounded memory) and
+`should_stop()` is polled between passes. Only echo requests (scoring from position 0) use the
+cache; others go to `generation.score`. `FASTAPPLY_SCORE_CACHE=0` turns the cache off (every
+request from scratch), for measuring.
 
 This module knows a backend, token ids and log-softmax; nothing about HTTP.
 """
@@ -28,7 +30,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from fastapply.serve.generation import TokenLogprobs, log_softmax, score, top_ids
+from fastapply.serve.generation import SCORE_CHUNK, TokenLogprobs, log_softmax, score, top_ids
 
 MAX_TOP = 20  # the most alternatives a request may ask for (schemas.CompletionRequest.logprobs)
 ENV = "FASTAPPLY_SCORE_CACHE"
@@ -47,12 +49,12 @@ class PrefixScorer:
         self.reused = 0  # rows reused by the last call (for tests and metrics)
 
     def score(self, loaded, shared_backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], str],
-              *, start: int = 0) -> TokenLogprobs:
+              *, start: int = 0, should_stop: Callable[[], bool] | None = None, chunk: int = SCORE_CHUNK) -> TokenLogprobs:
         if start > 0 or not self.enabled or top > MAX_TOP:
-            return score(shared_backend, ids, top, decode, start=start)
+            return score(shared_backend, ids, top, decode, start=start, should_stop=should_stop, chunk=chunk)
         ids = [int(t) for t in ids]
         try:
-            self._extend(loaded, ids)
+            self._extend(loaded, ids, should_stop, chunk)
         except BaseException:
             self._reset()
             raise
@@ -72,7 +74,7 @@ class PrefixScorer:
                         if top > 0 else None)
         return TokenLogprobs(tokens, lps, tops, offsets)
 
-    def _extend(self, loaded, ids: list[int]) -> None:
+    def _extend(self, loaded, ids: list[int], should_stop, chunk: int) -> None:
         """Make rows 0..len(ids)-2 (and their next-token log-probs) those of `ids`."""
         if self.backend is None:
             self.backend = loaded.new_backend()
@@ -88,17 +90,22 @@ class PrefixScorer:
         self.backend.truncate(keep)
         del self.top_ids[keep:], self.top_lps[keep:], self.next_lp[keep:]
         self.ids = []  # inconsistent until the pass below succeeds
-        logits = self.backend.forward(ids[keep:])  # rows keep .. len(ids) - 1
-        for r in range(keep, len(ids)):
-            lp = log_softmax(logits.row(r - keep))
-            best = top_ids(lp, min(MAX_TOP, len(lp)))
-            self.top_ids.append(best)
-            self.top_lps.append(lp[best])
-            if r + 1 < len(ids):
-                self.next_lp.append(float(lp[ids[r + 1]]))
-        # the last row's next token is unknown: drop the row so the next call recomputes it
-        self.top_ids.pop(), self.top_lps.pop()
-        self.backend.truncate(len(ids) - 1)
+        last = len(ids) - 1  # rows keep .. last - 1 are needed; row `last` has no next token yet
+        pos = keep
+        while pos < last:
+            if should_stop is not None and should_stop():
+                from fastapply.serve.scheduler import Cancelled
+
+                raise Cancelled("scoring stopped: the request was cancelled")
+            n = min(chunk, last - pos)
+            logits = self.backend.forward(ids[pos : pos + n], rows=n)  # rows pos .. pos + n - 1
+            lp = log_softmax(np.stack([logits.row(j) for j in range(n)]))
+            for j in range(n):
+                best = top_ids(lp[j], min(MAX_TOP, lp.shape[1]))
+                self.top_ids.append(best)
+                self.top_lps.append(lp[j, best])
+                self.next_lp.append(float(lp[j, ids[pos + j + 1]]))
+            pos += n
         self.ids = ids
         self.reused = keep
 

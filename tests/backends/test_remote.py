@@ -3,7 +3,7 @@
 The fake apply model of tests/fakes.py is served by the real app under uvicorn (tests/serve/support.py);
 the client verifies with it over HTTP and must produce the very tokens the local backend produces.
 A faulty proxy in front of the app (it passes the first N completions through, then fails one way)
-shows every failure mid-generation as a one-line RemoteError, and through the CLI as exit code 8
+shows every failure mid-generation as a one-line RemoteError, and through the CLI as exit code 9
 with the target file untouched. The bundled real model has one test, marked `model`.
 """
 
@@ -20,6 +20,8 @@ from fastapply.backends.remote import RemoteBackend, RemoteModel, load_remote, p
 from fastapply.backends.remote_client import RemoteClient, server_root
 from fastapply.errors import RemoteError, UnknownModelError
 from fastapply.pipeline import EditStream
+from fastapply.rewrite import prompts
+from fastapply.rewrite.edit import prepare, start_edit
 from fastapply.serve.app import create_app
 from tests.fakes import FakeLoaded, ByteTokenizer
 from tests.serve.support import running
@@ -32,9 +34,9 @@ MODEL = "fake-apply-model"
 
 
 def edit_tokens(loaded, draft="speculative", original=ORIGINAL, snippet=SNIPPET):
-    stream = EditStream(original, snippet, strategy="model", loaded=loaded, draft=draft)
-    text = "".join(stream)
-    return text, stream.decoder.tokens, stream.decoder.stats, stream.result
+    """The model path's answer: (text, token ids, stats, whether it closed its answer)."""
+    finished = list(start_edit(loaded, prepare(loaded, original, snippet), draft=draft))[-1]
+    return finished.text, finished.token_ids, finished.stats, finished.stop_string == prompts.ANSWER_SUFFIX
 
 
 @pytest.fixture(scope="module")
@@ -81,9 +83,9 @@ def test_remote_output_is_token_identical_to_local(url, draft):
     with running(app) as base:
         rm = load_remote(f"remote:{base}/v1#{MODEL}", tokenizer=fake.tokenizer)
         local_text, local_ids, local_stats, _ = edit_tokens(fake, draft, original, snippet)
-        text, ids, stats, result = edit_tokens(rm, draft, original, snippet)
-    assert local_text == expected and result.complete
-    assert app.server.scorer.reused > len(ids) // 2  # the server rescored only what followed the shared prefix
+        text, ids, stats, closed = edit_tokens(rm, draft, original, snippet)
+    assert local_text == expected and closed
+    assert app.server.holder.scorer.reused > len(ids) // 2  # the server rescored only what followed the shared prefix
     assert (text, ids) == (local_text, local_ids)
     # the same passes: each verification is exactly one request
     assert stats.forward_passes == local_stats.forward_passes == rm.backends[-1].stats.requests
@@ -239,7 +241,7 @@ def test_cli_failure_mid_edit_leaves_the_file_untouched(faulty_url, fake, tmp_pa
     proxy.mode, proxy.seen = "drop", 0
     code = cli.main(["apply", str(target), str(snippet), "--strategy", "model", "--model", spec, "--in-place"])
     err = capsys.readouterr().err
-    assert code == RemoteError.exit_code == 8
+    assert code == RemoteError.exit_code == 9
     assert "error: the connection to" in err and "Traceback" not in err
     assert target.read_text() == ORIGINAL and sorted(p.name for p in tmp_path.iterdir()) == ["code.py", "edit.py"]
 
@@ -283,4 +285,4 @@ def test_bench_refuses_a_remote_model_clearly(url, fake, monkeypatch, capsys, tm
     monkeypatch.setattr(models, "_LOADED", {})
     code = cli.main(["bench", "--data", "tests/fixtures/edits-small.jsonl", "--limit", "1", "--model", f"remote:{url}#{MODEL}"])
     err = capsys.readouterr().err
-    assert code == 8 and "is a remote model" in err and "Traceback" not in err
+    assert code == 9 and "is a remote model" in err and "Traceback" not in err

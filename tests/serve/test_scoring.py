@@ -1,71 +1,96 @@
-"""The scoring prefix cache gives exactly what scoring from scratch gives, and reuses the shared prefix."""
+"""Prompt scoring (echo + logprobs): exact against a naive one-row-at-a-time oracle, bounded memory
+(chunked passes), and cancellable between passes."""
 
 from __future__ import annotations
 
-import random
+import numpy as np
+import pytest
 
-from fastapply.serve.generation import score
-from fastapply.serve.scoring import PrefixScorer
-from tests.fakes import FakeLoaded, VOCAB
-
-
-def as_ids(ids):
-    return f"token_id:{ids[0]}"
+from fastapply.backends.base import ArrayLogits
+from fastapply.serve.generation import score, top_ids
+from fastapply.serve.scheduler import Cancelled
 
 
-class CountingLoaded(FakeLoaded):
-    def __init__(self):
-        super().__init__("def f():\n    return 1\n")
-        self.fed = 0
+class RandomRows:
+    """A backend whose row for (position, token) is fixed random logits with deliberate ties."""
 
-    def new_backend(self):
-        backend = super().new_backend()
-        forward = backend.forward
+    def __init__(self, vocab: int):
+        self.vocab, self.n, self.calls, self.max_rows = vocab, 0, 0, 0
 
-        def counted(ids, **kwargs):
-            self.fed += len(ids)
-            return forward(ids, **kwargs)
+    def row_for(self, position: int, token: int) -> np.ndarray:
+        row = np.random.default_rng(position * 1_000_003 + token).standard_normal(self.vocab).astype(np.float32)
+        row[token % self.vocab] += 3
+        row[(token * 7) % self.vocab] = row[token % self.vocab]  # a tie at the top
+        return row
 
-        backend.forward = counted
-        return backend
+    def forward(self, ids, rows=None):
+        self.calls += 1
+        rows = len(ids) if rows is None else rows
+        self.max_rows = max(self.max_rows, rows)
+        out = [self.row_for(self.n + i, ids[i]) for i in range(len(ids) - rows, len(ids))]
+        self.n += len(ids)
+        return ArrayLogits(np.stack(out))
+
+    def truncate(self, n):
+        self.n = n
 
 
-def test_random_sequences_score_as_from_scratch():
-    fake, rng = FakeLoaded("x = 1\n"), random.Random(0)
-    scorer = PrefixScorer(enabled=True)
-    base = [rng.randrange(VOCAB) for _ in range(40)]
-    checked = 0
-    for _ in range(300):
-        ids = base[: rng.randrange(0, 41)] + [rng.randrange(VOCAB) for _ in range(rng.randrange(0, 10))]
-        if rng.random() < 0.3:  # the next sequences share a different prefix
-            base = ids + [rng.randrange(VOCAB) for _ in range(5)]
-        if not ids:
+def oracle(backend: RandomRows, ids, top, start):
+    """Straight from the definition: log softmax of the row before each token, in float64; the top
+    alternatives by sorting the whole row, ties to the lowest id."""
+    out = []
+    for i in range(start, len(ids)):
+        if i == 0:
+            out.append((None, None))
             continue
-        top = rng.randrange(0, 6)
-        assert scorer.score(fake, None, ids, top, as_ids) == score(fake.new_backend(), ids, top, as_ids)
-        checked += 1
-    assert checked > 250
+        z = backend.row_for(i - 1, ids[i - 1]).astype(np.float64)
+        lp = z - (np.log(np.exp(z - z.max()).sum()) + z.max())
+        best = sorted(range(len(lp)), key=lambda t: (-lp[t], t))[:top]
+        out.append((lp[ids[i]], {f"<{t}>": lp[t] for t in best} if top else None))
+    return out
 
 
-def test_a_growing_sequence_feeds_only_its_new_tokens():
-    fake = CountingLoaded()
-    scorer = PrefixScorer(enabled=True)
-    seq = list(range(50, 150))
-    scorer.score(fake, None, seq, 1, as_ids)
-    assert fake.fed == 100
-    scorer.score(fake, None, seq + [7, 8, 9], 1, as_ids)  # a chunk appended: the last old row and the chunk
-    assert fake.fed == 100 + 4 and scorer.reused == 99
-    scorer.score(fake, None, seq[:90] + [1, 2], 1, as_ids)  # rolled back past a mismatch
-    assert fake.fed == 104 + 3 and scorer.reused == 89
-    off = PrefixScorer(enabled=False)
-    off.score(fake, fake.new_backend(), seq, 1, as_ids)
-    off.score(fake, fake.new_backend(), seq + [7], 1, as_ids)
-    assert fake.fed == 107 + 100 + 101  # without the cache, everything every time
+def decode(ids):
+    return f"<{ids[0]}>"
 
 
-def test_scoring_after_the_prompt_still_uses_the_shared_backend():
-    fake = CountingLoaded()
-    scorer, shared = PrefixScorer(enabled=True), fake.new_backend()
-    ids = list(range(60, 90))
-    assert scorer.score(fake, shared, ids, 2, as_ids, start=10) == score(fake.new_backend(), ids, 2, as_ids, start=10)
-    assert scorer.backend is None  # the cache was not touched
+@pytest.mark.parametrize("length, start, top, chunk", [
+    (50, 0, 3, 7), (50, 10, 5, 7), (50, 1, 0, 4), (2, 0, 2, 128), (1, 0, 2, 8), (50, 49, 20, 7), (40, 5, 1, 40),
+])
+def test_score_matches_the_oracle(length, start, top, chunk):
+    ids = np.random.default_rng(length + start).integers(0, 200, length).tolist()
+    backend = RandomRows(200)
+    got = score(backend, ids, top, decode, start=start, chunk=chunk)
+    want = oracle(RandomRows(200), ids, top, start)
+    assert got.tokens == [decode([t]) for t in ids[start:]]
+    assert got.text_offset == [sum(len(decode([t])) for t in ids[start:i]) for i in range(start, length)]
+    for (lp, tops), g_lp, g_tops in zip(want, got.token_logprobs, got.top_logprobs, strict=True):
+        assert (lp is None and g_lp is None) or g_lp == pytest.approx(lp, abs=1e-9)
+        assert (tops is None and g_tops is None) or list(g_tops) == list(tops)
+    assert backend.max_rows <= chunk  # never more than a chunk of rows at once
+
+
+def test_nothing_to_score_costs_no_pass():
+    backend = RandomRows(50)
+    out = score(backend, [1, 2, 3], 2, decode, start=3)
+    assert out.tokens == [] and backend.calls == 0
+
+
+def test_scoring_stops_between_passes_when_cancelled():
+    backend = RandomRows(50)
+    polls = []
+
+    def should_stop():
+        polls.append(1)
+        return len(polls) > 2
+
+    with pytest.raises(Cancelled):
+        score(backend, list(range(40)) * 10, 2, decode, chunk=16, should_stop=should_stop)
+    assert backend.calls == 2  # 400 tokens would be 25 passes
+
+
+def test_top_ids_breaks_ties_to_the_lowest_id():
+    row = np.array([0.0, 5.0, 1.0, 5.0, 5.0, -1.0])
+    assert top_ids(row, 2).tolist() == [1, 3]
+    assert top_ids(row, 4).tolist() == [1, 3, 4, 2]
+    assert top_ids(row, 10).tolist() == [1, 3, 4, 2, 0, 5]
