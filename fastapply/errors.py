@@ -47,3 +47,7 @@ class RefusedError(FastApplyError):
     """The instant merge refused and no model was allowed (`--strategy instant`)."""
 
     exit_code = 7
+
+
+class ModelIntegrityError(UnknownModelError):
+    """A model file does not match its pinned hash (it is removed, never loaded)."""
