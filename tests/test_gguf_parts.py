@@ -11,12 +11,11 @@ from fastapply.errors import MissingDependencyError, ModelIntegrityError, Unknow
 PIECES = [b"GGUF" + b"a" * 1000, b"b" * 777, b"c" * 5]
 
 
-@pytest.fixture
-def tier(tmp_path, monkeypatch):
+def make_tier(tmp_path, monkeypatch, name="test-tier", prefix="fa_test_part"):
     """A three-part model whose packages would fail loudly if anything imported them."""
     site = tmp_path / "site"
     for i, data in enumerate(PIECES, 1):
-        pkg = site / f"fa_test_part{i}"
+        pkg = site / f"{prefix}{i}"
         (pkg / "data").mkdir(parents=True)
         (pkg / "__init__.py").write_text("raise SystemExit('a model part package must never be imported')\n")
         (pkg / "data" / f"part{i:02d}.bin").write_bytes(data)
@@ -24,10 +23,15 @@ def tier(tmp_path, monkeypatch):
     monkeypatch.setenv(gguf_parts.CACHE_ENV, str(tmp_path / "cache"))
     joined = b"".join(PIECES)
     return gguf_parts.PartedModel(
-        name="test-tier", filename="test-tier.gguf",
-        parts=tuple(gguf_parts.Part(f"fa_test_part{i}", f"data/part{i:02d}.bin") for i in range(1, 4)),
-        size=len(joined), sha256=hashlib.sha256(joined).hexdigest(), install="make test-tier",
+        name=name, filename=f"{name}.gguf",
+        parts=tuple(gguf_parts.Part(f"{prefix}{i}", f"data/part{i:02d}.bin") for i in range(1, 4)),
+        size=len(joined), sha256=hashlib.sha256(joined).hexdigest(), install=f"make {name}",
     )
+
+
+@pytest.fixture
+def tier(tmp_path, monkeypatch):
+    return make_tier(tmp_path, monkeypatch)
 
 
 def test_parts_are_joined_once_into_the_cache_without_importing_them(tier, tmp_path):
