@@ -2,8 +2,6 @@
 
 import dataclasses
 
-
-
 from fastapply import doctor, gguf_parts
 from fastapply.cli import main
 from tests.test_gguf_parts import make_tier
