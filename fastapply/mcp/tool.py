@@ -37,12 +37,14 @@ class EditOutcome:
     diff: str  # unified diff, "" when the file is unchanged
     how: str  # one line: which path applied it, and its statistics
     created: bool = False
+    by_model: bool = False  # the model rewrote the file (the instant merge refused or was skipped)
 
     def message(self) -> str:
         if not self.diff:
             return f"{self.path}: the edit leaves the file unchanged ({self.how})."
         verb = "Created" if self.created else "Applied the edit to"
-        return f"{verb} {self.path} ({self.how}).\n\n{self.diff}"
+        check = " The model rewrote the file: check that the diff is what you meant." if self.by_model else ""
+        return f"{verb} {self.path} ({self.how}).{check}\n\n{self.diff}"
 
 
 _ADVICE = (
@@ -142,7 +144,10 @@ class FileEditor:
             )
         if result.text != original:
             atomic_write(target.path, result.text)
-        return EditOutcome(target.relative, unified_diff(original, result.text, target.relative), result.summary_line())
+        return EditOutcome(
+            target.relative, unified_diff(original, result.text, target.relative), result.summary_line(),
+            by_model=result.path == "model",
+        )
 
     def _create(self, target, code_edit: str) -> EditOutcome:
         if count_marker_lines(code_edit.splitlines()):

@@ -31,7 +31,7 @@ def test_instant_merge_writes_the_file_and_returns_the_diff(project):
     out = FileEditor([project], loader=no_model).edit("a.py", "I return 10 from f", MERGEABLE)
     assert (project / "a.py").read_text() == EXPECTED
     assert out.path == "a.py" and "-    return 1\n+    return 10\n" in out.diff and "path=instant" in out.how
-    assert out.message().startswith("Applied the edit to a.py")
+    assert out.message().startswith("Applied the edit to a.py") and not out.by_model
 
 
 def test_refusal_writes_nothing_and_says_what_to_add(project):
@@ -48,6 +48,7 @@ def test_auto_rescues_a_refusal_with_the_model(project):
     out = FileEditor([project], loaded=FakeLoaded(AMBIGUOUS_EXPECTED)).edit("b.py", "I return 3 from f", AMBIGUOUS_SNIPPET)
     assert (project / "b.py").read_text() == AMBIGUOUS_EXPECTED
     assert "path=model" in out.how and "+    return 3" in out.diff
+    assert out.by_model and "check that the diff is what you meant" in out.message()
 
 
 def test_an_unfinished_model_answer_writes_nothing(project):
