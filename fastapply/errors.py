@@ -49,5 +49,12 @@ class RefusedError(FastApplyError):
     exit_code = 7
 
 
+class GuardError(FastApplyError):
+    """The model answered, but its answer failed a guard (deleted code the snippet does not show,
+    left markers or diff prefixes, broke the parse, or dropped a snippet line); nothing was written."""
+
+    exit_code = 8
+
+
 class ModelIntegrityError(UnknownModelError):
     """A model file does not match its pinned hash (it is removed, never loaded)."""

@@ -27,6 +27,7 @@ from fastapply import gguf_parts
 from fastapply.errors import MissingDependencyError, UnknownModelError
 
 DEFAULT_MODEL = "fastapply-135m"
+BASE_MODEL = "smollm2-135m-instruct"  # the untuned base: what `train` tunes and `data build` counts tokens with
 ENV_VAR = "FASTAPPLY_MODEL"
 
 _SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

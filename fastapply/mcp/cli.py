@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import sys
 
+from fastapply import options
+
 
 def add_arguments(subparsers):
     p = subparsers.add_parser(
@@ -23,9 +25,7 @@ def add_arguments(subparsers):
                    help="a directory whose files may be edited (repeatable; default: the current directory)")
     p.add_argument("-s", "--strategy", choices=["auto", "instant", "model"], default="auto",
                    help="auto: instant merge, else the model (default); instant: never load a model; model: always the model")
-    p.add_argument("-m", "--model", help="bundled name, .gguf file, model directory or Hub id (default: $FASTAPPLY_MODEL or fastapply-135m)")
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], help="default: float32 on CPU, bfloat16 on CUDA")
+    options.add_model_arguments(p)
     p.set_defaults(func=run)
     return p
 
@@ -36,11 +36,11 @@ def run(args) -> int:
     from fastapply.mcp.tool import FileEditor
 
     def loader():
-        print(f"fastapply mcp: loading model {models.resolve(args.model).name} ...", file=sys.stderr, flush=True)
-        return models.load(args.model, device=args.device, dtype=args.dtype)
+        return options.load_model(args, say=lambda message: print(f"fastapply mcp: {message}", file=sys.stderr, flush=True))
 
     if args.model:
         models.resolve(args.model)  # an unknown name fails now, not on the first edit
+    options.check_device(args.device)
     editor = FileEditor(args.root or [os.getcwd()], strategy=args.strategy, model=args.model, loader=loader)
     run_stdio(editor)
     return 0

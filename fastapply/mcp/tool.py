@@ -4,8 +4,10 @@
 instructions, code_edit)` returns an `EditOutcome` (the unified diff and how the edit was applied)
 or raises `EditFailed`, whose message says why nothing was written and what to change in the
 snippet before retrying. Every failure writes nothing: a refusal of the instant merge, a model
-answer that did not finish, a guard that failed (any `FastApplyError` the pipeline raises), a path
-outside the roots. A file is replaced atomically (`textio.atomic_write`) or not at all.
+answer that did not finish or failed a guard (`ApplyResult.guard`), any `FastApplyError` the
+pipeline raises, a path outside the roots, a file or snippet over the CLI's default size limits.
+A file is replaced atomically (`textio.atomic_write`) or not at all; a BOM in the file is kept,
+one in the snippet ignored.
 
 A target that does not exist yet is created from `code_edit` when the snippet elides nothing
 (no `... existing code ...` markers); otherwise it is refused.
@@ -22,8 +24,10 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from fastapply.errors import FastApplyError
+from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES, check_size
 from fastapply.mcp.roots import Roots
 from fastapply.merge.markers import count_marker_lines
+from fastapply.rewrite.prompts import without_bom
 from fastapply.textio import atomic_write, read_text
 
 
@@ -54,7 +58,13 @@ _ADVICE = (
     (("could not be found", "not found", "similar line"),
      "Copy the unchanged context lines exactly as they are in the current file (re-read it first: "
      "it may have changed), and keep the edits in file order."),
-    (("deleted", "delet", "removed", "empty body"),
+    (("would appear",),
+     "Show each changed line once, with the unchanged lines just before and after it, so the edit "
+     "replaces the old lines instead of adding a second copy."),
+    (("snippet line",),
+     "Keep the snippet's lines in file order and give each edit unchanged context lines copied exactly "
+     "from the current file."),
+    (("deleted", "delet", "removed", "drops", "empty body"),
      "Mark every span of unchanged code you leave out with a `... existing code ...` comment; to delete "
      "code, show the unchanged lines just before and just after it with nothing between them."),
     (("no longer parses", "parse"),
@@ -117,10 +127,13 @@ class FileEditor:
     def _edit(self, target_file: str, instructions: str | None, code_edit: str) -> EditOutcome:
         if not isinstance(code_edit, str) or not code_edit.strip():
             raise EditFailed(f"{target_file} was not changed: code_edit is empty. Send the changed lines.")
+        check_size(code_edit, DEFAULT_MAX_SNIPPET_BYTES, "code_edit")
+        check_size(instructions or "", DEFAULT_MAX_SNIPPET_BYTES, "instructions")
+        code_edit = without_bom(code_edit)
         target = self.roots.resolve(target_file)
         if not target.exists:
             return self._create(target, code_edit)
-        original = read_text(target.path, target.relative)
+        original = read_text(target.path, target.relative, max_bytes=DEFAULT_MAX_FILE_BYTES)  # exactly, BOM kept
         from fastapply.pipeline import apply_edit
 
         try:
@@ -135,8 +148,10 @@ class FileEditor:
         if not result.complete:
             if result.path == "instant":
                 raise _failed(target.relative, f"the instant merge refused: {result.refused_reason}")
-            stats = result.stats
             why = f" after the instant merge refused ({result.refused_reason})" if result.refused_reason else ""
+            if result.guard and result.guard != "closed":
+                raise _failed(target.relative, f"the model's answer{why} failed the {result.guard} guard: {result.guard_reason}")
+            stats = result.stats
             raise _failed(
                 target.relative,
                 f"the model did not finish the file{why} (stopped after {stats.completion_tokens} tokens: "

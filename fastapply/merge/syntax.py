@@ -19,7 +19,8 @@ import os
 import re
 from typing import Any
 
-# Extension -> language name. Names follow the data files (`python`, `go`, ...).
+# Extension -> language name: THE table (data/pairs.py labels pairs with it too). Names follow the
+# data files (`python`, `go`, ...); `.tsx` is its own language (its own grammar).
 _EXTENSIONS = {
     ".py": "python", ".pyi": "python", ".pyw": "python",
     ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
@@ -28,6 +29,7 @@ _EXTENSIONS = {
     ".sh": "shell", ".bash": "shell", ".zsh": "shell",
     ".rb": "ruby", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
     ".hpp": "cpp", ".cs": "csharp", ".kt": "kotlin", ".swift": "swift", ".php": "php",
+    ".lua": "lua", ".scala": "scala",
 }
 _ALIASES = {"py": "python", "js": "javascript", "ts": "typescript", "golang": "go", "rs": "rust",
             "jsx": "javascript", "node": "javascript", "bash": "shell", "sh": "shell"}

@@ -58,6 +58,17 @@ def test_an_unfinished_model_answer_writes_nothing(project):
     assert (project / "a.py").read_text() == ORIGINAL
 
 
+def test_a_model_answer_that_fails_a_guard_writes_nothing(project):
+    # the answer drops g(), which the snippet neither shows nor marks as deleted
+    editor = FileEditor([project], strategy="model", loaded=FakeLoaded("def f():\n    return 10\n"))
+    with pytest.raises(EditFailed) as exc:
+        editor.edit("a.py", "", "def f():\n    return 10\n# ... existing code ...\n")
+    message = str(exc.value)
+    assert "a.py was not changed: the model's answer failed the deletions guard" in message
+    assert "show the unchanged lines just before and just after it" in message
+    assert (project / "a.py").read_text() == ORIGINAL
+
+
 def test_pipeline_errors_become_edit_failures(project):
     editor = FileEditor([project], strategy="model", loaded=FakeLoaded(EXPECTED, context_length=100))
     with pytest.raises(EditFailed, match="a.py was not changed: .*context.*smaller edits"):
@@ -80,9 +91,17 @@ def test_bad_requests(project):
         editor.edit("a.py", "", "  \n")
     with pytest.raises(PathRejected):
         editor.edit("../a.py", "", MERGEABLE)
+    with pytest.raises(InputError, match="code_edit is .* bytes, over the limit"):
+        editor.edit("a.py", "", "x = 1\n" * 300_000)
     (project / "bin.dat").write_bytes(b"\x00\x01")
     with pytest.raises(InputError, match="binary"):
         editor.edit("bin.dat", "", "x\n")
+
+
+def test_a_bom_is_kept_in_the_file_and_ignored_in_the_snippet(project):
+    (project / "bom.py").write_text("\ufeff" + ORIGINAL)
+    FileEditor([project], loader=no_model).edit("bom.py", "", "\ufeff" + MERGEABLE)
+    assert (project / "bom.py").read_text() == "\ufeff" + EXPECTED
 
 
 def test_unchanged_file_is_not_rewritten(project):
