@@ -87,7 +87,8 @@ QWEN_INSTALLED = gguf_parts.status(gguf_parts.QWEN_05B).installed
 def test_the_qwen_tier_loads_speaks_chatml_and_decodes_speculatively_like_plain_greedy():
     # no skip past this point: a loader error must fail
     from fastapply import models
-    from fastapply.pipeline import apply_edit, stop_token_ids
+    from fastapply.pipeline import apply_edit
+    from fastapply.rewrite.decode import stop_token_ids
     from fastapply.rewrite import prompts
 
     spec = models.resolve(gguf_parts.QWEN_05B.name)
