@@ -60,10 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     from fastapply.data import cli as data_cli
     from fastapply.serve.cli import add_arguments as add_serve_arguments
     from fastapply.train import cli as train_cli
+    from fastapply.mcp import cli as mcp_cli
+    from fastapply import doctor
 
     data_cli.add_arguments(sub)
     train_cli.add_arguments(sub)
     add_serve_arguments(sub)
+    mcp_cli.add_arguments(sub)
+    doctor.add_arguments(sub)
 
     p = sub.add_parser("models", help="list the bundled model names")
     p.set_defaults(func=cmd_models)

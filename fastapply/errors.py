@@ -56,6 +56,10 @@ class GuardError(FastApplyError):
     exit_code = 8
 
 
+class ModelIntegrityError(UnknownModelError):
+    """A model file does not match its pinned hash (it is removed, never loaded)."""
+
+
 class RemoteError(FastApplyError):
     """A remote model server (`--model remote:...`) failed, disagreed or answered something unusable."""
 

