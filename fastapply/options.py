@@ -96,6 +96,24 @@ def number_in(name: str, low: float, high: float, low_open: bool = False):
     return parse
 
 
+def int_in(name: str, low: int, high: int):
+    """An argparse type for an integer in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer {name}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be in [{low}, {high}], got {value}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+port = int_in("port", 0, 65535)
+seconds = number_in("seconds", 0.0, 86_400.0, low_open=True)
 temperature = number_in("temperature", 0.0, 2.0)
 top_p = number_in("top-p", 0.0, 1.0, low_open=True)
 

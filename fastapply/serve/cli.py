@@ -21,26 +21,6 @@ from fastapply import options
 API_KEY_ENV = "FASTAPPLY_API_KEY"
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not (0 <= value <= 65535):
-        raise argparse.ArgumentTypeError(f"port must be in 0-65535, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not (value > 0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
 def add_arguments(subparsers) -> argparse.ArgumentParser:
     """Register `serve` on an argparse subparsers object."""
     from fastapply.serve import (  # fastapi-free, so --help stays instant
@@ -58,7 +38,7 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", type=options.non_empty("--host"),
                    help="address to bind (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=_port, default=8000, help="default: 8000")
+    p.add_argument("--port", type=options.port, default=8000, help="default: 8000")
     options.add_model_arguments(p)
     p.add_argument("--served-model-name", type=options.non_empty("--served-model-name"),
                    help="the name clients send as `model` (default: the --model value)")
@@ -75,7 +55,7 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a Host name accepted besides the bound address and localhost (a reverse proxy's "
                         "public name); repeatable")
-    p.add_argument("--body-timeout", type=_positive_float, default=DEFAULT_BODY_TIMEOUT_S, metavar="S",
+    p.add_argument("--body-timeout", type=options.seconds, default=DEFAULT_BODY_TIMEOUT_S, metavar="S",
                    help=f"seconds a request body may take to arrive; slower ones get 408 (default: {DEFAULT_BODY_TIMEOUT_S:g})")
     p.add_argument("--max-connections", type=options.positive_int, default=DEFAULT_MAX_CONNECTIONS,
                    help=f"concurrent connections; more get 503 (default: {DEFAULT_MAX_CONNECTIONS})")

@@ -51,6 +51,15 @@ def _decoder(tok):
     return lambda ids: tok.decode(ids, skip_special_tokens=False)
 
 
+def _generate(loaded, backend, request: gen.GenerationRequest, output: list[int]) -> Iterator[Any]:
+    """Run a generation, yielding its items; `output` receives the answer's ids (no stop token)
+    for the scoring pass that may follow."""
+    for item in gen.generate(loaded, backend, request):
+        if isinstance(item, gen.Finished):
+            output[:] = gen.without_stop_tokens(item.token_ids, request.stop_ids)
+        yield item
+
+
 def chat_job(holder, body: ChatCompletionRequest, messages: list[dict[str, str]], sampling,
              max_scored: int) -> Iterator[Any]:
     loaded = holder.get()
@@ -74,13 +83,10 @@ def chat_job(holder, body: ChatCompletionRequest, messages: list[dict[str, str]]
     yield Prepared(len(prompt), drafted=draft is not None)
     backend = holder.backend()
     output: list[int] = []
-    for item in gen.generate(loaded, backend, gen.GenerationRequest(
+    yield from _generate(loaded, backend, gen.GenerationRequest(
         prompt_ids=prompt, max_tokens=budget, sampling=sampling, prediction_ids=draft,
         stop_strings=body.stop_strings(), stop_ids=stops,
-    )):
-        if isinstance(item, gen.Finished):
-            output = gen.without_stop_tokens(item.token_ids, stops)
-        yield item
+    ), output)
     if body.logprobs:
         # one scoring pass after generation; the first answer token is scored given the whole
         # prompt, so start=len(prompt) never hits the no-context case
@@ -114,13 +120,10 @@ def completion_job(holder, body: CompletionRequest, sampling, max_scored: int) -
     else:
         budget = gen.token_budget(len(prompt), body.max_tokens, loaded.context_length)
         yield Prepared(len(prompt), drafted=draft is not None, echo_text=echo_text)
-        for item in gen.generate(loaded, backend, gen.GenerationRequest(
+        yield from _generate(loaded, backend, gen.GenerationRequest(
             prompt_ids=prompt, max_tokens=budget, sampling=sampling, prediction_ids=draft,
             stop_strings=body.stop_strings(), stop_ids=stops,
-        )):
-            if isinstance(item, gen.Finished):
-                output = gen.without_stop_tokens(item.token_ids, stops)
-            yield item
+        ), output)
     if body.logprobs is not None:
         # one scoring pass over prompt + answer after generation: exact log probabilities of the
         # tokens as sent, whatever the draft did (with echo: the prompt's own tokens too)
