@@ -33,6 +33,7 @@ from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.rewrite import prompts
 from fastapply.rewrite.decode import Finished
 from fastapply.rewrite.edit import PreparedEdit, check_inputs, prepare, start_edit
+from fastapply.rewrite.window import choose_window, split_around
 
 STRATEGIES = ("auto", "instant", "model")
 
@@ -50,6 +51,7 @@ class ApplyResult:
     draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first draft
     guard: str | None = None  # model path: the guard that refused the answer (merge/guards.py), or "closed"
     guard_reason: str | None = None  # why, in words a user can act on
+    window: tuple[int, int] | None = None  # model path: the original lines [start, end) it rewrote, None = all
 
     @property
     def guarded(self) -> bool:
@@ -65,7 +67,8 @@ class ApplyResult:
         why = f" (instant path refused: {self.refused_reason})" if self.refused_reason else ""
         if self.guard and self.guard != "closed":
             why += f"; answer refused by the {self.guard} guard: {self.guard_reason}"
-        return f"path=model model={self.model} draft={self.draft}{why}: {self.stats.summary_line() if self.stats else ''}"
+        where = f" window=lines {self.window[0] + 1}-{self.window[1]}" if self.window else ""
+        return f"path=model model={self.model} draft={self.draft}{where}{why}: {self.stats.summary_line() if self.stats else ''}"
 
 
 class EditStream:
@@ -119,10 +122,24 @@ class EditStream:
             if self.merge.merged or strategy == "instant":
                 return
         candidate = self.merge.candidate if self.merge is not None else None
+        self._conv = prompts.conventions(original)
+        self._frame = ("", "")  # the original's text before and after the window the model rewrites
+        self.window = None
+        model_original = original
+        if self.merge is not None and strategy == "auto":
+            # the instant merge knows where it is unsure: the model rewrites only that window
+            lf = prompts.normalise(original)
+            self.window = choose_window(lf.split("\n")[:-1], getattr(self.merge, "regions", ()))
+            if self.window is not None:
+                head, model_original, tail = split_around(lf, self.window)
+                self._frame = (head, tail)
+                wanted = prompts.normalise(candidate) if candidate else ""
+                fits = wanted.startswith(head) and wanted.endswith(tail) and len(wanted) >= len(head) + len(tail)
+                candidate = wanted[len(head) : len(wanted) - len(tail)] if fits else None
         if loaded is None:
             loaded = loader() if loader is not None else models.load(model)
         self.loaded = loaded
-        self.prepared = prepare(self.loaded, original, snippet, instruction, max_tokens, candidate)
+        self.prepared = prepare(self.loaded, model_original, snippet, instruction, max_tokens, candidate)
         self.draft_label = "candidate+original" if len(self.prepared.drafts) > 1 else "original"
         self._running = start_edit(
             self.loaded, self.prepared, draft=draft,
@@ -147,9 +164,10 @@ class EditStream:
             yield m.text
 
     def _model(self) -> Iterator[str]:
-        conv = self.prepared.conventions
+        conv = self._conv
+        head, tail = self._frame
         sent = ""  # restored text already yielded
-        body = ""
+        body = head
         finished: Finished | None = None
         for item in self._running:
             if isinstance(item, Finished):
@@ -157,15 +175,16 @@ class EditStream:
                 break
             body += item
             # hold back a final newline until we know whether the file ends here
-            ready = prompts.restore(body if conv.final_newline else body.rstrip("\n"), conv)
+            ready = prompts.restore(body if conv.final_newline or tail else body.rstrip("\n"), conv)
             if len(ready) > len(sent) and ready.startswith(sent):
                 yield ready[len(sent) :]
                 sent = ready
-        final = prompts.restore(finished.text, conv)
+        final = prompts.restore(head + finished.text + tail, conv)
         if final.startswith(sent) and len(final) > len(sent):
             yield final[len(sent) :]
         stats = finished.stats
-        stats.output_chars = len(final)
+        # characters the model wrote (the window's, when it rewrote one): Cursor's rewritten chars/s
+        stats.output_chars = len(finished.text) if self.window else len(final)
         if finished.stop_string == prompts.ANSWER_SUFFIX:
             # The answer is a whole file written by a model: it passes the instant merge's guards
             # (and the answer-only ones) before anyone may write it.
@@ -183,6 +202,7 @@ class EditStream:
             model=self.loaded.name,
             refused_reason=self.merge.refused_reason if self.merge is not None else None,
             draft=self.draft_label,
+            window=(self.window.start, self.window.end) if self.window else None,
         )
 
 

@@ -120,3 +120,53 @@ def test_auto_guards_the_model_answer_after_an_instant_refusal():
 def test_an_unclosed_answer_fails_the_closed_guard():
     r = apply_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED, close=False), max_tokens=60)
     assert not r.complete and r.guard == "closed"
+
+
+def _long_file(n_funcs=60):
+    parts = [f"def func_{i}(x):\n    y = x + {i}\n    return y\n" for i in range(n_funcs)]
+    return "\n\n".join(parts)
+
+
+class _Refusal:
+    """An instant merge refusal that says where it was unsure (as merge/instant.py reports it)."""
+
+    merged = False
+    text = None
+    method = "lazy"
+    rung = None
+    candidate = None
+
+    def __init__(self, regions):
+        self.regions = regions
+        self.refused_reason = "ambiguous"
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+def test_auto_rewrites_only_the_undecided_window_and_splices_it_back(crlf):
+    original = _long_file()
+    expected = original.replace("    y = x + 30\n", "    y = x + 30\n    y *= 2\n")
+    snippet = "# ... existing code ...\n    y = x + 30\n    y *= 2\n# ... existing code ...\n"
+    lines = original.split("\n")
+    at = lines.index("    y = x + 30")
+    if crlf:
+        original, expected = original.replace("\n", "\r\n"), expected.replace("\n", "\r\n")
+    # the model writes the window's edited text: the window's lines, one more for the insertion
+    from fastapply.rewrite.window import choose_window
+
+    w = choose_window(lines, [(at, at + 1)])
+    window_expected = "".join(line + "\n" for line in expected.replace("\r\n", "\n").split("\n")[w.start : w.end + 1])
+    stream = stream_edit(original, snippet, strategy="auto", merge=_Refusal([(at, at + 1)]),
+                         loaded=FakeLoaded(window_expected))
+    text = "".join(stream)
+    r = stream.result
+    assert r.window is not None and r.window[1] - r.window[0] < 20  # not the 240-line file
+    assert text == r.text == expected and r.complete, r.guard_reason
+    assert r.stats.prompt_tokens < 0.3 * len(original)  # the prompt holds the window, not the file
+    assert "window=lines" in r.summary_line()
+
+
+def test_no_window_for_the_model_strategy_or_without_regions():
+    original = _long_file(5)
+    r = apply_edit(original, "def func_1(x):\n    y = x + 100\n    return y\n", strategy="model",
+                   loaded=FakeLoaded(original))
+    assert r.window is None
