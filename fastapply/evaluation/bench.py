@@ -179,14 +179,19 @@ def run_bench(loaded, examples: list[dict], *, copy: bool = False, max_tokens: i
     warm = prepare(loaded, "x = 1\n", "x = 2\n")
     _hf_generate(loaded, warm.prompt_ids, 4, warm.stop_ids, lookup=False)
     rows = []
+    from fastapply import progress
+
+    shown = progress.bar(len(examples), "bench")
     for i, ex in enumerate(examples, 1):
         row = bench_example(loaded, ex, copy=copy, max_tokens=max_tokens)
         rows.append(row)
+        shown.update()
         print(
             f"[{i}/{len(examples)}] {row.id}: {row.output_tokens} tokens, plain {row.plain_s:.1f}s, lookup "
             f"{row.lookup_s:.1f}s, spec {row.spec_s:.1f}s, limit {row.limit_s:.1f}s, identical={row.identical}",
             file=log, flush=True,
         )
+    shown.close()
     return {
         "model": loaded.name,
         "device": device_description(loaded),

@@ -86,7 +86,10 @@ def run_eval(examples: Sequence[dict], strategy: str, apply_fn: ApplyFn, model_n
              *, progress: Callable[[str], None] | None = None) -> dict:
     """Run `apply_fn` over every example and return {"strategy", "model", "examples", "summary",
     "breakdowns", "refusals"}. Errors raised by `apply_fn` are recorded as refusals, not raised."""
+    from fastapply import progress as bars
+
     rows: list[dict] = []
+    shown = bars.bar(len(examples), f"eval {strategy}")
     for index, example in enumerate(examples, 1):
         error = None
         outcome = None
@@ -101,10 +104,13 @@ def run_eval(examples: Sequence[dict], strategy: str, apply_fn: ApplyFn, model_n
         latency = time.perf_counter() - start
         row = score_example(example, outcome, latency, error)
         rows.append(row)
-        if progress and (index % 25 == 0 or index == len(examples) or latency > 1.0):
-            c = {k: sum(r["outcome"] == k for r in rows) for k in ("right", "wrong", "refused")}
+        c = {k: sum(r["outcome"] == k for r in rows) for k in ("right", "wrong", "refused")}
+        shown.update()
+        shown.set_postfix_str(f"right {c['right']} wrong {c['wrong']} refused {c['refused']}")
+        if progress and not bars.enabled() and (index % 25 == 0 or index == len(examples) or latency > 1.0):
             progress(f"[{strategy}] {index}/{len(examples)}  right {c['right']} wrong {c['wrong']} "
                      f"refused {c['refused']}  last {latency * 1000:.0f} ms ({row['id']})")
+    shown.close()
     return {
         "strategy": strategy,
         "model": model_name,
