@@ -33,7 +33,7 @@ from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.rewrite import prompts
 from fastapply.rewrite.decode import Finished
 from fastapply.rewrite.edit import PreparedEdit, check_inputs, prepare, start_edit
-from fastapply.rewrite.window import choose_window, split_around
+from fastapply.rewrite.window import choose_window, split_around, strip_edge_markers
 
 STRATEGIES = ("auto", "instant", "model")
 
@@ -174,12 +174,15 @@ class EditStream:
                 finished = item
                 break
             body += item
+            if self.window:
+                continue  # a window answer is spliced whole at the end (its edge markers dropped)
             # hold back a final newline until we know whether the file ends here
             ready = prompts.restore(body if conv.final_newline or tail else body.rstrip("\n"), conv)
             if len(ready) > len(sent) and ready.startswith(sent):
                 yield ready[len(sent) :]
                 sent = ready
-        final = prompts.restore(head + finished.text + tail, conv)
+        answer = strip_edge_markers(finished.text) if self.window else finished.text
+        final = prompts.restore(head + answer + tail, conv)
         if final.startswith(sent) and len(final) > len(sent):
             yield final[len(sent) :]
         stats = finished.stats

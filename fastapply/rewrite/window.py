@@ -2,10 +2,12 @@
 that window of the file, and the result is spliced back.
 
 `choose_window(lines, regions)` takes the undecided original line ranges the instant merge
-reports (`MergeResult.regions`), joins them, widens the span to the enclosing top-level block
+reports (`MergeResult.regions`), joins them, widens the span to the enclosing top-level blocks
 (up to the nearest line at column 0 above, and down to the line at column 0 that closes or
-follows it) plus `CONTEXT` lines, and returns it, or None when there is nothing to gain (no
-regions, or the window would be most of the file, or longer than `MAX_LINES`).
+follows it, blank lines at its end left out), and returns it, or None when there is nothing to
+gain (no regions, or the window would be most of the file, or longer than `MAX_LINES`).
+`strip_edge_markers(text)` drops marker lines at the very start or end of the model's answer for
+a window: they stand for the code outside it, which the splice puts back.
 `split_around(text, window)` cuts the original into head, window and tail (LF line endings).
 
 Worked example: a 2,500-line file whose instant merge refused with regions [(1200, 1204)] inside
@@ -20,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-CONTEXT = 3  # lines kept around the enclosing block
 MAX_LINES = 240  # a longer window is not cheaper enough to risk: rewrite the whole file instead
 MOST_OF_FILE = 0.7  # a window over this share of the file gains little
 
@@ -49,7 +50,11 @@ def choose_window(lines: Sequence[str], regions: Sequence[tuple[int, int]]) -> W
         hi += 1
     if hi < n and lines[hi].strip()[:1] in ("}", ")", "]") or (hi < n and lines[hi].strip() == "end"):
         hi += 1  # the block's closing line belongs to it
-    lo, hi = max(0, lo - CONTEXT), min(n, hi + CONTEXT)
+    # Whole blocks only, without the blank lines around them: a window that starts or ends inside
+    # another block reads, to a model trained on whole files, like a truncated file (measured: it
+    # dropped the partial block), and blank lines at its edges were dropped or doubled.
+    while hi > lo + 1 and not lines[hi - 1].strip():
+        hi -= 1
     if hi - lo > MAX_LINES or hi - lo > MOST_OF_FILE * n:
         return None
     return Window(lo, hi)
@@ -68,3 +73,20 @@ def split_around(lf_text: str, window: Window) -> tuple[str, str, str]:
     if not rest and not final_newline and middle:
         middle = middle[:-1]
     return head, middle, tail
+
+
+def strip_edge_markers(text: str) -> str:
+    """The window answer without marker lines (and the blank lines next to them) at its very
+    start or end: there they stand for the head and tail of the file, which the splice restores.
+    A marker anywhere else stays (and the markers guard refuses it)."""
+    from fastapply.merge.markers import is_marker
+
+    lines = text.split("\n")
+    final = lines and lines[-1] == ""
+    if final:
+        lines.pop()
+    while lines and is_marker(lines[0]):
+        lines.pop(0)
+    while lines and is_marker(lines[-1]):
+        lines.pop()
+    return "\n".join(lines) + ("\n" if final and lines else "")

@@ -2,17 +2,23 @@
 
 import pytest
 
-from fastapply.rewrite.window import MAX_LINES, Window, choose_window, split_around
+from fastapply.rewrite.window import MAX_LINES, Window, choose_window, split_around, strip_edge_markers
 
 GO = [f"func F{i}() int {{\n\tx := {i}\n\treturn x\n}}\n" for i in range(80)]
 GO_LINES = "".join(GO).split("\n")[:-1]
 
 
-def test_the_window_is_the_enclosing_block_plus_context():
+def test_the_window_is_the_enclosing_block():
     at = GO_LINES.index("\tx := 40")
-    w = choose_window(GO_LINES, [(at, at + 1)])
     block_start = GO_LINES.index("func F40() int {")
-    assert w == Window(block_start - 3, block_start + 4 + 3)  # the block with its closing `}`, 3 lines each side
+    assert choose_window(GO_LINES, [(at, at + 1)]) == Window(block_start, block_start + 4)  # with its `}`
+    py = "x = 1\n\n\ndef f():\n    a = 1\n    return a\n\n\ndef g():\n    return 2\n".split("\n")[:-1]
+    assert choose_window(py, [(4, 5)]) == Window(3, 6)  # def f(), without the blank lines around it
+
+
+def test_edge_markers_of_a_window_answer_are_dropped_inner_ones_kept():
+    answer = "# ... existing code ...\ndef f():\n    # ... existing code ...\n    return 1\n# ... existing code ...\n"
+    assert strip_edge_markers(answer) == "def f():\n    # ... existing code ...\n    return 1\n"
 
 
 def test_no_window_without_regions_or_when_it_would_be_most_of_the_file():
