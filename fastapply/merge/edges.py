@@ -1,0 +1,328 @@
+"""Where a section starts and ends: its edges, settled by anchors, structure and edge rules.
+
+Given a section and its anchors (anchors.py), the span it replaces grows from the first and the
+last anchor over equal neighbouring lines. What lies beyond (the section's *head* before its
+first matched run, its *tail* after its last) is read one of three ways, each a candidate:
+
+- `inserted`: new lines next to the matched run, nothing of the original removed;
+- `closed on a match`: the head's first line (tail's last line) matches an original line further
+  out, and the original lines in between are replaced (the generic closing tail: new lines, then
+  a `}` that closes the block the anchor opened);
+- `file edge`: a section without a marker before (after) it starts (ends) at the file's edge.
+
+Candidates are ranked by (bracket balance of the replaced region equals that of its replacement,
+fewest original lines deleted without being shown, most lines of context). Candidates that rank
+equal but give different files raise `Ambiguous`.
+
+Edge rules for inserted lines next to a marker (`edge_edit`): a line that is an edited copy of the
+original line on the other side of the edge (same leading name: `html_title = ...`,
+`def echo(...)`, `Text: ...`, or a shared long prefix) replaces it; a line merely similar to it is
+doubtful and refused; blank lines at a section's marker edges are dropped unless they surround
+inserted code (`trim_blank_edges`).
+
+This module knows lines, sections and anchors, not languages or guards.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from fastapply.merge.anchors import LineIndex, bracket_balance, collapse, is_generic
+from fastapply.merge.sections import Section
+
+MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
+MAX_REGION = 400  # a replaced region longer than this is no candidate (the deletion guard's domain)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a section lands: it replaces `original[start:end]`."""
+
+    start: int
+    end: int
+    rung: str
+    ambiguous: bool = False
+
+
+class Ambiguous(Exception):
+    """Several readings fit equally well (`places`, 0-based), or an inserted line may be a changed
+    one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any."""
+
+    def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=()):
+        super().__init__(line)
+        self.line = line
+        self.places = tuple(places)
+        self.doubt = doubt
+        self.guess = guess
+        self.regions = tuple(regions)
+
+
+class Unplaceable(Exception):
+    """No place in the window fits the section."""
+
+    def __init__(self, detail: str = ""):
+        super().__init__(detail)
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Trimmed:
+    """A section without the blank lines at its marker edges (kept aside in `lead`/`trail`)."""
+
+    section: Section
+    lines: tuple[str, ...]
+    lead: tuple[str, ...]
+    trail: tuple[str, ...]
+
+
+def trim_blank_edges(section: Section) -> Trimmed:
+    """Blank lines next to a marker (or at the snippet's edges) carry no position."""
+    lines = list(section.lines)
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))
+
+
+@dataclass(frozen=True)
+class _Cand:
+    at: int  # start (head) or end (tail) in the original
+    valid: bool
+    deleted: int
+    context: int
+    inserted: tuple[str, ...]  # section lines inserted beyond the matched run (edge rules apply)
+
+    def rank(self) -> tuple:
+        return (not self.valid, self.deleted, -self.context)
+
+
+def _matched(region: Sequence[str], repl: Sequence[str], key) -> int:
+    if not region or not repl:
+        return 0
+    m = difflib.SequenceMatcher(None, [key(l) for l in region], [key(l) for l in repl], autojunk=False)
+    return sum(b.size for b in m.get_matching_blocks())
+
+
+def _duplicates(inserted: Sequence[str], nearby_keys: Sequence[str], key) -> int:
+    """Inserted distinctive lines that copy an original line nearby: reading them as new lines
+    would duplicate that line, so they count against the reading like deleted lines."""
+    near = set(nearby_keys)
+    return sum(1 for l in inserted if not is_generic(l) and key(l) in near)
+
+
+def _replace_cand(at, region, repl, key, context) -> _Cand:
+    matched = _matched(region, repl, key)
+    valid = bracket_balance(region) == bracket_balance(repl)
+    return _Cand(at, valid, len(region) - matched, context + matched, ())
+
+
+def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
+    cands.sort(key=lambda c: (c.rank(), c.at))
+    best = cands[0]
+    rivals = sorted({c.at for c in cands if c.rank() == best.rank()})
+    if len(rivals) > 1:
+        raise Ambiguous(line, rivals, guess=guess_of(best), regions=[(min(rivals), max(rivals) + 1)])
+    return best
+
+
+# --------------------------------------------------------------------------- anchored sections
+
+
+def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, anchors, lo: int, hi: int):
+    """(Span, lines) for a section with at least one anchor (section index, original index)."""
+    sec, keys = t.lines, index.keys
+    (sf, of), (sl, ol) = anchors[0], anchors[-1]
+    start, head_ins = _head(t, orig, index, key, sf, of, lo)
+    end, tail_ins = _tail(t, orig, index, key, sl, ol, hi)
+    lines = list(sec)
+    if any(l.strip() for l in head_ins):
+        lines = list(t.lead) + lines
+    if any(l.strip() for l in tail_ins):
+        lines = lines + list(t.trail)
+    return Span(start, end, "exact"), lines
+
+
+def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int) -> tuple[int, tuple[str, ...]]:
+    sec, keys = t.lines, index.keys
+    b = 0
+    while sf - b - 1 >= 0 and of - b - 1 >= lo and key(sec[sf - b - 1]) == keys[of - b - 1]:
+        b += 1
+    s_edge, o_edge = sf - b, of - b
+    ins = tuple(sec[:s_edge])
+    dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins)]
+    if s_edge > 0:
+        for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
+            c = 0
+            while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
+                c += 1
+            if o_edge - (p + c) <= MAX_REGION:
+                cands.append(_replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c))
+        if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
+            cands.append(_replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
+    best = _best(cands, sec[0], lambda c: None)
+    if not best.inserted or not any(l.strip() for l in best.inserted):
+        return best.at, ()
+    r = edge_edit(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, lo - 1, -1)])
+    return best.at - r, (() if r else best.inserted)
+
+
+def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int) -> tuple[int, tuple[str, ...]]:
+    sec, keys, n = t.lines, index.keys, len(t.lines)
+    e = 0
+    while sl + 1 + e < n and ol + 1 + e < hi and key(sec[sl + 1 + e]) == keys[ol + 1 + e]:
+        e += 1
+    s_edge, o_edge = sl + 1 + e, ol + 1 + e
+    ins = tuple(sec[s_edge:])
+    dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins)]
+    if s_edge < n:
+        for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
+            c = 0
+            while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
+                c += 1
+            if (p - c + 1) - o_edge <= MAX_REGION:
+                cands.append(_replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c))
+        if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
+            cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
+    best = _best(cands, sec[-1], lambda c: None)
+    if not best.inserted or not any(l.strip() for l in best.inserted):
+        return best.at, ()
+    r = edge_edit(list(best.inserted), [orig[i] for i in range(best.at, hi)])
+    return best.at + r, (() if r else best.inserted)
+
+
+# --------------------------------------------------------------------------- floating sections
+
+
+def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
+    """(Span, lines) for a section with no anchor in orig[lo:hi]; None when it is pure context
+    (it occurs there verbatim, so placing it changes nothing)."""
+    sec, keys, n = t.lines, index.keys, len(t.lines)
+    heads = index.places(key(sec[0]), lo, hi)
+    for p in heads:
+        if p + n <= hi and all(key(sec[c]) == keys[p + c] for c in range(n)):
+            return None
+    cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
+    for p in heads[:MAX_CANDIDATES * 4]:
+        c = 0
+        while c < n and p + c < hi and key(sec[c]) == keys[p + c]:
+            c += 1
+        rest = sec[c:]
+        options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
+        for q in index.places(key(sec[-1]), p + c, hi)[:3]:
+            d = 0
+            while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
+                d += 1
+            region, repl = orig[p + c : q - d + 1], sec[c : n - d]
+            if len(region) <= MAX_REGION:
+                cand = _replace_cand(q + 1, region, repl, key, c + d)
+                options.append((cand.rank(), q + 1))
+        if options:
+            rank, end = min(options)
+            cands.append((rank, p, end))
+    if not heads and t.section.open_start:
+        for q in index.places(key(sec[-1]), lo, hi)[:MAX_CANDIDATES]:
+            d = 0
+            while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
+                d += 1
+            cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
+    if not cands:
+        raise Unplaceable("no line of it occurs there")
+    cands.sort()
+    rank, start, end = cands[0]
+    rivals = sorted({(s, e) for r, s, e in cands if r == rank})
+    guess = (Span(start, end, "exact", ambiguous=True), list(sec))
+    if len(rivals) > 1:
+        line = sec[0] if heads else sec[-1]
+        raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
+    if rank[0]:
+        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
+    return Span(start, end, "exact"), list(sec)
+
+
+# --------------------------------------------------------------------------- edge rules
+
+_NAME = re.compile(r"^\s*([^=(:{\[]*?[\w\]\)'\"`])\s*(:=|=|\(|:|\{|\[)")
+
+
+def leading_name(line: str) -> str | None:
+    """What a line defines or assigns: the text before its first `=`, `(`, `:` or `{`
+    (`html_title`, `def echo`, `Text`, `func (c *Command) Name`), or None."""
+    m = _NAME.match(line)
+    if not m:
+        return None
+    name = collapse(m.group(1))
+    return name if re.search(r"[A-Za-z]{2}", name) else None
+
+
+def same_edit(new: str, old: str) -> bool:
+    """True when `new` reads as an edited copy of `old`: same leading name, or a long shared
+    prefix (a comment reworded at its end)."""
+    a, b = collapse(new), collapse(old)
+    if a and a == b:
+        return new != old  # the same line re-indented
+    if not a or not b or is_generic(a) or is_generic(b):
+        return False
+    na, nb = leading_name(a), leading_name(b)
+    if na is not None and na == nb:
+        return True
+    prefix = len(_common_prefix(a, b))
+    return prefix >= 12 and prefix * 2 >= min(len(a), len(b)) + 4
+
+
+def similar(a: str, b: str) -> bool:
+    ca, cb = collapse(a), collapse(b)
+    if min(len(ca), len(cb)) < 5 or ca == cb:
+        return False
+    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def edge_edit(inserted: list[str], beyond: list[str]) -> int:
+    """How many original lines beyond a section's edge its inserted lines replace.
+
+    `inserted` and `beyond` run outwards from the edge (for a head, both reversed). Lines are
+    paired outwards: an edited copy (`same_edit`) or an equal line is consumed with its original
+    line, blank lines go with their neighbours; pairing stops at the first other line. When at
+    least one pair was an edit, the lines consumed are replaced. When none was, but an inserted
+    line is merely similar to the nearest original lines, the reading is doubtful: refuse.
+    """
+    i = j = consumed = skipped = 0
+    edited = False
+    while i < len(inserted) and j < len(beyond):
+        a, b = inserted[i], beyond[j]
+        if not a.strip() or not b.strip():
+            i += not a.strip()
+            j += not b.strip()
+            continue
+        if same_edit(a, b):
+            edited = True
+        elif a != b:
+            if consumed or skipped >= 2:
+                break
+            i += 1  # a new line before the edited ones (`if x:` above re-indented lines)
+            skipped += 1
+            continue
+        i += 1
+        j += 1
+        consumed = j
+    if edited:
+        return consumed
+    ins = [l for l in inserted if l.strip()]
+    near = [l for l in beyond[:3] if l.strip()][:2]
+    doubtful = next((l for l in ins[:2] if any(similar(l, o) for o in near)), None)
+    if doubtful is not None:
+        raise Ambiguous(doubtful, (), doubt=True)
+    return 0
