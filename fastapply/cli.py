@@ -18,7 +18,7 @@ import os
 import sys
 
 from fastapply import __version__
-from fastapply.errors import FastApplyError, IncompleteOutputError, InputError, RefusedError
+from fastapply.errors import FastApplyError, GuardError, IncompleteOutputError, InputError, RefusedError
 
 PROG = "fastapply"
 
@@ -83,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--draft", choices=["speculative", "lookup", "none"], default="speculative",
                    help="speculative edits (default), prompt lookup only, or plain decoding")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
+    p.add_argument("--force", action="store_true",
+                   help="write a closed model answer even when it fails a guard (exit 8 otherwise)")
     p.set_defaults(func=cmd_apply)
 
     p = sub.add_parser("bench", help="time speculative edits against plain decoding and prompt lookup")
@@ -176,28 +178,39 @@ def cmd_apply(args) -> int:
         pass
     progress.done()
     result = stream.result
-    if not result.complete:
+    forced = args.force and result.guarded and result.guard != "closed"
+    if not result.complete and not forced:
         _say(args, result.summary_line())
         if result.path == "instant":
             raise RefusedError(f"the instant merge refused: {result.refused_reason}; nothing was written (try --strategy auto)")
         stats = result.stats
-        raise IncompleteOutputError(
-            f"the model did not finish the file (stopped after {stats.completion_tokens} tokens: "
-            f"{stats.finish_reason or 'no end'}); nothing was written"
+        if result.guard == "closed":
+            raise IncompleteOutputError(
+                f"the model did not finish the file (stopped after {stats.completion_tokens} tokens: "
+                f"{stats.finish_reason or 'no end'}); nothing was written"
+            )
+        if not args.quiet:
+            sys.stderr.write("".join(_diff(original, result.text, args.original)))
+        raise GuardError(
+            f"the model's answer failed the {result.guard} guard: {result.guard_reason}; nothing was written "
+            "(its diff is above; --force writes it anyway)"
         )
     target = args.original if args.in_place else args.output
     if target:
         atomic_write(target, result.text)
     if args.diff:
-        sys.stdout.write("".join(difflib.unified_diff(
-            original.splitlines(keepends=True), result.text.splitlines(keepends=True),
-            fromfile=f"a/{args.original}", tofile=f"b/{args.original}",
-        )))
+        sys.stdout.write("".join(_diff(original, result.text, args.original)))
     elif not target:
         sys.stdout.write(result.text)
     sys.stdout.flush()
     _say(args, result.summary_line())
     return 0
+
+
+def _diff(before: str, after: str, name: str):
+    return difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
+    )
 
 
 def cmd_bench(args) -> int:

@@ -47,3 +47,10 @@ class RefusedError(FastApplyError):
     """The instant merge refused and no model was allowed (`--strategy instant`)."""
 
     exit_code = 7
+
+
+class GuardError(FastApplyError):
+    """The model answered, but its answer failed a guard (deleted code the snippet does not show,
+    left markers or diff prefixes, broke the parse, or dropped a snippet line); nothing was written."""
+
+    exit_code = 8

@@ -33,6 +33,7 @@ from fastapply.drafts.base import DraftSource, LongestMatchDraft, NoDraft
 from fastapply.drafts.lookup import PromptLookupDraft
 from fastapply.drafts.original import OriginalDraft
 from fastapply.errors import ContextLengthError, InputError
+from fastapply.merge import guards, syntax
 
 DRAFT_MODES = ("speculative", "lookup", "none")
 STRATEGIES = ("auto", "instant", "model")
@@ -42,13 +43,20 @@ STRATEGIES = ("auto", "instant", "model")
 class ApplyResult:
     text: str  # the updated file, in the original's conventions ("" when the instant path refused alone)
     path: str  # "instant" | "model"
-    complete: bool  # a trustworthy whole file: merged, or the model closed its answer
+    complete: bool  # a trustworthy whole file: merged, or a closed model answer that passed every guard
     stats: DecodeStats | None = None
     model: str | None = None
     refused_reason: str | None = None  # why the instant path did not merge, when it was tried
     method: str | None = None  # instant path: "lazy" | "search_replace" | "diff" | "definition"
     rung: str | None = None  # instant path: the ladder rung that matched
     draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first draft
+    guard: str | None = None  # model path: the guard that refused the answer (merge/guards.py), or "closed"
+    guard_reason: str | None = None  # why, in words a user can act on
+
+    @property
+    def guarded(self) -> bool:
+        """The model answered but its answer failed a guard: `text` is a candidate, not a result."""
+        return self.guard is not None
 
     def summary_line(self) -> str:
         if self.path == "instant":
@@ -57,6 +65,8 @@ class ApplyResult:
             took = self.stats.total_s * 1000 if self.stats else 0.0
             return f"path=instant ({self.method}, {self.rung}) in {took:.1f} ms"
         why = f" (instant path refused: {self.refused_reason})" if self.refused_reason else ""
+        if self.guard and self.guard != "closed":
+            why += f"; answer refused by the {self.guard} guard: {self.guard_reason}"
         return f"path=model model={self.model} draft={self.draft}{why}: {self.stats.summary_line() if self.stats else ''}"
 
 
@@ -190,6 +200,8 @@ class EditStream:
             raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         check_inputs(original, snippet)
         self.strategy = strategy
+        self.original, self.snippet = original, snippet
+        self.language = syntax.normalize_language(language) or syntax.detect_language(path, original)
         self.on_progress = on_progress
         self.result: ApplyResult | None = None
         self.merge: MergeResult | None = None
@@ -263,10 +275,17 @@ class EditStream:
         stats.output_chars = len(final)
         if text.stopped:
             stats.finish_reason = "stop"
+            # The answer is a whole file written by a model: it passes the instant merge's guards
+            # (and the answer-only ones) before anyone may write it.
+            failure = guards.check_answer(self.original, self.snippet, final, language=self.language)
+        else:
+            failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         self.result = ApplyResult(
             text=final,
             path="model",
-            complete=text.stopped,
+            complete=failure is None,
+            guard=failure.guard if failure else None,
+            guard_reason=failure.reason if failure else None,
             stats=stats,
             model=self.loaded.name,
             refused_reason=self.merge.refused_reason if self.merge is not None else None,

@@ -166,3 +166,23 @@ def test_help_does_not_import_torch():
     code = "import sys, fastapply.cli; fastapply.cli.build_parser(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_guarded_model_answer_is_not_written_unless_forced(files, fake_model, capsys):
+    orig, snip = files
+    damaged = "def f():\n    return 10\n"  # applies the edit, drops g()
+    fake_model["loaded"] = FakeLoaded(damaged)
+    assert run("apply", orig, snip, "--strategy", "model", "--in-place") == 8
+    err = capsys.readouterr().err
+    assert "deletions guard" in err and "nothing was written" in err and "Traceback" not in err
+    assert "-def g():" in err  # the candidate, as a diff on stderr
+    assert orig.read_text() == ORIGINAL
+    assert run("apply", orig, snip, "--strategy", "model", "--in-place", "--force") == 0
+    assert orig.read_text() == damaged
+
+
+def test_force_never_writes_an_unclosed_answer(files, fake_model, capsys):
+    orig, snip = files
+    fake_model["loaded"] = FakeLoaded(EXPECTED, close=False)
+    assert run("apply", orig, snip, "--strategy", "model", "--in-place", "--force", "--max-tokens", "80") == 6
+    assert orig.read_text() == ORIGINAL

@@ -78,3 +78,28 @@ def test_bad_inputs_raise_clear_errors():
         apply_edit(ORIGINAL, SNIPPET, strategy="fast", loaded=FakeLoaded(EXPECTED))
     with pytest.raises(ContextLengthError, match="context"):
         apply_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED, context_length=200))
+
+
+# A model answer that applies the edit but drops g() entirely: the damage the guards exist for.
+DAMAGED = "def f():\n    return 10\n"
+
+
+def test_a_model_answer_that_fails_a_guard_is_not_complete():
+    r = apply_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(DAMAGED))
+    assert r.text == DAMAGED and r.stats.finish_reason == "stop"  # the model did close its answer
+    assert not r.complete and r.guarded and r.guard == "deletions" and "g()" in r.guard_reason
+    assert "deletions guard" in r.summary_line()
+
+
+def test_auto_guards_the_model_answer_after_an_instant_refusal():
+    original = "def f():\n    x = 1\n    return 2\n\n\ndef g():\n    x = 1\n    return 2\n"
+    snippet = "# ... existing code ...\n    x = 1\n    return 3\n# ... existing code ...\n"
+    unapplied = original  # the model copied the file and ignored the edit
+    r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(unapplied))
+    assert r.path == "model" and r.refused_reason
+    assert not r.complete and r.guard == "snippet_lines" and "return 3" in r.guard_reason
+
+
+def test_an_unclosed_answer_fails_the_closed_guard():
+    r = apply_edit(ORIGINAL, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED, close=False), max_tokens=60)
+    assert not r.complete and r.guard == "closed"

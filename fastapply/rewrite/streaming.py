@@ -26,13 +26,34 @@ class TextAssembler:
         self.text = ""  # everything emitted so far
         self.stopped = False
         self.stop_string: str | None = None
+        # Incremental detokenisation (as TGI and vLLM do): decode only ids[_prefix:], and compare
+        # with the decoding of ids[_prefix:_read], so each call costs the last run or two, not the
+        # whole output (re-decoding everything made long plain decodes quadratic). Decoding from a
+        # token before the new ones keeps tokenizers that treat a sequence's first token
+        # specially (SentencePiece's leading space) exact.
+        self._decoded = ""  # text of ids[:_read], complete characters only
+        self._prefix = 0
+        self._read = 0
+
+    def _decode_new(self) -> str:
+        """The text so far without a trailing incomplete character. The new ids are committed to
+        `_decoded` when they end on a complete character; until then their complete part is
+        returned without committing."""
+        before = self.decode(self.ids[self._prefix : self._read])
+        after = self.decode(self.ids[self._prefix :])
+        if len(after) <= len(before):
+            return self._decoded
+        if after.endswith("\ufffd"):
+            return self._decoded + after[len(before) :].rstrip("\ufffd")
+        self._decoded += after[len(before) :]
+        self._prefix, self._read = self._read, len(self.ids)
+        return self._decoded
 
     def feed(self, new_ids: Sequence[int]) -> str:
         if self.stopped:
             return ""
         self.ids.extend(new_ids)
-        full = self.decode(self.ids)
-        stable = full.rstrip("\ufffd")  # an incomplete character decodes as U+FFFD; wait for the rest
+        stable = self._decode_new()  # an incomplete character decodes as U+FFFD; wait for the rest
         cut = self._find_stop(stable)
         if cut is not None:
             self.stopped = True
@@ -43,7 +64,8 @@ class TextAssembler:
         """Flush what was held back (the generation ended without completing a stop string)."""
         if self.stopped:
             return ""
-        return self._advance(self.decode(self.ids))
+        rest = self.decode(self.ids[self._prefix :])[len(self.decode(self.ids[self._prefix : self._read])) :]
+        return self._advance(self._decoded + rest)
 
     def _advance(self, upto_text: str) -> str:
         if len(upto_text) <= len(self.text):

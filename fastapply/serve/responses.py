@@ -68,6 +68,8 @@ def apply_body(result) -> dict:
         "method": result.method,
         "rung": result.rung,
         "refused_reason": result.refused_reason,
+        "guard": result.guard,
+        "guard_reason": result.guard_reason,
         "draft": result.draft,
         "model": result.model,
         "stats": stats.as_dict() if stats is not None else None,

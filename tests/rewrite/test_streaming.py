@@ -42,3 +42,34 @@ def test_the_earliest_of_several_stop_strings_wins():
     a = TextAssembler(utf8_decode, ["\n\n", "END"])
     a.feed(list(b"one END two\n\n"))
     assert a.text == "one " and a.stop_string == "END"
+
+
+def test_long_plain_decodes_are_detokenised_in_linear_work():
+    """One token per feed (plain decoding): the decode calls cover a bounded window each, not the
+    whole output again (that made long plain decodes quadratic)."""
+    decoded = []
+
+    def counting_decode(ids):
+        decoded.append(len(ids))
+        return utf8_decode(ids)
+
+    a = TextAssembler(counting_decode)
+    text = "ab\u00e9c " * 400  # 2,000 characters, some of them two bytes
+    ids = list(text.encode())
+    out = "".join(a.feed([t]) for t in ids) + a.finish()
+    assert out == text
+    assert sum(decoded) < 8 * len(ids)  # re-decoding everything would be ~len(ids)**2 / 2
+
+
+def test_a_tokenizer_that_treats_the_first_token_specially_stays_exact():
+    """SentencePiece drops the leading space of a sequence's first word; decoding from a token
+    before the new ones (the prefix window) must still give the text of the whole sequence."""
+    vocab = {1: "\u2581def", 2: "\u2581f", 3: "():", 4: "\u2581return", 5: "\u25811"}
+
+    def sp_decode(ids):
+        return "".join(vocab[i] for i in ids).replace("\u2581", " ").removeprefix(" ")
+
+    ids = [1, 2, 3, 4, 5]
+    a = TextAssembler(sp_decode)
+    out = "".join(a.feed([t]) for t in ids) + a.finish()
+    assert out == sp_decode(ids) == "def f(): return 1"
