@@ -137,17 +137,23 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
     """(Span, lines) for a section with at least one anchor (section index, original index)."""
     sec, keys = t.lines, index.keys
     (sf, of), (sl, ol) = anchors[0], anchors[-1]
-    start, head_ins = _head(t, orig, index, key, sf, of, lo)
-    end, tail_ins = _tail(t, orig, index, key, sl, ol, hi)
+    doubts: list[Ambiguous] = []
+    start, head_ins = _head(t, orig, index, key, sf, of, lo, doubts)
+    end, tail_ins = _tail(t, orig, index, key, sl, ol, hi, doubts)
     lines = list(sec)
     if any(l.strip() for l in head_ins):
         lines = list(t.lead) + lines
     if any(l.strip() for l in tail_ins):
         lines = lines + list(t.trail)
+    if doubts:
+        doubt = doubts[0]
+        doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
+        doubt.regions = ((max(lo, start - 2), min(len(orig), end + 2)),)
+        raise doubt
     return Span(start, end, "exact"), lines
 
 
-def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int) -> tuple[int, tuple[str, ...]]:
+def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, tuple[str, ...]]:
     sec, keys = t.lines, index.keys
     b = 0
     while sf - b - 1 >= 0 and of - b - 1 >= lo and key(sec[sf - b - 1]) == keys[of - b - 1]:
@@ -168,11 +174,11 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int) ->
     best = _best(cands, sec[0], lambda c: None)
     if not best.inserted or not any(l.strip() for l in best.inserted):
         return best.at, ()
-    r = edge_edit(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, lo - 1, -1)])
+    r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
     return best.at - r, (() if r else best.inserted)
 
 
-def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int) -> tuple[int, tuple[str, ...]]:
+def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, doubts) -> tuple[int, tuple[str, ...]]:
     sec, keys, n = t.lines, index.keys, len(t.lines)
     e = 0
     while sl + 1 + e < n and ol + 1 + e < hi and key(sec[sl + 1 + e]) == keys[ol + 1 + e]:
@@ -193,8 +199,16 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int) ->
     best = _best(cands, sec[-1], lambda c: None)
     if not best.inserted or not any(l.strip() for l in best.inserted):
         return best.at, ()
-    r = edge_edit(list(best.inserted), [orig[i] for i in range(best.at, hi)])
+    r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
     return best.at + r, (() if r else best.inserted)
+
+
+def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:
+    try:
+        return edge_edit(inserted, beyond)
+    except Ambiguous as doubt:
+        doubts.append(doubt)
+        return 0
 
 
 # --------------------------------------------------------------------------- floating sections
@@ -215,6 +229,8 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             c += 1
         rest = sec[c:]
         options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
+        if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
+            options.append((_replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
         for q in index.places(key(sec[-1]), p + c, hi)[:3]:
             d = 0
             while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
@@ -310,7 +326,7 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
         if same_edit(a, b):
             edited = True
         elif a != b:
-            if consumed or skipped >= 2:
+            if consumed or skipped >= 8:
                 break
             i += 1  # a new line before the edited ones (`if x:` above re-indented lines)
             skipped += 1

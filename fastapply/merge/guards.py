@@ -107,11 +107,13 @@ def run_guards(
     *,
     language: str | None,
     shown_lines: int | None,
+    snippet: str | None = None,
 ) -> str | None:
     """Run every guard; return the first refusal reason, or None when all pass.
 
     `shown_lines=None` skips the deletion guard (search/replace blocks and diff hunks show every
-    deleted line explicitly, so they cannot delete by accident).
+    deleted line explicitly, so they cannot delete by accident). With `snippet` (lazy and
+    definition merges) the merge is also checked against the snippet's lines.
     """
     original_lines = original.split("\n")
     result_lines = result.split("\n")
@@ -122,7 +124,25 @@ def run_guards(
         reason = check_empty_bodies(original, result, language)
     if reason is None and shown_lines is not None:
         reason = check_deletions(original_lines, result_lines, shown_lines)
+    if reason is None and snippet is not None:
+        reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
     return reason
+
+
+def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
+    distinctive line duplicated, no deletion the snippet does not show, every snippet line in
+    the result in order. The first failure's reason, or None."""
+    for check in (
+        lambda: check_diff_prefix_leak(original, result),
+        lambda: check_duplicated_lines(original, result, snippet),
+        lambda: check_unshown_deletions(original, result, snippet),
+        lambda: check_snippet_lines(snippet, original, result),
+    ):
+        reason = check()
+        if reason:
+            return reason
+    return None
 
 
 # --------------------------------------------------------------------------- whole answers
@@ -318,6 +338,21 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
     for line, n in after.items():
         if n > 1 and before.get(line) == 1 and _distinctive(line) and n > 1 + shown.get(line.strip(), 0):
             return f"the line `{line.strip()[:60]}` would appear {n} times; the original has it once"
+    return None
+
+
+def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
+    not occur in the merge more often than in the original or in the snippet, whichever is more
+    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one)."""
+    from collections import Counter
+
+    before = Counter(l.strip() for l in original)
+    after = Counter(l.strip() for l in result)
+    shown = Counter(l.strip() for l in snippet)
+    for line, n in after.items():
+        if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0)):
+            return f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has it"
     return None
 
 

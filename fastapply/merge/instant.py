@@ -32,7 +32,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from fastapply.merge import blocks, definitions, guards, lazy, syntax
+from fastapply.merge import blocks, definitions, greedy, guards, lazy, syntax
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class MergeResult:
     method: str | None  # "lazy" | "search_replace" | "diff" | "definition" | None
     rung: str | None  # which ladder rung matched: "exact", "whitespace", "fuzzy"
     candidate: str | None  # best untrusted merge when refused (for the model path's draft), else None
+    regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
 
     @property
     def merged(self) -> bool:
@@ -179,19 +180,40 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
-    if lazy.has_markers(snip_lines, orig.lines):
-        merged = lazy.merge_lazy(orig.lines, snip_lines)
-        return _finish(orig, merged, "lazy", language, merged.shown_lines, converted)
-    if _is_whole_file(orig.lines, snip_lines):
-        merged = lazy.merge_lazy(orig.lines, snip_lines)
-        return _finish(orig, merged, "lazy", language, merged.shown_lines, converted)
+    if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
+        return _two_readings(orig, snip_lines, language, converted)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None and not syntax.has_grammar(language):
         return _refuse(
             "the snippet has no `... existing code ...` markers and is not the whole file; "
             "mark the elided parts so it can be placed"
         )
-    return _finish(orig, merged, "definition", language, merged.shown_lines, converted)
+    return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
+
+
+def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
+    """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
+    (greedy.py, one section at a time). A file is written only when both agree, or when only
+    the greedy reading (the one proven on the dev set) merges; when only the joint reading
+    merges, its result becomes the refusal's candidate (the model path's draft)."""
+    text = "\n".join(snip_lines)
+    joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
+    joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
+    greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
+    old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
+    regions = tuple(getattr(joint_merge, "regions", ()))
+    if joint.merged and old.merged:
+        if joint.text == old.text:
+            return joint
+        return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
+                           "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
+    if old.merged:
+        return old
+    if joint.merged:
+        return MergeResult(None, old.refused_reason, "lazy", joint.rung, joint.text, regions)
+    if joint.candidate is None and old.candidate is not None:
+        return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions)
+    return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
 
 
 def _merge_into_empty(orig: _Text, snip_lines: list[str]) -> MergeResult:
@@ -219,7 +241,8 @@ def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
 
 
 def _finish(
-    orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False
+    orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
+    snippet: str | None = None,
 ) -> MergeResult:
     rung = merged.rung if hasattr(merged, "rung") else "exact"
     if converted and rung == "exact":
@@ -231,7 +254,8 @@ def _finish(
         return _refuse(merged.refused_reason or "the snippet could not be applied", method, rung, candidate)
     text = _join(merged.lines, orig)
     original_text = "\n".join(orig.lines)
-    reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language, shown_lines=shown_lines)
+    reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language,
+                               shown_lines=shown_lines, snippet=snippet)
     if reason:
         return _refuse(reason, method, rung, text)
     return MergeResult(text, None, method, rung, None)
