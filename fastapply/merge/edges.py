@@ -101,11 +101,25 @@ class _Cand:
         return (not self.valid, self.deleted, -self.context)
 
 
-def _matched(region: Sequence[str], repl: Sequence[str], key) -> int:
+def _matched(region: Sequence[str], repl: Sequence[str], key) -> tuple[int, int]:
+    """(equal lines, edited lines) when `repl` replaces `region`: lines kept verbatim, and
+    replaced lines that pair with an edited copy (`same_edit` or `similar`) in order."""
     if not region or not repl:
-        return 0
+        return 0, 0
     m = difflib.SequenceMatcher(None, [key(l) for l in region], [key(l) for l in repl], autojunk=False)
-    return sum(b.size for b in m.get_matching_blocks())
+    equal = edited = 0
+    for tag, i1, i2, j1, j2 in m.get_opcodes():
+        if tag == "equal":
+            equal += i2 - i1
+        elif tag == "replace":
+            j = j1
+            for i in range(i1, i2):
+                while j < j2 and not same_edit(repl[j], region[i]):
+                    j += 1
+                if j < j2:
+                    edited += 1
+                    j += 1
+    return equal, edited
 
 
 def _duplicates(inserted: Sequence[str], nearby_keys: Sequence[str], key) -> int:
@@ -115,10 +129,22 @@ def _duplicates(inserted: Sequence[str], nearby_keys: Sequence[str], key) -> int
     return sum(1 for l in inserted if not is_generic(l) and key(l) in near)
 
 
-def _replace_cand(at, region, repl, key, context) -> _Cand:
-    matched = _matched(region, repl, key)
+def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) -> _Cand:
+    """A reading where `repl` replaces `region`; `nearby`: original keys just beyond the region,
+    where a copy of a replacement line means the reading duplicates it."""
+    equal, edited = _matched(region, repl, key)
     valid = bracket_balance(region) == bracket_balance(repl)
-    return _Cand(at, valid, len(region) - matched, context + matched, ())
+    inside = {key(l) for l in region}
+    dup = _duplicates([l for l in repl if key(l) not in inside], nearby, key)
+    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, ())
+
+
+def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int]:
+    """Original lines in [lo, hi) of which `line` reads as an edited copy (an edge line that
+    changed: the section then closes on it instead of on an equal line)."""
+    if is_generic(line):
+        return []
+    return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p])]
 
 
 def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
@@ -168,7 +194,11 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
             while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
                 c += 1
             if o_edge - (p + c) <= MAX_REGION:
-                cands.append(_replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c))
+                cands.append(_replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
+                                           keys[max(lo, p - s_edge - 10) : p]))
+        for p in _edited_places(sec[0], orig, max(lo, o_edge - 3 * s_edge - 10), o_edge):
+            cands.append(_replace_cand(p, orig[p + 1 : o_edge], sec[1:s_edge], key, b + 1,
+                                       keys[max(lo, p - s_edge - 10) : p]))
         if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
             cands.append(_replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
     best = _best(cands, sec[0], lambda c: None)
@@ -193,7 +223,11 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
                 c += 1
             if (p - c + 1) - o_edge <= MAX_REGION:
-                cands.append(_replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c))
+                cands.append(_replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
+                                           keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
+        for p in _edited_places(sec[-1], orig, o_edge, min(hi, o_edge + 3 * (n - s_edge) + 10)):
+            cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
+                                       keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
             cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
     best = _best(cands, sec[-1], lambda c: None)
@@ -264,17 +298,27 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
 
 # --------------------------------------------------------------------------- edge rules
 
-_NAME = re.compile(r"^\s*([^=(:{\[]*?[\w\]\)'\"`])\s*(:=|=|\(|:|\{|\[)")
+_NAME = re.compile(r"^\s*(.*?)\s*(:=|(?<![=!<>])=(?!=)|\((?!\))|(?<!:):(?!:)|\{)")
+_KEYWORDS = frozenset(
+    "if else elif for while return switch case catch with try except finally match loop func fn def "
+    "function class struct impl let const var pub async await yield raise throw new do unless until".split()
+)
 
 
 def leading_name(line: str) -> str | None:
-    """What a line defines or assigns: the text before its first `=`, `(`, `:` or `{`
-    (`html_title`, `def echo`, `Text`, `func (c *Command) Name`), or None."""
+    """What a line defines, assigns or calls: the text before its first `=`, `(`, `:` or `{`
+    (`html_title`, `def echo`, `Text`, `[Result]::new`), or None for keyword-led and short ones
+    (`if (`, `return x`), which say nothing about which line they edit."""
     m = _NAME.match(line)
     if not m:
         return None
     name = collapse(m.group(1))
-    return name if re.search(r"[A-Za-z]{2}", name) else None
+    words = re.findall(r"[A-Za-z_$][\w$]*", name)
+    if not words or len(name) < 3 or name.lower() in _KEYWORDS:
+        return None
+    if len(words) == 1 and words[0].lower() in _KEYWORDS:
+        return None
+    return name
 
 
 def same_edit(new: str, old: str) -> bool:
@@ -289,7 +333,9 @@ def same_edit(new: str, old: str) -> bool:
     if na is not None and na == nb:
         return True
     prefix = len(_common_prefix(a, b))
-    return prefix >= 12 and prefix * 2 >= min(len(a), len(b)) + 4
+    if prefix >= 12 and prefix >= 0.6 * max(len(a), len(b)):
+        return True  # a comment or string reworded at its end
+    return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
 def similar(a: str, b: str) -> bool:
@@ -323,7 +369,7 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
             i += not a.strip()
             j += not b.strip()
             continue
-        if same_edit(a, b):
+        if same_edit(a, b) or (edited and similar(a, b)):
             edited = True
         elif a != b:
             if consumed or skipped >= 8:
@@ -335,10 +381,30 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
         j += 1
         consumed = j
     if edited:
+        rest = [l for l in inserted[i:] if l.strip()]
+        after = [l for l in beyond[consumed : consumed + 3] if l.strip()][:1]
+        if rest and after and (rewritten_by(rest, after[0]) or any(similar(l, after[0]) for l in rest[:2])):
+            raise Ambiguous(after[0], (), doubt=True)  # the edits go on past what can be paired
         return consumed
     ins = [l for l in inserted if l.strip()]
     near = [l for l in beyond[:3] if l.strip()][:2]
     doubtful = next((l for l in ins[:2] if any(similar(l, o) for o in near)), None)
+    if doubtful is None and near and rewritten_by(ins, near[0]):
+        doubtful = near[0]
     if doubtful is not None:
         raise Ambiguous(doubtful, (), doubt=True)
     return 0
+
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]{2,}")
+
+
+def rewritten_by(block: Sequence[str], line: str) -> bool:
+    """True when the names of an original `line` all reappear in an inserted `block` (at least
+    three of them): the block may be that line rewritten over several lines
+    (`@{Name="$Name";Description="$Description"}` -> a four-line `New-Object` literal)."""
+    names = {w for w in _IDENT.findall(line) if w.lower() not in _KEYWORDS}
+    if len(names) < 3:
+        return False
+    used = {w for l in block for w in _IDENT.findall(l)}
+    return len(names & used) >= 0.8 * len(names)

@@ -193,9 +193,10 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
 
 def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
-    (greedy.py, one section at a time). A file is written only when both agree, or when only
-    the greedy reading (the one proven on the dev set) merges; when only the joint reading
-    merges, its result becomes the refusal's candidate (the model path's draft)."""
+    (greedy.py, one section at a time). Both merge: written when they agree, else refused with
+    the joint result as candidate. One merges: written when it passes its guards (the joint
+    one also the strict copied-lines guard). Refusals carry the best candidate (the model
+    path's draft) and the undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
@@ -210,7 +211,12 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if old.merged:
         return old
     if joint.merged:
-        return MergeResult(None, old.refused_reason, "lazy", joint.rung, joint.text, regions)
+        # Only the joint reading places it: trusted when no distinctive line ends up more often
+        # than the original or the snippet has it (a moved block kept twice, a pasted twin).
+        copied = guards.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
+        if copied is None:
+            return joint
+        return MergeResult(None, copied, "lazy", joint.rung, joint.text, regions)
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
