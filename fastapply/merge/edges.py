@@ -51,8 +51,10 @@ class Ambiguous(Exception):
     """Several readings fit equally well (`places`, 0-based), or an inserted line may be a changed
     one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any."""
 
-    def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=()):
+    def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=(),
+                 note: str | None = None):
         super().__init__(line)
+        self.note = note
         self.line = line
         self.places = tuple(places)
         self.doubt = doubt
@@ -332,6 +334,9 @@ def same_edit(new: str, old: str) -> bool:
     na, nb = leading_name(a), leading_name(b)
     if na is not None and na == nb:
         return True
+    shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
+    if len(shorter) >= 20 and longer.startswith(shorter):
+        return True  # a line cut short or continued (`// due to X.` vs `// due to X, although ...`)
     prefix = len(_common_prefix(a, b))
     if prefix >= 12 and prefix >= 0.6 * max(len(a), len(b)):
         return True  # a comment or string reworded at its end

@@ -104,6 +104,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         own = drop_isolated_anchors(own, t.lines, index.keys, key) if DROP_ISOLATED else own
         label = _label(t.section, i)
         try:
+            check_inner_deletions(own, t.lines, index.keys, key)
             if own:
                 span, lines = edges.place_anchored(t, orig, index, key, own, cursor, hi)
             else:
@@ -148,6 +149,8 @@ def _label(section: Section, index: int) -> str:
 
 def _ambiguous_reason(label: str, amb: Ambiguous) -> str:
     line = amb.line.strip()[:60]
+    if amb.note:
+        return f"{label}: {amb.note}"
     if amb.doubt:
         return (f"{label}: `{line}` could be a new line or a change to the similar original line next to "
                 "it; include the unchanged line beyond it so the change is clear")
@@ -210,3 +213,28 @@ def drop_isolated_anchors(anchors: list[tuple[int, int]], sec: Sequence[str], ke
                 changed = True
                 break
     return kept
+
+
+def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int) -> int:
+    """Non-blank lines equal between snippet and original from (j, o) walking by `step`."""
+    n = 0
+    while 0 <= j < len(sec) and 0 <= o < len(keys) and key(sec[j]) == keys[o]:
+        n += bool(sec[j].strip())
+        j += step
+        o += step
+    return n
+
+
+def check_inner_deletions(anchors: list[tuple[int, int]], sec: Sequence[str], keys: Sequence[str], key) -> None:
+    """Refuse a section whose anchors would delete 3 or more original lines between them unless
+    both sides of the deletion are pinned by at least two equal lines: a line that is unique in
+    the original but sits in new code elsewhere must not silently drag the section over it."""
+    for (j1, o1), (j2, o2) in zip(anchors, anchors[1:]):
+        if (o2 - o1) - (j2 - j1) < 3:
+            continue
+        if _run(j1, o1, sec, keys, key, -1) < 2 or _run(j2, o2, sec, keys, key, +1) < 2:
+            line = sec[j2] if _run(j2, o2, sec, keys, key, +1) < 2 else sec[j1]
+            raise Ambiguous(line, (o1, o2), regions=((o1, o2 + 1),), note=(
+                f"`{line.strip()[:60]}` matches original line {o2 + 1 if line is sec[j2] else o1 + 1}, which would "
+                f"delete original lines {o1 + 2}-{o2} that the snippet does not show; include the unchanged "
+                "lines around it (or a marker where code is kept)"))
