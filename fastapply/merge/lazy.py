@@ -36,6 +36,7 @@ from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.sections import Section, has_markers, split_sections, undiff_lazy
 
+INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
 DROP_ISOLATED = False  # measured: fixes one planner row, breaks six dev rows; kept for experiments
 
 __all__ = ["LazyMerge", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
@@ -226,11 +227,11 @@ def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int
 
 
 def check_inner_deletions(anchors: list[tuple[int, int]], sec: Sequence[str], keys: Sequence[str], key) -> None:
-    """Refuse a section whose anchors would delete 3 or more original lines between them unless
+    """Refuse a section whose anchors would delete 5 or more original lines between them unless
     both sides of the deletion are pinned by at least two equal lines: a line that is unique in
     the original but sits in new code elsewhere must not silently drag the section over it."""
     for (j1, o1), (j2, o2) in zip(anchors, anchors[1:]):
-        if (o2 - o1) - (j2 - j1) < 3:
+        if (o2 - o1) - (j2 - j1) < INNER_DELETION:
             continue
         if _run(j1, o1, sec, keys, key, -1) < 2 or _run(j2, o2, sec, keys, key, +1) < 2:
             line = sec[j2] if _run(j2, o2, sec, keys, key, +1) < 2 else sec[j1]
