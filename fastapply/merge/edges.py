@@ -131,6 +131,13 @@ def _duplicates(inserted: Sequence[str], nearby_keys: Sequence[str], key) -> int
     return sum(1 for l in inserted if not is_generic(l) and key(l) in near)
 
 
+def _keyword_twins(inserted: Sequence[str], adjacent_keys: Sequence[str], key) -> int:
+    """Inserted keyword lines (`try:`, `else {`, `end`) equal to one of the few original lines
+    right beyond the edge: read as new, the block opener or closer would be doubled."""
+    near = set(adjacent_keys)
+    return sum(1 for l in inserted if is_generic(l) and any(c.isalpha() for c in l) and key(l) in near)
+
+
 def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) -> _Cand:
     """A reading where `repl` replaces `region`; `nearby`: original keys just beyond the region,
     where a copy of a replacement line means the reading duplicates it."""
@@ -189,6 +196,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     s_edge, o_edge = sf - b, of - b
     ins = tuple(sec[:s_edge])
     dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
+    dup += _keyword_twins(ins, keys[max(lo, o_edge - 3) : o_edge], key)
     cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins)]
     if s_edge > 0:
         for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
@@ -218,6 +226,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     s_edge, o_edge = sl + 1 + e, ol + 1 + e
     ins = tuple(sec[s_edge:])
     dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
+    dup += _keyword_twins(ins, keys[o_edge : min(hi, o_edge + 3)], key)
     cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins)]
     if s_edge < n:
         for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
