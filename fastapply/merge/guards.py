@@ -72,11 +72,28 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
     return None
 
 
+def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib opcodes of two line lists, after trimming their common head and tail (a merge
+    changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
 def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
     """Count original lines that vanish without a line replacing them (a line diff)."""
-    matcher = difflib.SequenceMatcher(None, list(original), list(result), autojunk=False)
     unreplaced = largest = 0
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag in ("delete", "replace"):
             lost = max(0, (i2 - i1) - (j2 - j1))
             unreplaced += lost
@@ -300,8 +317,7 @@ def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snip
     from collections import Counter
 
     counts = Counter(l.strip() for l in original)
-    matcher = difflib.SequenceMatcher(None, list(original), list(result), autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag not in ("delete", "replace") or (i2 - i1) <= (j2 - j1):
             continue
         lost = [l for l in original[i1:i2] if l.strip()]

@@ -61,12 +61,32 @@ def instant_merge(
     """Merge `snippet` into `original` without a model; refuse rather than guess."""
     if not isinstance(original, str) or not isinstance(snippet, str):
         return _refuse("the original and the snippet must both be text")
+    reason = check_input(original, snippet)
+    if reason:
+        return _refuse(reason)
     try:
         return _merge(original, snippet, language, path)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+MAX_SNIPPET_CHARS = 1_000_000
+GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (quadratic) reading is skipped  # an edit snippet, not a file dump: larger ones go to the model path's checks
+
+
+def check_input(original: str, snippet: str) -> str | None:
+    """A refusal reason for input the instant merge should not even read: binary data (NUL
+    bytes) or a snippet over `MAX_SNIPPET_CHARS`. Cheap: runs before any line is split."""
+    if "\x00" in original:
+        return "the original looks binary (it contains NUL bytes); the instant merge only edits text"
+    if "\x00" in snippet:
+        return "the snippet looks binary (it contains NUL bytes); send the edit as text"
+    if len(snippet) > MAX_SNIPPET_CHARS:
+        return (f"the snippet is {len(snippet):,} characters, over the instant merge's limit of "
+                f"{MAX_SNIPPET_CHARS:,}; send only the changed parts with `... existing code ...` markers")
+    return None
 
 
 # --------------------------------------------------------------------------- text conventions
@@ -200,8 +220,11 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
-    greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
-    old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
+    if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
+        old = MergeResult(None, "too large for the second reading", "lazy", None, None)
+    else:
+        greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
+        old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
     regions = tuple(getattr(joint_merge, "regions", ()))
     if joint.merged and old.merged:
         if joint.text == old.text:
