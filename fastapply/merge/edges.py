@@ -14,11 +14,9 @@ Candidates are ranked by (bracket balance of the replaced region equals that of 
 fewest original lines deleted without being shown, most lines of context). Candidates that rank
 equal but give different files raise `Ambiguous`.
 
-Edge rules for inserted lines next to a marker (`edge_edit`): a line that is an edited copy of the
-original line on the other side of the edge (same leading name: `html_title = ...`,
-`def echo(...)`, `Text: ...`, or a shared long prefix) replaces it; a line merely similar to it is
-doubtful and refused; blank lines at a section's marker edges are dropped unless they surround
-inserted code (`trim_blank_edges`).
+Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
+original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
+section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`).
 
 This module knows lines, sections and anchors, not languages or guards.
 """
@@ -26,11 +24,11 @@ This module knows lines, sections and anchors, not languages or guards.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from fastapply.merge.anchors import LineIndex, bracket_balance, collapse, is_generic
+from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
 from fastapply.merge.sections import Section
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
@@ -105,7 +103,7 @@ class _Cand:
 
 def _matched(region: Sequence[str], repl: Sequence[str], key) -> tuple[int, int]:
     """(equal lines, edited lines) when `repl` replaces `region`: lines kept verbatim, and
-    replaced lines that pair with an edited copy (`same_edit` or `similar`) in order."""
+    replaced lines that pair with an edited copy (`same_edit`) in order."""
     if not region or not repl:
         return 0, 0
     m = difflib.SequenceMatcher(None, [key(l) for l in region], [key(l) for l in repl], autojunk=False)
@@ -251,8 +249,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
 def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:
     try:
         return edge_edit(inserted, beyond)
-    except Ambiguous as doubt:
-        doubts.append(doubt)
+    except EdgeDoubt as doubt:
+        doubts.append(Ambiguous(doubt.line, (), doubt=True))
         return 0
 
 
@@ -305,120 +303,3 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     if rank[0]:
         raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
     return Span(start, end, "exact"), list(sec)
-
-
-# --------------------------------------------------------------------------- edge rules
-
-_NAME = re.compile(r"^\s*(.*?)\s*(:=|(?<![=!<>])=(?!=)|\((?!\))|(?<!:):(?!:)|\{)")
-_KEYWORDS = frozenset(
-    "if else elif for while return switch case catch with try except finally match loop func fn def "
-    "function class struct impl let const var pub async await yield raise throw new do unless until".split()
-)
-
-
-def leading_name(line: str) -> str | None:
-    """What a line defines, assigns or calls: the text before its first `=`, `(`, `:` or `{`
-    (`html_title`, `def echo`, `Text`, `[Result]::new`), or None for keyword-led and short ones
-    (`if (`, `return x`), which say nothing about which line they edit."""
-    m = _NAME.match(line)
-    if not m:
-        return None
-    name = collapse(m.group(1))
-    words = re.findall(r"[A-Za-z_$][\w$]*", name)
-    if not words or len(name) < 3 or name.lower() in _KEYWORDS:
-        return None
-    if len(words) == 1 and words[0].lower() in _KEYWORDS:
-        return None
-    return name
-
-
-def same_edit(new: str, old: str) -> bool:
-    """True when `new` reads as an edited copy of `old`: same leading name, or a long shared
-    prefix (a comment reworded at its end)."""
-    a, b = collapse(new), collapse(old)
-    if a and a == b:
-        return new != old  # the same line re-indented
-    if not a or not b or is_generic(a) or is_generic(b):
-        return False
-    na, nb = leading_name(a), leading_name(b)
-    if na is not None and na == nb:
-        return True
-    shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
-    if len(shorter) >= 20 and longer.startswith(shorter):
-        return True  # a line cut short or continued (`// due to X.` vs `// due to X, although ...`)
-    prefix = len(_common_prefix(a, b))
-    if prefix >= 12 and prefix >= 0.6 * max(len(a), len(b)):
-        return True  # a comment or string reworded at its end
-    return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
-
-
-def similar(a: str, b: str) -> bool:
-    ca, cb = collapse(a), collapse(b)
-    if min(len(ca), len(cb)) < 5 or ca == cb:
-        return False
-    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
-
-
-def edge_edit(inserted: list[str], beyond: list[str]) -> int:
-    """How many original lines beyond a section's edge its inserted lines replace.
-
-    `inserted` and `beyond` run outwards from the edge (for a head, both reversed). Lines are
-    paired outwards: an edited copy (`same_edit`) or an equal line is consumed with its original
-    line, blank lines go with their neighbours; pairing stops at the first other line. When at
-    least one pair was an edit, the lines consumed are replaced. When none was, but an inserted
-    line is merely similar to the nearest original lines, the reading is doubtful: refuse.
-    """
-    i = j = consumed = skipped = 0
-    edited = False
-    while i < len(inserted) and j < len(beyond):
-        a, b = inserted[i], beyond[j]
-        if not a.strip() or not b.strip():
-            i += not a.strip()
-            j += not b.strip()
-            continue
-        if same_edit(a, b) or (edited and similar(a, b)):
-            edited = True
-        elif a != b:
-            if consumed or skipped >= 8:
-                break
-            i += 1  # a new line before the edited ones (`if x:` above re-indented lines)
-            skipped += 1
-            continue
-        i += 1
-        j += 1
-        consumed = j
-    if edited:
-        rest = [l for l in inserted[i:] if l.strip()]
-        after = [l for l in beyond[consumed : consumed + 3] if l.strip()][:1]
-        if rest and after and (rewritten_by(rest, after[0]) or any(similar(l, after[0]) for l in rest[:2])):
-            raise Ambiguous(after[0], (), doubt=True)  # the edits go on past what can be paired
-        return consumed
-    ins = [l for l in inserted if l.strip()]
-    near = [l for l in beyond[:3] if l.strip()][:2]
-    doubtful = next((l for l in ins[:2] if any(similar(l, o) for o in near)), None)
-    if doubtful is None and near and rewritten_by(ins, near[0]):
-        doubtful = near[0]
-    if doubtful is not None:
-        raise Ambiguous(doubtful, (), doubt=True)
-    return 0
-
-
-_IDENT = re.compile(r"[A-Za-z_$][\w$]{2,}")
-
-
-def rewritten_by(block: Sequence[str], line: str) -> bool:
-    """True when the names of an original `line` all reappear in an inserted `block` (at least
-    three of them): the block may be that line rewritten over several lines
-    (`@{Name="$Name";Description="$Description"}` -> a four-line `New-Object` literal)."""
-    names = {w for w in _IDENT.findall(line) if w.lower() not in _KEYWORDS}
-    if len(names) < 3:
-        return False
-    used = {w for l in block for w in _IDENT.findall(l)}
-    return len(names & used) >= 0.8 * len(names)
