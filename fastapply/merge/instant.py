@@ -32,7 +32,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from fastapply.merge import blocks, definitions, greedy, guards, lazy, syntax
+from fastapply.merge import blocks, definitions, greedy, guards, lazy, sections, syntax
 
 
 @dataclass(frozen=True)
@@ -199,6 +199,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     if blocks.looks_like_diff(snip_lines):
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
+    snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
         return _two_readings(orig, snip_lines, language, converted)
