@@ -230,6 +230,11 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
+        verdicts = [guards.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
+        if verdicts == [True, False]:
+            return joint  # the greedy reading pasted a twin of existing code; the joint one did not
+        if verdicts == [False, True]:
+            return old
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:

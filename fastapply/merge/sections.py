@@ -22,7 +22,7 @@ from typing import Sequence
 
 from fastapply.merge.markers import classify, is_elision
 
-CANONICAL_MARKER = "... existing code ..."
+CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
 
 
 @dataclass(frozen=True)
