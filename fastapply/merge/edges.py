@@ -213,6 +213,12 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     if not best.inserted or not any(l.strip() for l in best.inserted):
         return best.at, ()
     r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
+    if not r and not t.section.open_start and lo == 0 and any(l.strip() for l in orig[: best.at]):
+        # No marker before the snippet's first section, new lines first, and the file has code
+        # above: they replace the file's head (the convention) or go above it (a forgotten marker).
+        doubts.append(Ambiguous(next(l for l in best.inserted if l.strip()), (), doubt=True, note=(
+            "the snippet starts with new lines and no marker while the original has code above "
+            "the place they go; start with a marker (keep that code) or with its first lines")))
     return best.at - r, (() if r else best.inserted)
 
 
