@@ -75,6 +75,8 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
 def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
     """difflib opcodes of two line lists, after trimming their common head and tail (a merge
     changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
+    if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
+        return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
     n = min(len(a), len(b))
     head = 0
     while head < n and a[head] == b[head]:
