@@ -235,6 +235,10 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             return joint  # the greedy reading pasted a twin of existing code; the joint one did not
         if verdicts == [False, True]:
             return old
+        if verdicts == [True, True]:
+            kept = [guards.deletion_stats(orig.lines, _split(r.text).lines).unreplaced for r in (joint, old)]
+            if kept[0] != kept[1]:
+                return joint if kept[0] < kept[1] else old  # the reading that deletes less
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
