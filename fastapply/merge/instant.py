@@ -237,7 +237,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             return old
         if verdicts == [True, True]:
             kept = [guards.deletion_stats(orig.lines, _split(r.text).lines).unreplaced for r in (joint, old)]
-            if kept[0] != kept[1]:
+            if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
