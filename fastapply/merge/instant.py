@@ -4,11 +4,13 @@
 
     <<<<<<< SEARCH ... >>>>>>> REPLACE blocks  -> blocks.merge_blocks      method "search_replace"
     @@ ... @@ unified-diff hunks               -> blocks.merge_diff        method "diff"
-    lines with markers (`# ... existing code`) -> lazy.merge_lazy          method "lazy"
-    no markers, starts like the original       -> the snippet is the file  method "lazy"
+    lines with markers (`# ... existing code`) -> lazy + greedy readings   method "lazy"
+    no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
-then runs the guards (guards.py) on the result. Anything it does not trust becomes a refusal with
+then runs the guards (guards.py) on the result. A lazy snippet (after `+`/`-`/`@@` diff lines in it
+are undone) is read twice, by the joint placement (lazy.py) and the greedy one (greedy.py); see
+`_two_readings` for which result is written when they differ. Anything it does not trust becomes a refusal with
 a one-sentence reason; when a best untrusted result exists it is returned as `candidate`, which
 the model path can use as its draft.
 
