@@ -37,7 +37,6 @@ from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.sections import Section, has_markers, split_sections, undiff_lazy
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
-DROP_ISOLATED = False  # measured: fixes one planner row, breaks six dev rows; kept for experiments
 
 __all__ = ["LazyMerge", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
 
@@ -102,7 +101,6 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         if not own:
             sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
             own = unique_anchors(sub_keys, index, cursor, hi)
-        own = drop_isolated_anchors(own, t.lines, index.keys, key) if DROP_ISOLATED else own
         label = _label(t.section, i)
         try:
             check_inner_deletions(own, t.lines, index.keys, key)
@@ -187,33 +185,6 @@ def _indent(line: str) -> str:
 def _no_anchor(line: str) -> bool:
     """Blank and punctuation-only lines never anchor; other lines anchor when unique."""
     return not any(c.isalnum() for c in line)
-
-
-def drop_isolated_anchors(anchors: list[tuple[int, int]], sec: Sequence[str], keys: Sequence[str], key) -> list[tuple[int, int]]:
-    """Drop an anchor that stands alone (neither snippet neighbour equals its original
-    neighbour) when trusting it would delete 3 or more original lines the section does not
-    show: a line that is unique in the original but new at this place (`occurs: 0,` written
-    into another struct literal) must not drag the section across unrelated code."""
-
-    def isolated(j: int, o: int) -> bool:
-        before = j > 0 and o > 0 and sec[j - 1].strip() != "" and key(sec[j - 1]) == keys[o - 1]
-        after = j + 1 < len(sec) and o + 1 < len(keys) and sec[j + 1].strip() != "" and key(sec[j + 1]) == keys[o + 1]
-        return not (before or after)
-
-    kept = list(anchors)
-    changed = True
-    while changed and len(kept) > 1:
-        changed = False
-        for (j1, o1), (j2, o2) in zip(kept, kept[1:]):
-            if (o2 - o1) - (j2 - j1) < 3:
-                continue
-            last, first = (j2, o2) == kept[-1], (j1, o1) == kept[0]
-            drop = (j2, o2) if last and isolated(j2, o2) else (j1, o1) if first and isolated(j1, o1) else None
-            if drop is not None:
-                kept.remove(drop)
-                changed = True
-                break
-    return kept
 
 
 def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int) -> int:
