@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test bench bench-copy clean
+.PHONY: setup demo test bench bench-copy qwen clean
 
 setup: $(STAMP)
 
@@ -18,10 +18,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup
-	@echo "== instant path (no model): =="
+	@echo "== 1. instant path (no model): a lazy snippet merged deterministically, in milliseconds =="
 	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff
-	@echo "== model path, speculative edits on the bundled default model: =="
-	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff --strategy model
+	@echo "== 2. an edit the instant merge cannot settle: remove() exists in two classes, the snippet shows one =="
+	@echo "==    auto hands it to the bundled model; its answer is written only if it passes the guards =="
+	$(VENV)/bin/fastapply apply examples/store.py examples/store.snippet.py --diff \
+		-i "Raise KeyError when removing an item that is not in the cart" \
+		|| echo "== exit $$?: nothing was written; the guard refused the model's answer (see docs/ARCHITECTURE.md, Outcomes) =="
 
 test: setup
 	$(PY) -m pytest -q

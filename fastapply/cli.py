@@ -6,6 +6,8 @@
 
 Errors a user can cause (`FastApplyError`) print `fastapply: error: <message>` and exit nonzero
 with the error's code; the input file is never touched unless a complete result is written.
+Options shared with other subcommands and the argparse types live in options.py; `apply` refuses
+what it can (targets, model names, seeds, sizes) before reading inputs or loading a model.
 Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant.
 """
 
@@ -17,51 +19,15 @@ import json
 import os
 import sys
 
-from fastapply import __version__
+from fastapply import __version__, options
 from fastapply.errors import FastApplyError, GuardError, IncompleteOutputError, InputError, RefusedError
+from fastapply.options import positive_int
 
 PROG = "fastapply"
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: an integer >= 1 (shared with the serve subcommand)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _number_in(name: str, low: float, high: float, low_open: bool = False):
-    """An argparse type for a float in [low, high] (or (low, high] with low_open)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if not ((low < value) if low_open else (low <= value)) or not value <= high:
-            bracket = "(" if low_open else "["
-            raise argparse.ArgumentTypeError(f"{name} must be in {bracket}{low:g}, {high:g}], got {value}")
-        return value
-
-    return parse
-
-
-_temperature = _number_in("temperature", 0.0, 2.0)
-_top_p = _number_in("top-p", 0.0, 1.0, low_open=True)
-
-
-def _add_model_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-m", "--model", help="bundled name, .gguf file, model directory or Hub id (default: $FASTAPPLY_MODEL or smollm2-135m-instruct)")
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], help="default: float32 on CPU, bfloat16 on CUDA")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Apply code edits to whole files, fast: speculative edits over a fast-apply model.")
+    parser = options.Parser(prog=PROG, description="Apply code edits to whole files, fast: speculative edits over a fast-apply model.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -73,46 +39,35 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-o", "--output", help="write the updated file here instead of standard output")
     out.add_argument("--in-place", action="store_true", help="replace ORIGINAL atomically")
     p.add_argument("--diff", action="store_true", help="print a unified diff instead of the file")
-    _add_model_arguments(p)
-    p.add_argument("-t", "--temperature", type=_temperature, default=0.0, help="0 = greedy (default)")
-    p.add_argument("--top-p", type=_top_p, default=1.0)
-    p.add_argument("--seed", type=int, help="random seed for sampling")
+    options.add_model_arguments(p)
+    p.add_argument("-t", "--temperature", type=options.temperature, default=0.0, help="0 = greedy (default), at most 2")
+    p.add_argument("--top-p", type=options.top_p, default=1.0, help="nucleus sampling, in (0, 1] (default: 1)")
+    p.add_argument("--seed", type=options.seed, help="sampling seed in [0, 2**64 - 1]; -1 picks a random one and reports it")
     p.add_argument("--max-tokens", type=positive_int, help="output token budget (default: file + snippet + 64)")
     p.add_argument("-s", "--strategy", choices=["auto", "instant", "model"], default="auto",
                    help="auto: instant merge, else the model (default); instant: never load a model; model: always the model")
     p.add_argument("--draft", choices=["speculative", "lookup", "none"], default="speculative",
                    help="speculative edits (default), prompt lookup only, or plain decoding")
+    options.add_size_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument("--force", action="store_true",
                    help="write a closed model answer even when it fails a guard (exit 8 otherwise)")
     p.set_defaults(func=cmd_apply)
 
-    p = sub.add_parser("bench", help="time speculative edits against plain decoding and prompt lookup")
-    p.add_argument("--data", required=True, help="JSONL edit examples (id, original, snippet, instruction)")
-    p.add_argument("--limit", type=positive_int, help="use the first N examples")
-    p.add_argument("--max-lines", type=positive_int, help="skip originals longer than this many lines")
-    p.add_argument("--copy", action="store_true", help="replace each snippet with a no-op snippet (the output is the original): the ceiling case")
-    p.add_argument("--max-tokens", type=positive_int, help="cap every method's output tokens")
-    p.add_argument("--json", dest="json_out", help="write per-example results and the summary here")
-    _add_model_arguments(p)
-    p.set_defaults(func=cmd_bench)
+    from fastapply.evaluation import cli as evaluation_cli
 
-    from fastapply.evaluate import add_eval_arguments
-
-    p = sub.add_parser("eval", help="measure exact match and speed of a strategy on edit examples")
-    add_eval_arguments(p)
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"])
-    p.set_defaults(func=cmd_eval)
-
+    evaluation_cli.add_arguments(sub)
     from fastapply.data import cli as data_cli
-    from fastapply.train import cli as train_cli
-
     from fastapply.serve.cli import add_arguments as add_serve_arguments
+    from fastapply.train import cli as train_cli
+    from fastapply.mcp import cli as mcp_cli
+    from fastapply import doctor
 
     data_cli.add_arguments(sub)
     train_cli.add_arguments(sub)
     add_serve_arguments(sub)
+    mcp_cli.add_arguments(sub)
+    doctor.add_arguments(sub)
 
     p = sub.add_parser("models", help="list the bundled model names")
     p.set_defaults(func=cmd_models)
@@ -150,25 +105,70 @@ def _say(args, message: str) -> None:
 
 
 def _load(args):
-    from fastapply import models
+    return options.load_model(args, say=lambda message: _say(args, message))
 
-    _say(args, f"loading model {models.resolve(args.model).name} ...")
-    return models.load(args.model, device=args.device, dtype=args.dtype)
+
+def _check_apply_args(args) -> None:
+    """Everything about `apply`'s arguments that can be refused before reading or loading anything."""
+    from fastapply import models
+    from fastapply.limits import check_size
+    from fastapply.textio import check_writable
+
+    if not args.original:
+        raise InputError("ORIGINAL is an empty file name")
+    if not args.snippet:
+        raise InputError("SNIPPET is an empty file name (use - for standard input)")
+    if args.original == "-":
+        if args.in_place:
+            raise InputError("--in-place needs a file: ORIGINAL is standard input (-), which cannot be replaced")
+        if args.snippet == "-":
+            raise InputError("ORIGINAL and SNIPPET cannot both be standard input (-)")
+    if args.output is not None:
+        if not args.output:
+            raise InputError("-o/--output is an empty file name")
+        check_writable(args.output)
+    if args.in_place:
+        check_writable(args.original)
+    if args.strategy != "instant" and (args.model or os.environ.get(models.ENV_VAR)):
+        models.resolve(args.model)  # an unknown name fails now, even when the instant merge would succeed
+    elif args.strategy == "instant" and args.model:
+        models.resolve(args.model)  # never loaded, but a typo is still a typo
+    if args.strategy != "instant":
+        options.check_device(args.device)  # before the instant merge, which would hide a wrong device
+    if args.instruction:
+        check_size(args.instruction, args.max_snippet_bytes, "the instruction", "--max-snippet-bytes")
+    if args.seed == options.RANDOM_SEED:
+        args.seed = options.resolve_seed(args.seed)
+        _say(args, f"--seed -1: sampling with random seed {args.seed}")
+
+
+def _read_inputs(args) -> tuple[str, str]:
+    """The original (exactly, BOM included) and the snippet (without a BOM), size limits first."""
+    from fastapply.rewrite.prompts import without_bom
+    from fastapply.textio import read_text
+
+    original = read_text(args.original, "standard input" if args.original == "-" else None,
+                         max_bytes=args.max_file_bytes, limit_option="--max-file-bytes")
+    snippet = read_text(args.snippet, "snippet" if args.snippet == "-" else None,
+                        max_bytes=args.max_snippet_bytes, limit_option="--max-snippet-bytes")
+    snippet = without_bom(snippet)  # an encoding mark, not part of the edit
+    if not snippet.strip():
+        raise InputError("the snippet is empty: nothing to apply")
+    return original, snippet
 
 
 def cmd_apply(args) -> int:
-    from fastapply.textio import atomic_write, read_text
+    from fastapply.textio import atomic_write
 
-    original = read_text(args.original)
-    snippet = read_text(args.snippet, "snippet" if args.snippet == "-" else None)
-    if not snippet.strip():
-        raise InputError("the snippet is empty: nothing to apply")
+    _check_apply_args(args)
+    original, snippet = _read_inputs(args)
 
     from fastapply.pipeline import EditStream
 
     progress = Progress(not args.quiet)
     stream = EditStream(
-        original, snippet, args.instruction, strategy=args.strategy, path=args.original, loader=lambda: _load(args),
+        original, snippet, args.instruction, strategy=args.strategy, path=args.original,
+        loader=lambda: _load(args),
         temperature=args.temperature, top_p=args.top_p, seed=args.seed, max_tokens=args.max_tokens,
         draft=args.draft, on_progress=progress,
     )
@@ -211,34 +211,6 @@ def _diff(before: str, after: str, name: str):
     return difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{name}", tofile=f"b/{name}"
     )
-
-
-def cmd_bench(args) -> int:
-    from fastapply.bench import BenchRow, format_table, run_bench
-    from fastapply.evaluate import load_examples
-
-    examples = load_examples(args.data, args.limit, args.max_lines)
-    loaded = _load(args)
-    _say(args, f"benchmarking {len(examples)} examples{' (--copy)' if args.copy else ''} on {loaded.name} ...")
-    report = run_bench(loaded, examples, copy=args.copy, max_tokens=args.max_tokens)
-    rows = [BenchRow(**r) for r in report["examples"]]
-    print(f"model {report['model']} on {report['device']}")
-    print(format_table(rows, report["summary"]))
-    if args.json_out:
-        with open(args.json_out, "w", encoding="utf-8") as fh:
-            json.dump(report, fh, indent=2)
-    return 0
-
-
-def cmd_eval(args) -> int:
-    from fastapply.evaluate import cmd_eval as run_eval_command, default_apply_fn_factory
-
-    def factory(strategy, model_name):
-        if strategy != "instant":
-            _load(args)  # load once, with --device/--dtype, before timing starts
-        return default_apply_fn_factory(strategy, model_name)
-
-    return run_eval_command(args, factory)
 
 
 def cmd_models(args) -> int:

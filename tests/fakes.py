@@ -66,9 +66,10 @@ class AnswerRule:
     def __call__(self, context):
         ctx = list(context)
         m = len(self.marker)
-        start = next(i + m for i in range(len(ctx) - m, -1, -1) if ctx[i : i + m] == self.marker)
-        out = ctx[start:]
-        if len(out) < len(self.script) and out == self.script[: len(out)]:
+        # before the answer prefix (a prompt scored position by position) it writes hashed tokens
+        start = next((i + m for i in range(len(ctx) - m, -1, -1) if ctx[i : i + m] == self.marker), None)
+        out = ctx[start:] if start is not None else None
+        if out is not None and len(out) < len(self.script) and out == self.script[: len(out)]:
             peak = self.script[len(out)]
         else:
             peak = _hash_int("off", tuple(ctx)) % 256

@@ -34,3 +34,25 @@ def test_unknown_names_say_what_would_work(name):
     with pytest.raises(UnknownModelError) as exc:
         models.resolve(name)
     assert name.rstrip("/").split("/")[-1] in str(exc.value)
+
+
+def test_an_optional_tier_without_its_parts_names_the_install_command(monkeypatch, tmp_path, capsys):
+    import dataclasses
+
+    from fastapply import gguf_parts
+    from fastapply.cli import main
+    from fastapply.errors import MissingDependencyError
+
+    name = gguf_parts.QWEN_05B.name
+    monkeypatch.setenv(gguf_parts.CACHE_ENV, str(tmp_path / "cache"))
+    missing = dataclasses.replace(gguf_parts.QWEN_05B, parts=(gguf_parts.Part("fa_no_such_part", "data/x.bin"),))
+    monkeypatch.setitem(gguf_parts.TIERS, name, missing)
+    assert name in models.BUNDLED
+    with pytest.raises(MissingDependencyError, match="make qwen"):
+        models.resolve(name)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "s.py").write_text("x = 2\n")
+    code = main(["apply", str(tmp_path / "a.py"), str(tmp_path / "s.py"), "--strategy", "model", "--model", name])
+    err = capsys.readouterr().err
+    assert code == MissingDependencyError.exit_code and "make qwen" in err and "Traceback" not in err
+    assert (tmp_path / "a.py").read_text() == "x = 1\n"

@@ -19,7 +19,7 @@ def test_model_path_streams_the_updated_file_and_reports_stats():
     assert len(pieces) > 1  # streamed, not one blob
     assert r.path == "model" and r.complete and r.draft == "original"
     s = r.stats
-    assert s.completion_tokens == len(FakeLoaded(EXPECTED).script) or s.finish_reason == "stop"
+    assert s.completion_tokens == len(FakeLoaded(EXPECTED).script) and s.finish_reason == "stop"
     assert s.accepted_prediction_tokens > 0.8 * s.completion_tokens  # the edit is small
     assert s.output_chars == len(EXPECTED) and s.chars_per_s > 0
 
@@ -57,6 +57,23 @@ def test_auto_falls_back_to_the_model_with_the_candidate_as_first_draft():
     expected = "def f():\n    x = 1\n    return 3\n\n\ndef g():\n    x = 1\n    return 2\n"
     r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(expected))
     assert r.path == "model" and r.refused_reason and r.text == expected
+    assert r.draft == "candidate+original"
+
+
+def test_the_refused_merges_candidate_is_drafted_first():
+    """A model that writes exactly the refused merge's candidate verifies it from the draft with
+    nothing rejected; with the original alone as the draft the same answer costs rejections."""
+    from fastapply.merge.instant import instant_merge
+
+    original = "def f():\n    x = 1\n    return 2\n\n\ndef g():\n    x = 1\n    return 2\n"
+    snippet = "# ... existing code ...\n    x = 1\n    return 3\n# ... existing code ...\n"
+    candidate = instant_merge(original, snippet).candidate
+    assert candidate and candidate != original
+    r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(candidate))
+    alone = apply_edit(original, snippet, strategy="model", loaded=FakeLoaded(candidate))
+    assert r.text == alone.text == candidate
+    assert r.draft == "candidate+original" and alone.draft == "original"
+    assert r.stats.rejected_prediction_tokens == 0 < alone.stats.rejected_prediction_tokens
 
 
 def test_instant_strategy_reports_a_refusal_instead_of_guessing():

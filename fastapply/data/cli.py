@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from fastapply import models, options
 from fastapply.errors import InputError
 
 DEFAULT_PAIRS = "../shared/data/train-pairs.jsonl.gz"
@@ -50,8 +51,6 @@ def cmd_build(args) -> int:
         cfg.styles = _style_weights(args.styles)
     tokenizer = None
     if not args.no_tokenize:
-        from fastapply import models
-
         tokenizer = models.load(args.model).tokenizer
     result = build(pairs, cfg, tokenizer)
     out = Path(args.out)
@@ -101,7 +100,8 @@ def add_arguments(subparsers) -> None:
     b.add_argument("--max-heldout", type=int, default=60)
     b.add_argument("--max-tokens", type=int, default=3072, help="drop examples longer than this (0: no bound)")
     b.add_argument("--max-examples", type=int, default=None)
-    b.add_argument("-m", "--model", default="smollm2-135m-instruct", help="model whose tokenizer counts tokens")
+    options.add_model_arguments(b, default=models.BASE_MODEL, device=False, dtype=False,
+                                model_help_text=f"model whose tokenizer counts tokens (default: {models.BASE_MODEL})")
     b.add_argument("--no-tokenize", action="store_true", help="skip token counts and the token bound")
     b.set_defaults(func=_with_heldout_default(cmd_build))
 

@@ -17,18 +17,14 @@ from pathlib import Path
 from typing import Iterator
 
 from fastapply.errors import InputError
+from fastapply.merge.syntax import language_from_path
 
-LANGUAGES = {
-    ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".tsx": "typescript", ".go": "go", ".rs": "rust", ".sh": "shell", ".bash": "shell",
-    ".rb": "ruby", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
-    ".cs": "csharp", ".kt": "kotlin", ".swift": "swift", ".php": "php", ".lua": "lua", ".scala": "scala",
-}
 FIELDS = ("repo", "path", "language", "subject", "before", "after")
 
 
 def language_of(path: str) -> str | None:
-    return LANGUAGES.get(Path(path).suffix.lower())
+    """The language of a path, from the instant merge's one extension table."""
+    return language_from_path(path)
 
 
 def read_pairs(path: str | Path) -> list[dict]:

@@ -21,7 +21,8 @@ import os
 import re
 from typing import Any
 
-# Extension -> language name. Names follow the data files (`python`, `go`, ...).
+# Extension -> language name: THE table (data/pairs.py labels pairs with it too). Names follow the
+# data files (`python`, `go`, ...); `.tsx` is its own language (its own grammar).
 _EXTENSIONS = {
     ".py": "python", ".pyi": "python", ".pyw": "python",
     ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",

@@ -9,10 +9,11 @@ One definition, used at inference, in the draft, and (later) to render training 
     UPDATED FILE (always ends with \n)    <- the model writes this ...
     </updated-code><|im_end|>             <- ... then this, and stops
 
-Texts are normalised before they reach the model: CRLF becomes LF, and a missing final newline is
-added (the answer always ends its file with a newline before the closing tag). `restore` undoes both
-on the output using the original's conventions, so a CRLF file comes back CRLF and a file without a
-final newline comes back without one.
+Texts are normalised before they reach the model: a leading UTF-8 BOM is dropped, CRLF becomes LF,
+and a missing final newline is added (the answer always ends its file with a newline before the
+closing tag). `restore` undoes all three on the output using the original's conventions, so a CRLF
+file comes back CRLF, a file without a final newline comes back without one, and a file that
+started with a BOM starts with one again.
 
 The draft for speculative edits is `answer_text(original)`: exactly what the model writes when the
 edit changes nothing, tokenised as it appears in the answer.
@@ -32,6 +33,7 @@ SYSTEM_PROMPT = (
 )
 ANSWER_PREFIX = "<updated-code>\n"
 ANSWER_SUFFIX = "</updated-code>"
+BOM = "\ufeff"
 
 
 @dataclass(frozen=True)
@@ -40,15 +42,23 @@ class TextConventions:
 
     crlf: bool
     final_newline: bool
+    bom: bool = False
 
 
 def conventions(original: str) -> TextConventions:
-    return TextConventions(crlf="\r\n" in original, final_newline=original.endswith(("\n", "\r")) or original == "")
+    text = without_bom(original)
+    return TextConventions(crlf="\r\n" in text, final_newline=text.endswith(("\n", "\r")) or text == "",
+                           bom=original.startswith(BOM))
+
+
+def without_bom(text: str) -> str:
+    """The text without a leading BOM (an encoding mark, not a character of the first line)."""
+    return text[1:] if text.startswith(BOM) else text
 
 
 def normalise(text: str) -> str:
-    """LF line endings and exactly the text's own lines, ending with a newline."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    """No BOM, LF line endings and exactly the text's own lines, ending with a newline."""
+    text = without_bom(text).replace("\r\n", "\n").replace("\r", "\n")
     return text if text.endswith("\n") or text == "" else text + "\n"
 
 
@@ -58,7 +68,7 @@ def restore(body: str, conv: TextConventions) -> str:
         body = body[:-1]
     if conv.crlf:
         body = body.replace("\n", "\r\n")
-    return body
+    return BOM + body if conv.bom and not body.startswith(BOM) else body
 
 
 def build_messages(original: str, snippet: str, instruction: str | None = None) -> list[dict]:

@@ -1,20 +1,33 @@
 """`fastapply serve`: an OpenAI-compatible HTTP server with Predicted Outputs over speculative edits.
 
-    app.py         routes and the request flow (parse, queue, answer or stream)
-    middleware.py  API key, body size limit, per-request metrics (plain ASGI)
-    schemas.py     request bodies (pydantic) and the fields we refuse
-    responses.py   OpenAI's response and stream-chunk shapes, SSE framing, /v1/apply's shape
-    generation.py  prompt + prediction -> speculative decoding -> text deltas; usage; prompt scoring
-    scheduler.py   one model worker thread, bounded FIFO queue, cancellation
-    metrics.py     Prometheus metrics in the app's own registry
-    errors.py      OpenAI's error shape and the status for each failure
-    cli.py         the `serve` subcommand
+    app.py          create_app: the routes, the error handlers, the middleware stack
+    server.py       the server's state (model, scheduler, limits) and the shared request plumbing
+    completions.py  /v1/chat/completions and /v1/completions: parse, queue, answer or stream
+    edits.py        /v1/apply: the instant merge off the model worker, the model when it refuses
+    compat.py       Morph-style chat (`<code>`/`<update>` messages) and Relace's /v1/code/apply
+    jobs.py         the model work of each endpoint, run on the worker thread; scoring limits
+    streams.py      one Server-Sent Events generator for every streamed answer
+    access.py       Host, Origin and Content-Type checks (no web page may drive the server)
+    middleware.py   access, API key, body size and read timeout, per-request metrics (plain ASGI)
+    schemas.py      request bodies (pydantic) and the fields we refuse
+    responses.py    OpenAI's response and stream-chunk shapes, SSE framing, /v1/apply's shape
+    generation.py   prompt + prediction -> speculative decoding -> text deltas; usage; prompt scoring
+    scoring.py      prompt scoring with a prefix cache (echo + logprobs: remote verification passes)
+    tokens.py       /tokenize and /detokenize (vLLM's shapes); logprobs tokens as token_id:N
+    scheduler.py    one model worker thread, bounded FIFO queue, cancellation
+    metrics.py      Prometheus metrics in the app's own registry
+    errors.py       OpenAI's error shape and the status for each failure
+    cli.py          the `serve` subcommand
 
 Importing this package imports nothing heavy; `create_app` needs fastapi (and a model, torch).
 """
 
 DEFAULT_MAX_QUEUE = 32  # requests waiting behind the running one; more get 503
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024  # a large source file plus its prediction, with room to spare
+DEFAULT_BODY_TIMEOUT_S = 10.0  # a request body must arrive whole within this; half-sent ones are dropped
+DEFAULT_MAX_CONNECTIONS = 64  # concurrent connections (uvicorn's limit_concurrency); more get 503
+DEFAULT_MAX_SCORED_TOKENS = 4096  # tokens one request may ask log probabilities for
+DEFAULT_MERGE_THREADS = 2  # instant merges running at once, beside the model worker
 
 
 def create_app(*args, **kwargs):

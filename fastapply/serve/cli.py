@@ -2,6 +2,8 @@
 
     fastapply serve [--host 127.0.0.1] [--port 8000] [-m MODEL] [--api-key KEY] [--max-queue N]
                     [--max-body-bytes N] [--device cpu|cuda] [--dtype float32|bfloat16|float16]
+                    [--allow-origin URL]... [--allow-host NAME]... [--body-timeout S]
+                    [--max-connections N] [--max-scored-tokens N]
 
 `fastapply.cli` calls `add_arguments(subparsers)`; the registered `func(args)` returns an exit code.
 The model loads on the server's worker thread after the port is open, so `/health` answers
@@ -14,26 +16,19 @@ import argparse
 import os
 import sys
 
-from fastapply.cli import positive_int as _positive_int
+from fastapply import options
 
 API_KEY_ENV = "FASTAPPLY_API_KEY"
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
-    if not (0 <= value <= 65535):
-        raise argparse.ArgumentTypeError(f"port must be in 0-65535, got {value}")
-    return value
 
 
 def add_arguments(subparsers) -> argparse.ArgumentParser:
     """Register `serve` on an argparse subparsers object."""
     from fastapply.serve import (  # fastapi-free, so --help stays instant
+        DEFAULT_BODY_TIMEOUT_S,
         DEFAULT_MAX_BODY_BYTES,
+        DEFAULT_MAX_CONNECTIONS,
         DEFAULT_MAX_QUEUE,
+        DEFAULT_MAX_SCORED_TOKENS,
     )
 
     p = subparsers.add_parser(
@@ -41,19 +36,31 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
         description="Serve /v1/chat/completions and /v1/completions (with the `prediction` field), "
                     "/v1/apply, /v1/models, /health and /metrics.",
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=_port, default=8000, help="default: 8000")
-    p.add_argument("-m", "--model", help="bundled name, .gguf file, model directory or Hub id "
-                                         "(default: $FASTAPPLY_MODEL or smollm2-135m-instruct)")
-    p.add_argument("--served-model-name", help="the name clients send as `model` (default: the --model value)")
-    p.add_argument("--api-key", default=None,
-                   help=f"require 'Authorization: Bearer KEY' on every endpoint but /health (default: ${API_KEY_ENV})")
-    p.add_argument("--max-queue", type=_positive_int, default=DEFAULT_MAX_QUEUE,
+    p.add_argument("--host", default="127.0.0.1", type=options.non_empty("--host"),
+                   help="address to bind (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=options.port, default=8000, help="default: 8000")
+    options.add_model_arguments(p)
+    p.add_argument("--served-model-name", type=options.non_empty("--served-model-name"),
+                   help="the name clients send as `model` (default: the --model value)")
+    p.add_argument("--api-key", default=None, type=options.non_empty("--api-key"),
+                   help=f"require 'Authorization: Bearer KEY' on every endpoint but /health (default: ${API_KEY_ENV}; "
+                        f"an empty --api-key is an error, never 'no key')")
+    p.add_argument("--max-queue", type=options.positive_int, default=DEFAULT_MAX_QUEUE,
                    help=f"requests allowed to wait for the model; more get 503 (default: {DEFAULT_MAX_QUEUE})")
-    p.add_argument("--max-body-bytes", type=_positive_int, default=DEFAULT_MAX_BODY_BYTES,
+    p.add_argument("--max-body-bytes", type=options.positive_int, default=DEFAULT_MAX_BODY_BYTES,
                    help=f"largest request body accepted, in bytes (default: {DEFAULT_MAX_BODY_BYTES})")
-    p.add_argument("--device", help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], help="default: float32 on CPU, bfloat16 on CUDA")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                   help="a web page origin (e.g. http://localhost:3000) allowed to call the server, with CORS; "
+                        "repeatable (default: none, requests from web pages are refused)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a Host name accepted besides the bound address and localhost (a reverse proxy's "
+                        "public name); repeatable")
+    p.add_argument("--body-timeout", type=options.seconds, default=DEFAULT_BODY_TIMEOUT_S, metavar="S",
+                   help=f"seconds a request body may take to arrive; slower ones get 408 (default: {DEFAULT_BODY_TIMEOUT_S:g})")
+    p.add_argument("--max-connections", type=options.positive_int, default=DEFAULT_MAX_CONNECTIONS,
+                   help=f"concurrent connections; more get 503 (default: {DEFAULT_MAX_CONNECTIONS})")
+    p.add_argument("--max-scored-tokens", type=options.positive_int, default=DEFAULT_MAX_SCORED_TOKENS,
+                   help=f"tokens one request may ask log probabilities for (default: {DEFAULT_MAX_SCORED_TOKENS})")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
     return p
@@ -85,11 +92,17 @@ def run(args: argparse.Namespace) -> int:
         api_key=api_key,
         max_queue=args.max_queue,
         max_body_bytes=args.max_body_bytes,
+        body_timeout_s=args.body_timeout,
+        max_scored_tokens=args.max_scored_tokens,
+        host=args.host,
+        allow_hosts=tuple(args.allow_host),
+        allow_origins=tuple(args.allow_origin),
     )
     if args.host not in ("127.0.0.1", "localhost", "::1") and not api_key:
         print(f"fastapply: warning: serving on {args.host} without an API key: anyone who can reach it can use it",
               file=sys.stderr)
     print(f"fastapply: serving {name} on http://{args.host}:{args.port}/v1 (model loading in the background)",
           file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                limit_concurrency=args.max_connections)
     return 0

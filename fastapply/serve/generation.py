@@ -7,8 +7,9 @@ a prediction the engine decodes plainly (`NoDraft`), one token per pass. Either 
 the target's own: token-identical to plain greedy decoding at temperature 0, and distributed exactly
 as plain sampling above it. The prediction changes only how fast the answer comes.
 
-`generate(...)` is the job the scheduler runs: it yields `str` deltas (stop strings already cut)
-and finally one `Finished` with the text, the finish reason and the decode statistics. `score(...)`
+`generate(...)` is the job the scheduler runs: the one running decode of rewrite/decode.py, which
+yields `str` deltas (stop strings already cut) and finally one `Finished` with the text, the finish
+reason and the decode statistics. `score(...)`
 gives the per-token log probabilities of a sequence (completions' `echo` + `logprobs`).
 
 Usage is mapped to OpenAI's vocabulary in `usage_dict`. One difference worth knowing: OpenAI's
@@ -26,15 +27,10 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from fastapply.pipeline import stop_token_ids, token_weights
-from fastapply.rewrite.streaming import TextAssembler
-from fastapply.decoding.engine import SpeculativeDecoder
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
-from fastapply.drafts.base import DraftSource, LongestMatchDraft, NoDraft
-from fastapply.drafts.lookup import PromptLookupDraft
-from fastapply.drafts.original import OriginalDraft
 from fastapply.errors import ContextLengthError, InputError
+from fastapply.rewrite.decode import Finished, decode_text, make_draft, stop_token_ids, weight_cache
 
 
 @dataclass
@@ -47,16 +43,6 @@ class GenerationRequest:
     prediction_ids: list[int] | None = None  # the draft; None = plain decoding
     stop_strings: list[str] = field(default_factory=list)
     stop_ids: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Finished:
-    """The last item of a generation."""
-
-    text: str
-    finish_reason: str  # "stop" | "length"
-    stats: DecodeStats
-    token_ids: list[int]
 
 
 def chat_prompt_ids(tokenizer, messages: list[dict[str, str]]) -> list[int]:
@@ -106,52 +92,16 @@ def token_budget(prompt_tokens: int, requested: int | None, context_length: int)
     return requested
 
 
-def make_draft(tokenizer, prediction: list[int] | None, weight_cache: dict[int, int]) -> DraftSource:
-    """The aligner over the prediction with prompt lookup as fallback, or no draft at all."""
-    if not prediction:
-        return NoDraft()
-    lookup = PromptLookupDraft()
-    aligner = OriginalDraft(
-        prediction,
-        weights=token_weights(tokenizer, prediction, weight_cache),
-        # the prediction is the client's own statement of the answer, so at the start it must beat
-        # any prompt-lookup match (whose measured length is capped at max_measure); ties go to it
-        initial_match=lookup.max_measure,
-    )
-    return LongestMatchDraft(aligner, lookup)
-
-
 def generate(loaded, backend, request: GenerationRequest) -> Iterator[str | Finished]:
-    """Run one generation: text deltas as they become certain, then a `Finished`."""
-    tok = loaded.tokenizer
-    extra = getattr(loaded, "extra", None)
-    weight_cache = extra.setdefault("token_weights", {}) if isinstance(extra, dict) else {}
-    decoder = SpeculativeDecoder(
-        backend,
-        request.prompt_ids,
-        make_draft(tok, request.prediction_ids, weight_cache),
-        max_tokens=request.max_tokens,
-        sampling=request.sampling,
-        stop_token_ids=request.stop_ids,
+    """Run one generation (rewrite/decode.py's decode): text deltas as they become certain, then a
+    `Finished`. The prediction, closed with the end-of-turn token, is the aligner's draft and beats
+    prompt lookup at the start (it is the client's own statement of the answer)."""
+    drafts = [request.prediction_ids] if request.prediction_ids else []
+    draft = make_draft(loaded.tokenizer, drafts, weights=weight_cache(loaded))
+    return decode_text(
+        loaded, backend, request.prompt_ids, draft, max_tokens=request.max_tokens, stop_ids=request.stop_ids,
+        stop_strings=request.stop_strings, sampling=request.sampling,
     )
-    text = TextAssembler(lambda ids: tok.decode(ids, skip_special_tokens=True), request.stop_strings)
-    runs = iter(decoder)
-    try:
-        for run in runs:
-            delta = text.feed(run)
-            if delta:
-                yield delta
-            if text.stopped:
-                break
-    finally:
-        runs.close()  # stops the clock and fills in the token counts, also when cancelled
-    tail = text.finish()
-    if tail:
-        yield tail
-    stats = decoder.stats
-    stats.output_chars = len(text.text)
-    finish = "stop" if text.stopped else (stats.finish_reason or "length")
-    yield Finished(text=text.text, finish_reason=finish, stats=stats, token_ids=list(decoder.tokens))
 
 
 @dataclass
@@ -172,43 +122,76 @@ class TokenLogprobs:
         }
 
 
-def log_softmax(row: np.ndarray) -> np.ndarray:
-    z = row.astype(np.float64)
-    z = z - z.max()
-    return z - np.log(np.exp(z).sum())
+SCORE_CHUNK = 128  # positions per scoring pass: bounds the logits held at once (rows x vocab floats)
 
 
-def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], str], *, start: int = 0) -> TokenLogprobs:
+def log_softmax(rows: np.ndarray) -> np.ndarray:
+    """Log softmax over the last axis, in float64 (one row or a matrix of rows)."""
+    z = rows.astype(np.float64)
+    z = z - z.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def top_ids(lp: np.ndarray, k: int) -> np.ndarray:
+    """The k best ids of one row, best first, ties to the lowest id (as a stable argsort would)."""
+    k = min(k, lp.shape[0])
+    threshold = np.partition(lp, lp.shape[0] - k)[lp.shape[0] - k]
+    candidates = np.flatnonzero(lp >= threshold)  # k or more (ties at the threshold)
+    order = np.lexsort((candidates, -lp[candidates]))
+    return candidates[order[:k]]
+
+
+def score(backend, ids: Sequence[int], top: int, decode: Callable[[list[int]], str], *, start: int = 0,
+          should_stop: Callable[[], bool] | None = None, chunk: int = SCORE_CHUNK) -> TokenLogprobs:
     """Log probabilities of ids[start:] under the model, each given the tokens before it, with the
     `top` most likely alternatives. The very first token of a sequence has no prediction (None).
 
-    One forward pass over the whole sequence on a fresh cache: this is how a client verifies
-    speculation remotely (the prompt's own tokens, scored by the same weights that generated).
+    Passes over a fresh cache, `chunk` positions at a time, so memory stays bounded whatever the
+    length; `should_stop()` is polled between passes and raises `Cancelled` (the client left). This
+    is how a client verifies speculation remotely: the prompt's own tokens, scored by the same
+    weights that generated.
     """
+    from fastapply.serve.scheduler import Cancelled
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled("scoring stopped: the request was cancelled")
+
+    pieces: dict[int, str] = {}
+
+    def piece(t: int) -> str:
+        if t not in pieces:
+            pieces[t] = decode([t])
+        return pieces[t]
+
+    ids = [int(t) for t in ids]
+    if start >= len(ids):
+        return TokenLogprobs([], [], [], [])
     backend.truncate(0)
-    # rows only from the position before `start`: a long prompt's rows would cost vocab floats each
-    n_rows = len(ids) if start == 0 else len(ids) - start + 1
-    logits = backend.forward(list(ids), rows=n_rows)
-    first_row = len(ids) - n_rows  # the position row 0 belongs to
+    tokens = [piece(t) for t in ids[start:]]
+    offsets = np.concatenate([[0], np.cumsum([len(p) for p in tokens])])[:-1].astype(int).tolist() if tokens else []
+    lps: list[float | None] = []
+    tops: list[dict[str, float] | None] = []
+    if start == 0 and ids:
+        lps.append(None)  # nothing predicts the first token
+        tops.append(None)
+    pos, first = 0, max(start - 1, 0)  # row p (after ids[p]) scores ids[p + 1]
+    while pos < first:  # the context before the first scored token: cached, no rows kept
+        check()
+        n = min(chunk, first - pos)
+        backend.forward(ids[pos : pos + n], rows=1)
+        pos += n
+    while pos < len(ids) - 1:
+        check()
+        n = min(chunk, len(ids) - 1 - pos)
+        logits = backend.forward(ids[pos : pos + n], rows=n)
+        lp = log_softmax(np.stack([logits.row(j) for j in range(n)]))
+        chosen = lp[np.arange(n), ids[pos + 1 : pos + n + 1]]
+        lps.extend(float(x) for x in chosen)
+        for j in range(n):
+            tops.append({piece(int(t)): float(lp[j, t]) for t in top_ids(lp[j], top)} if top > 0 else None)
+        pos += n
     backend.truncate(0)
-    tokens, lps, tops, offsets = [], [], [], []
-    offset = 0
-    for i in range(start, len(ids)):
-        piece = decode([ids[i]])
-        tokens.append(piece)
-        offsets.append(offset)
-        offset += len(piece)
-        if i == 0:
-            lps.append(None)
-            tops.append(None)
-            continue
-        lp = log_softmax(logits.row(i - 1 - first_row))
-        lps.append(float(lp[ids[i]]))
-        if top > 0:
-            best = np.argsort(-lp, kind="stable")[:top]
-            tops.append({decode([int(j)]): float(lp[j]) for j in best})
-        else:
-            tops.append(None)
     return TokenLogprobs(tokens, lps, tops, offsets)
 
 
@@ -258,6 +241,6 @@ def extra_stats(stats: DecodeStats, *, queue_s: float = 0.0, drafted: bool = Tru
 
 __all__ = [
     "Finished", "GenerationRequest", "TokenLogprobs", "chat_prompt_ids", "check_ids", "extra_stats",
-    "chat_logprobs", "generate", "make_draft", "prediction_ids", "score", "stop_token_ids", "text_prompt_ids",
+    "chat_logprobs", "generate", "make_draft", "prediction_ids", "score", "top_ids", "stop_token_ids", "text_prompt_ids",
     "token_budget", "usage_dict", "without_stop_tokens",
 ]

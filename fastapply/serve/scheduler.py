@@ -35,6 +35,23 @@ class SchedulerClosed(Exception):
     """The server is shutting down."""
 
 
+class Cancelled(Exception):
+    """Raised by long model work (scoring) that saw its job cancelled; nobody reads its result."""
+
+
+_current = threading.local()  # the job the worker thread is running, for `cancelled()`
+
+
+def cancelled() -> bool:
+    """True when the job running on this (worker) thread has been cancelled.
+
+    Work that runs long between two items (a scoring pass over thousands of tokens) polls this and
+    raises `Cancelled`; elsewhere it is always False.
+    """
+    job = getattr(_current, "job", None)
+    return job is not None and job.cancelled.is_set()
+
+
 _ITEM, _ERROR, _END = "item", "error", "end"
 
 
@@ -170,6 +187,7 @@ class Scheduler:
 
     def _run(self, job: Job) -> None:
         iterator = None
+        _current.job = job
         try:
             iterator = iter(job.work())
             for item in iterator:
@@ -179,9 +197,12 @@ class Scheduler:
                     break
                 job._send(_ITEM, item)
         except BaseException as exc:  # noqa: BLE001 - every failure goes back to the caller
+            if isinstance(exc, Cancelled) and self.on_cancel is not None:
+                self.on_cancel()
             job._send(_ERROR, exc)
             return
         finally:
+            _current.job = None
             close = getattr(iterator, "close", None)
             if close is not None:
                 close()  # finalises a generator (the decoder's stats) whether it ended or was cancelled

@@ -6,6 +6,10 @@ not change what we generate (`user`, `metadata`, `store`, ...). Fields that *wou
 and that we cannot honour (tools, `n` > 1, logit bias, a JSON response format, penalties, images) are
 refused with a clear message naming the field, rather than silently ignored.
 
+Numbers are checked here, never deeper: NaN and Infinity (which Python's JSON parser accepts) are
+refused, and a `seed` of -1 means "random", as in llama.cpp (the CLI's rule, fastapply/options.py);
+any other negative seed, or one beyond 64 bits, is refused.
+
 A refusal raises `RequestError(message, param)`; the app turns it into OpenAI's error shape with
 status 400. This module knows request shapes only: no model, no tokens, no HTTP.
 """
@@ -15,6 +19,8 @@ from __future__ import annotations
 from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from fastapply.options import MAX_SEED, RANDOM_SEED, resolve_seed
 
 MAX_STOP_STRINGS = 4  # as OpenAI
 
@@ -31,7 +37,15 @@ class RequestError(Exception):
 
 
 class _Lenient(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
+
+
+class _Seeded(_Lenient):
+    seed: int | None = Field(default=None, ge=RANDOM_SEED, le=MAX_SEED)
+
+    def random_seed(self) -> int | None:
+        """The seed for the sampler: -1 becomes a fresh random one, as for `fastapply apply --seed -1`."""
+        return resolve_seed(self.seed)
 
 
 class TextPart(_Lenient):
@@ -78,11 +92,10 @@ class ChatMessage(_Lenient):
         return "".join(texts)
 
 
-class _SamplingFields(_Lenient):
+class _SamplingFields(_Seeded):
     model: str | None = None
     temperature: float | None = Field(default=None, ge=0.0, le=2.0)
     top_p: float | None = Field(default=None, gt=0.0, le=1.0)
-    seed: int | None = None
     stop: Union[str, list[str], None] = None
     stream: bool = False
     stream_options: StreamOptions | None = None
@@ -191,7 +204,7 @@ class CompletionRequest(_SamplingFields):
             raise RequestError("max_tokens must be at least 1 (0 is allowed only with echo)", "max_tokens")
 
 
-class ApplyRequest(_Lenient):
+class ApplyRequest(_Seeded):
     """fastapply's own endpoint: (original, snippet, instruction) -> the merged file."""
 
     original: str
@@ -204,5 +217,14 @@ class ApplyRequest(_Lenient):
     stream: bool = False
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     top_p: float = Field(default=1.0, gt=0.0, le=1.0)
-    seed: int | None = None
     max_tokens: int | None = Field(default=None, ge=1)
+
+
+class RelaceApplyRequest(_Lenient):
+    """Relace's `POST /v1/code/apply` body (their public API reference): camelCase fields."""
+
+    initialCode: str
+    editSnippet: str
+    instruction: str | None = None
+    model: str | None = None  # their model name; we serve our own
+    stream: bool = False

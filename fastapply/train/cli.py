@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fastapply import models, options
 from fastapply.errors import InputError
 
 
 def cmd_train(args) -> int:
-    from fastapply import models
     from fastapply.data.build import read_jsonl
     from fastapply.train.lora import TrainConfig, train
 
@@ -50,8 +50,8 @@ def add_arguments(subparsers) -> None:
     t = subparsers.add_parser("train", help="fine-tune the model with LoRA on built examples")
     t.add_argument("--data", default="runs/data", help="directory from `fastapply data build`")
     t.add_argument("-o", "--out", default="runs/train", help="checkpoints, log.jsonl and the final adapter/")
-    t.add_argument("-m", "--model", default="smollm2-135m-instruct", help="base model to tune")
-    t.add_argument("--device", default=None, help="cpu or cuda (default: cuda when present)")
+    options.add_model_arguments(t, default=models.BASE_MODEL, dtype=False,
+                                model_help_text=f"base model to tune (default: {models.BASE_MODEL})")
     t.add_argument("--rank", type=int, default=16)
     t.add_argument("--alpha", type=int, default=None, help="LoRA alpha (default 2 x rank)")
     t.add_argument("--lr", type=float, default=7e-4)

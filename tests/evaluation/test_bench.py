@@ -3,7 +3,7 @@
 import json
 
 from fastapply import cli
-from fastapply.bench import BenchRow, format_table, summarise
+from fastapply.evaluation.bench import BenchRow, format_table, summarise
 
 
 def row(i, plain, lookup, spec, limit, identical=True):

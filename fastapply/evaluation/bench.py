@@ -104,18 +104,18 @@ def copy_snippet(example: dict) -> str:
 
 
 def bench_example(loaded, example: dict, *, copy: bool = False, max_tokens: int | None = None) -> BenchRow:
-    from fastapply.pipeline import make_draft, prepare
-    from fastapply.decoding.engine import generate
+    from fastapply.rewrite.decode import Finished
+    from fastapply.rewrite.edit import prepare, start_edit
 
     snippet = copy_snippet(example) if copy else example["snippet"]
     instruction = None if copy else example.get("instruction")
     prep = prepare(loaded, example["original"], snippet, instruction, max_tokens)
     plain, plain_s = _hf_generate(loaded, prep.prompt_ids, prep.max_tokens, prep.stop_ids, lookup=False)
     lookup, lookup_s = _hf_generate(loaded, prep.prompt_ids, prep.max_tokens, prep.stop_ids, lookup=True)
-    spec, stats = generate(
-        loaded.new_backend(), prep.prompt_ids, make_draft(prep, "speculative"),
-        max_tokens=prep.max_tokens, stop_token_ids=prep.stop_ids,
-    )
+    # the same decode the model path runs; the answer's closing tag is not a stop here, so every
+    # method decodes to the same end token
+    done = [item for item in start_edit(loaded, prep, stop_strings=()) if isinstance(item, Finished)][0]
+    spec, stats = done.token_ids, done.stats
     limit_s = _limit_time(loaded, prep.prompt_ids + spec)
     chars = len(loaded.tokenizer.decode(spec, skip_special_tokens=True))
     spec_s = stats.total_s
@@ -173,7 +173,7 @@ def format_table(rows: list[BenchRow], summary: dict) -> str:
 
 
 def run_bench(loaded, examples: list[dict], *, copy: bool = False, max_tokens: int | None = None, log=sys.stderr) -> dict:
-    from fastapply.pipeline import prepare
+    from fastapply.rewrite.edit import prepare
 
     # warm-up: the first passes of a process allocate and are slower than the rest
     warm = prepare(loaded, "x = 1\n", "x = 2\n")

@@ -1,0 +1,90 @@
+"""The MCP server: one tool, `edit_file(target_file, instructions, code_edit)`, over the official SDK.
+
+`build_server(editor)` returns an `mcp.server.mcpserver.MCPServer` whose `edit_file` tool runs
+`FileEditor.edit` (tool.py) and answers with the unified diff, or with an MCP tool error
+(`is_error`) whose text says why nothing was written and what to add to the snippet. The tool
+description teaches an agent the snippet format it already knows from Morph's `edit_file`.
+`run_stdio(editor)` serves it on standard input/output (what Claude Code, Cursor and Codex start).
+
+This module knows the MCP SDK; the editing itself is in tool.py and the path rules in roots.py.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from fastapply import __version__
+from fastapply.errors import FastApplyError
+from fastapply.mcp.tool import FileEditor
+
+SERVER_NAME = "fastapply"
+
+TOOL_DESCRIPTION = """\
+Edit an existing file (or create a new one) by sending only the parts that change. fastapply merges \
+the edit into the whole file (a deterministic merge first, a fast-apply model when that is unsure), \
+writes it atomically and answers with the unified diff. If it cannot place the edit safely it \
+changes nothing and says what context to add: fix the snippet and call again.
+
+Write code_edit as the changed code in file order, with a comment `... existing code ...` (in the \
+file's comment syntax: `// ... existing code ...`, `# ... existing code ...`) standing for each span \
+of unchanged code in between:
+
+// ... existing code ...
+FIRST_EDIT
+// ... existing code ...
+SECOND_EDIT
+// ... existing code ...
+
+Rules:
+- Repeat as few unchanged lines as possible, but give each edit a few unchanged lines of context \
+before and after (e.g. the enclosing function's signature) so its place in the file is unambiguous.
+- Never leave out unchanged code without the `... existing code ...` comment: code that is neither \
+shown nor marked is deleted.
+- To delete code, show the unchanged lines just before and just after it, with nothing between them.
+- Put all edits to one file in one call; the merge handles many separate edits at once.
+- Search/replace blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) and unified diffs are accepted too.
+"""
+
+TargetFile = Annotated[str, Field(description="The file to modify, relative to the project root (or absolute inside it).")]
+Instructions = Annotated[str, Field(description=(
+    "One sentence, in the first person, saying what you are changing (e.g. 'I am adding a retry to "
+    "fetch()'). It helps place ambiguous edits; it is not applied as code."
+))]
+CodeEdit = Annotated[str, Field(description=(
+    "Only the lines you change, with enough unchanged context around each edit to locate it; every span "
+    "of unchanged code left out is written as a `... existing code ...` comment in the file's language."
+))]
+
+
+def build_server(editor: FileEditor):
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import ToolAnnotations
+
+    server = MCPServer(
+        SERVER_NAME,
+        version=__version__,
+        instructions="Use edit_file to change files: send only the changed lines with `... existing code ...` "
+                     "markers for unchanged code; it answers with the diff it applied.",
+        log_level="WARNING",
+    )
+
+    def edit_file(target_file: TargetFile, instructions: Instructions, code_edit: CodeEdit) -> str:
+        try:
+            return editor.edit(target_file, instructions, code_edit).message()
+        except FastApplyError as exc:
+            raise ToolError(str(exc)) from None
+
+    server.add_tool(
+        edit_file, name="edit_file", title="Edit a file with fastapply", description=TOOL_DESCRIPTION,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                                    open_world_hint=False),
+        structured_output=False,
+    )
+    return server
+
+
+def run_stdio(editor: FileEditor) -> None:
+    build_server(editor).run("stdio")

@@ -1,0 +1,122 @@
+"""FileEditor: read, apply, write atomically, diff; on any failure nothing is written."""
+
+import pytest
+
+from fastapply.errors import InputError
+from fastapply.mcp.roots import PathRejected
+from fastapply.mcp.tool import EditFailed, FileEditor, advice
+from tests.fakes import FakeLoaded
+
+ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+EXPECTED = "def f():\n    return 10\n\n\ndef g():\n    return 2\n"
+MERGEABLE = "def f():\n    return 10\n\n\ndef g():\n# ... existing code ...\n"
+# the anchor `x = 1 / return 2` appears twice: the instant merge refuses
+AMBIGUOUS_ORIGINAL = "def f():\n    x = 1\n    return 2\n\n\ndef g():\n    x = 1\n    return 2\n"
+AMBIGUOUS_SNIPPET = "# ... existing code ...\n    x = 1\n    return 3\n# ... existing code ...\n"
+AMBIGUOUS_EXPECTED = "def f():\n    x = 1\n    return 3\n\n\ndef g():\n    x = 1\n    return 2\n"
+
+
+def no_model():
+    raise AssertionError("the model must not be loaded")
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "a.py").write_text(ORIGINAL)
+    (tmp_path / "b.py").write_text(AMBIGUOUS_ORIGINAL)
+    return tmp_path
+
+
+def test_instant_merge_writes_the_file_and_returns_the_diff(project):
+    out = FileEditor([project], loader=no_model).edit("a.py", "I return 10 from f", MERGEABLE)
+    assert (project / "a.py").read_text() == EXPECTED
+    assert out.path == "a.py" and "-    return 1\n+    return 10\n" in out.diff and "path=instant" in out.how
+    assert out.message().startswith("Applied the edit to a.py") and not out.by_model
+
+
+def test_refusal_writes_nothing_and_says_what_to_add(project):
+    with pytest.raises(EditFailed) as exc:
+        FileEditor([project], strategy="instant").edit("b.py", "", AMBIGUOUS_SNIPPET)
+    message = str(exc.value)
+    assert message.startswith("b.py was not changed: the instant merge refused")
+    assert "matches 2 places" in message and "so every edited section matches exactly one place" in message
+    assert (project / "b.py").read_text() == AMBIGUOUS_ORIGINAL
+    assert sorted(p.name for p in project.iterdir()) == ["a.py", "b.py"]  # no temporary file left
+
+
+def test_auto_rescues_a_refusal_with_the_model(project):
+    out = FileEditor([project], loaded=FakeLoaded(AMBIGUOUS_EXPECTED)).edit("b.py", "I return 3 from f", AMBIGUOUS_SNIPPET)
+    assert (project / "b.py").read_text() == AMBIGUOUS_EXPECTED
+    assert "path=model" in out.how and "+    return 3" in out.diff
+    assert out.by_model and "check that the diff is what you meant" in out.message()
+
+
+def test_an_unfinished_model_answer_writes_nothing(project):
+    editor = FileEditor([project], strategy="model", loaded=FakeLoaded(EXPECTED, close=False))
+    with pytest.raises(EditFailed, match="the model did not finish the file"):
+        editor.edit("a.py", "", MERGEABLE)
+    assert (project / "a.py").read_text() == ORIGINAL
+
+
+def test_a_model_answer_that_fails_a_guard_writes_nothing(project):
+    # the answer drops g(), which the snippet neither shows nor marks as deleted
+    editor = FileEditor([project], strategy="model", loaded=FakeLoaded("def f():\n    return 10\n"))
+    with pytest.raises(EditFailed) as exc:
+        editor.edit("a.py", "", "def f():\n    return 10\n# ... existing code ...\n")
+    message = str(exc.value)
+    assert "a.py was not changed: the model's answer failed the deletions guard" in message
+    assert "show the unchanged lines just before and just after it" in message
+    assert (project / "a.py").read_text() == ORIGINAL
+
+
+def test_pipeline_errors_become_edit_failures(project):
+    editor = FileEditor([project], strategy="model", loaded=FakeLoaded(EXPECTED, context_length=100))
+    with pytest.raises(EditFailed, match="a.py was not changed: .*context.*smaller edits"):
+        editor.edit("a.py", "", MERGEABLE)
+    assert (project / "a.py").read_text() == ORIGINAL
+
+
+def test_new_files_are_created_only_from_whole_content(project):
+    editor = FileEditor([project], loader=no_model)
+    out = editor.edit("new.py", "I add a module", "X = 1\n")
+    assert out.created and (project / "new.py").read_text() == "X = 1\n" and out.diff.startswith("--- /dev/null")
+    with pytest.raises(EditFailed, match="does not exist"):
+        editor.edit("other.py", "", "# ... existing code ...\nY = 2\n")
+    assert not (project / "other.py").exists()
+
+
+def test_bad_requests(project):
+    editor = FileEditor([project], loader=no_model)
+    with pytest.raises(EditFailed, match="empty"):
+        editor.edit("a.py", "", "  \n")
+    with pytest.raises(PathRejected):
+        editor.edit("../a.py", "", MERGEABLE)
+    with pytest.raises(InputError, match="code_edit is .* bytes, over the limit"):
+        editor.edit("a.py", "", "x = 1\n" * 300_000)
+    (project / "bin.dat").write_bytes(b"\x00\x01")
+    with pytest.raises(InputError, match="binary"):
+        editor.edit("bin.dat", "", "x\n")
+
+
+def test_a_bom_is_kept_in_the_file_and_ignored_in_the_snippet(project):
+    (project / "bom.py").write_text("\ufeff" + ORIGINAL)
+    FileEditor([project], loader=no_model).edit("bom.py", "", "\ufeff" + MERGEABLE)
+    assert (project / "bom.py").read_text() == "\ufeff" + EXPECTED
+
+
+def test_unchanged_file_is_not_rewritten(project):
+    before = (project / "a.py").stat().st_mtime_ns
+    out = FileEditor([project], loader=no_model).edit("a.py", "", "def f():\n    return 1\n# ... existing code ...\n")
+    assert out.diff == "" and "unchanged" in out.message()
+    assert (project / "a.py").stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize("reason,expected", [
+    ("section 1 matches 3 places in the original", "exactly one place"),
+    ("section 2 could not be found in the original", "Copy the unchanged context lines exactly"),
+    ("far more of the original would be deleted than the snippet shows", "existing code"),
+    ("the merged python file no longer parses at line 3", "whole statements"),
+    ("something new", "search/replace"),
+])
+def test_advice_fits_the_reason(reason, expected):
+    assert expected in advice(reason)
