@@ -155,7 +155,7 @@ def _ambiguous_reason(label: str, amb: Ambiguous) -> str:
                 "it; include the unchanged line beyond it so the change is clear")
     places = ", ".join(str(p + 1) for p in amb.places[:4])
     more = "" if len(amb.places) <= 4 else ", ..."
-    return (f"{label}: `{line}` fits {len(amb.places)} places in the original (lines {places}{more}) "
+    return (f"{label}: `{line}` matches {len(amb.places)} places in the original (lines {places}{more}) "
             "equally well; include a distinctive unchanged line next to it")
 
 
