@@ -83,13 +83,17 @@ def looks_like_search_replace(snippet: Sequence[str]) -> bool:
 
 
 def looks_like_diff(snippet: Sequence[str]) -> bool:
-    """A line `@@ ... @@` followed by at least one `+`/`-` line, and nothing else but diff lines."""
+    """A line `@@ ... @@` followed by at least one `+`/`-` line, and nothing else but diff lines
+    (each starting with a space, `+`, `-` or `\\`)."""
     first = next((i for i, line in enumerate(snippet) if _HUNK.match(line)), None)
     if first is None:
         return False
     if any(line.strip() and not _DIFF_PREAMBLE.match(line) for line in snippet[:first]):
         return False
     body = snippet[first + 1 :]
+    if any(line and line[0] not in " +-\\" and not _HUNK.match(line) and not _DIFF_PREAMBLE.match(line)
+           for line in body):
+        return False  # context lines without their leading space: diff lines inside a lazy snippet
     return any(line[:1] in "+-" and not _DIFF_PREAMBLE.match(line) for line in body)
 
 

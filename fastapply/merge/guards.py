@@ -72,11 +72,30 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
     return None
 
 
+def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib opcodes of two line lists, after trimming their common head and tail (a merge
+    changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
+    if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
+        return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
 def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
     """Count original lines that vanish without a line replacing them (a line diff)."""
-    matcher = difflib.SequenceMatcher(None, list(original), list(result), autojunk=False)
     unreplaced = largest = 0
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag in ("delete", "replace"):
             lost = max(0, (i2 - i1) - (j2 - j1))
             unreplaced += lost
@@ -107,11 +126,13 @@ def run_guards(
     *,
     language: str | None,
     shown_lines: int | None,
+    snippet: str | None = None,
 ) -> str | None:
     """Run every guard; return the first refusal reason, or None when all pass.
 
     `shown_lines=None` skips the deletion guard (search/replace blocks and diff hunks show every
-    deleted line explicitly, so they cannot delete by accident).
+    deleted line explicitly, so they cannot delete by accident). With `snippet` (lazy and
+    definition merges) the merge is also checked against the snippet's lines.
     """
     original_lines = original.split("\n")
     result_lines = result.split("\n")
@@ -122,7 +143,25 @@ def run_guards(
         reason = check_empty_bodies(original, result, language)
     if reason is None and shown_lines is not None:
         reason = check_deletions(original_lines, result_lines, shown_lines)
+    if reason is None and snippet is not None:
+        reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
     return reason
+
+
+def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
+    distinctive line duplicated, no deletion the snippet does not show, every snippet line in
+    the result in order. The first failure's reason, or None."""
+    for check in (
+        lambda: check_diff_prefix_leak(original, result),
+        lambda: check_duplicated_lines(original, result, snippet),
+        lambda: check_unshown_deletions(original, result, snippet),
+        lambda: check_snippet_lines(snippet, original, result),
+    ):
+        reason = check()
+        if reason:
+            return reason
+    return None
 
 
 # --------------------------------------------------------------------------- whole answers
@@ -280,8 +319,7 @@ def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snip
     from collections import Counter
 
     counts = Counter(l.strip() for l in original)
-    matcher = difflib.SequenceMatcher(None, list(original), list(result), autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag not in ("delete", "replace") or (i2 - i1) <= (j2 - j1):
             continue
         lost = [l for l in original[i1:i2] if l.strip()]
@@ -319,6 +357,27 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
         if n > 1 and before.get(line) == 1 and _distinctive(line) and n > 1 + shown.get(line.strip(), 0):
             return f"the line `{line.strip()[:60]}` would appear {n} times; the original has it once"
     return None
+
+
+def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
+    not occur in the merge more often than in the original or in the snippet, whichever is more
+    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one)."""
+    from collections import Counter
+
+    before = Counter(l.strip() for l in original)
+    after = Counter(l.strip() for l in result)
+    shown = Counter(l.strip() for l in snippet)
+    copied = [(line, n) for line, n in after.items()
+              if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))]
+    if len(copied) >= COPIED_LINES:
+        line, n = copied[0]
+        return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
+                f"it ({len(copied)} such lines: a block kept twice?)")
+    return None
+
+
+COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits rows wrong
 
 
 def check_answer(

@@ -4,11 +4,13 @@
 
     <<<<<<< SEARCH ... >>>>>>> REPLACE blocks  -> blocks.merge_blocks      method "search_replace"
     @@ ... @@ unified-diff hunks               -> blocks.merge_diff        method "diff"
-    lines with markers (`# ... existing code`) -> lazy.merge_lazy          method "lazy"
-    no markers, starts like the original       -> the snippet is the file  method "lazy"
+    lines with markers (`# ... existing code`) -> lazy + greedy readings   method "lazy"
+    no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
-then runs the guards (guards.py) on the result. Anything it does not trust becomes a refusal with
+then runs the guards (guards.py) on the result. A lazy snippet (after `+`/`-`/`@@` diff lines in it
+are undone) is read twice, by the joint placement (lazy.py) and the greedy one (greedy.py); see
+`_two_readings` for which result is written when they differ. Anything it does not trust becomes a refusal with
 a one-sentence reason; when a best untrusted result exists it is returned as `candidate`, which
 the model path can use as its draft.
 
@@ -32,7 +34,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from fastapply.merge import blocks, definitions, guards, lazy, syntax
+from fastapply.merge import blocks, definitions, greedy, guards, lazy, sections, syntax
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class MergeResult:
     method: str | None  # "lazy" | "search_replace" | "diff" | "definition" | None
     rung: str | None  # which ladder rung matched: "exact", "whitespace", "fuzzy"
     candidate: str | None  # best untrusted merge when refused (for the model path's draft), else None
+    regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
 
     @property
     def merged(self) -> bool:
@@ -60,12 +63,32 @@ def instant_merge(
     """Merge `snippet` into `original` without a model; refuse rather than guess."""
     if not isinstance(original, str) or not isinstance(snippet, str):
         return _refuse("the original and the snippet must both be text")
+    reason = check_input(original, snippet)
+    if reason:
+        return _refuse(reason)
     try:
         return _merge(original, snippet, language, path)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+MAX_SNIPPET_CHARS = 1_000_000
+GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (quadratic) reading is skipped  # an edit snippet, not a file dump: larger ones go to the model path's checks
+
+
+def check_input(original: str, snippet: str) -> str | None:
+    """A refusal reason for input the instant merge should not even read: binary data (NUL
+    bytes) or a snippet over `MAX_SNIPPET_CHARS`. Cheap: runs before any line is split."""
+    if "\x00" in original:
+        return "the original looks binary (it contains NUL bytes); the instant merge only edits text"
+    if "\x00" in snippet:
+        return "the snippet looks binary (it contains NUL bytes); send the edit as text"
+    if len(snippet) > MAX_SNIPPET_CHARS:
+        return (f"the snippet is {len(snippet):,} characters, over the instant merge's limit of "
+                f"{MAX_SNIPPET_CHARS:,}; send only the changed parts with `... existing code ...` markers")
+    return None
 
 
 # --------------------------------------------------------------------------- text conventions
@@ -178,20 +201,60 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     if blocks.looks_like_diff(snip_lines):
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
+    snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
-    if lazy.has_markers(snip_lines, orig.lines):
-        merged = lazy.merge_lazy(orig.lines, snip_lines)
-        return _finish(orig, merged, "lazy", language, merged.shown_lines, converted)
-    if _is_whole_file(orig.lines, snip_lines):
-        merged = lazy.merge_lazy(orig.lines, snip_lines)
-        return _finish(orig, merged, "lazy", language, merged.shown_lines, converted)
+    if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
+        return _two_readings(orig, snip_lines, language, converted)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None and not syntax.has_grammar(language):
         return _refuse(
             "the snippet has no `... existing code ...` markers and is not the whole file; "
             "mark the elided parts so it can be placed"
         )
-    return _finish(orig, merged, "definition", language, merged.shown_lines, converted)
+    return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
+
+
+def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
+    """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
+    (greedy.py, one section at a time). Both merge: written when they agree, else refused with
+    the joint result as candidate. One merges: written when it passes its guards (the joint
+    one also the strict copied-lines guard). Refusals carry the best candidate (the model
+    path's draft) and the undecided regions."""
+    text = "\n".join(snip_lines)
+    joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
+    joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
+    if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
+        old = MergeResult(None, "too large for the second reading", "lazy", None, None)
+    else:
+        greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
+        old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
+    regions = tuple(getattr(joint_merge, "regions", ()))
+    if joint.merged and old.merged:
+        if joint.text == old.text:
+            return joint
+        verdicts = [guards.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
+        if verdicts == [True, False]:
+            return joint  # the greedy reading pasted a twin of existing code; the joint one did not
+        if verdicts == [False, True]:
+            return old
+        if verdicts == [True, True]:
+            kept = [guards.deletion_stats(orig.lines, _split(r.text).lines).unreplaced for r in (joint, old)]
+            if abs(kept[0] - kept[1]) >= 3:
+                return joint if kept[0] < kept[1] else old  # the reading that deletes less
+        return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
+                           "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
+    if old.merged:
+        return old
+    if joint.merged:
+        # Only the joint reading places it: trusted when no distinctive line ends up more often
+        # than the original or the snippet has it (a moved block kept twice, a pasted twin).
+        copied = guards.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
+        if copied is None:
+            return joint
+        return MergeResult(None, copied, "lazy", joint.rung, joint.text, regions)
+    if joint.candidate is None and old.candidate is not None:
+        return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions)
+    return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
 
 
 def _merge_into_empty(orig: _Text, snip_lines: list[str]) -> MergeResult:
@@ -219,7 +282,8 @@ def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
 
 
 def _finish(
-    orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False
+    orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
+    snippet: str | None = None,
 ) -> MergeResult:
     rung = merged.rung if hasattr(merged, "rung") else "exact"
     if converted and rung == "exact":
@@ -231,7 +295,8 @@ def _finish(
         return _refuse(merged.refused_reason or "the snippet could not be applied", method, rung, candidate)
     text = _join(merged.lines, orig)
     original_text = "\n".join(orig.lines)
-    reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language, shown_lines=shown_lines)
+    reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language,
+                               shown_lines=shown_lines, snippet=snippet)
     if reason:
         return _refuse(reason, method, rung, text)
     return MergeResult(text, None, method, rung, None)

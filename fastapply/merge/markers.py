@@ -84,6 +84,32 @@ def _comment_body(stripped: str) -> str | None:
     return body.strip()
 
 
+_FRAMED = re.compile(r"^\s*(\.{3,}|…)(?P<note>.*?)(\.{3,}|…)\s*$", re.DOTALL)
+
+
+def framed_note(body: str) -> bool:
+    """True when a comment's text is a short note framed by ellipses on both sides, or opens
+    with an ellipsis and names elided code (`... rest of conf.py unchanged ...`,
+    `... takes_value and process unchanged ...`, `... Text: unchanged (full license) ...`).
+    The framing itself is the evidence, so the note may name identifiers and file names."""
+    match = _FRAMED.match(body)
+    note = match.group("note") if match else None
+    if note is None and _ELLIPSIS.match(body.strip()):
+        note = _ELLIPSIS.sub(" ", body)
+        if not any(w in _FRAMING_WORDS for w in _words(note)):
+            return False
+    if note is None:
+        return False
+    words = note.split()
+    return 0 < len(words) <= 16 and "\n" not in note
+
+
+# Words that, after an opening ellipsis, say that the comment stands for elided code.
+_FRAMING_WORDS = frozenset(
+    "existing rest remaining unchanged same omitted elided unmodified untouched skipped as before".split()
+)
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.lower())
 
@@ -113,6 +139,8 @@ def classify(line: str) -> Marker | None:
     if has_ellipsis:
         if not words:
             return Marker(indent, strong=True)  # `# ...`, `/* ... */`, `// [...]`
+        if framed_note(body):
+            return Marker(indent, strong=True)  # `// ... Use, Aliases, Short, Long unchanged ...`
         # Words next to an ellipsis must read like a note about elided code ("... rest of the
         # methods unchanged ..."), not like prose or a wrapped URL ("... fileio/naming-a-file").
         prose = _ELLIPSIS.sub(" ", body)

@@ -5,9 +5,11 @@ from the content (keyword evidence, confirmed by a clean parse). `parses(text, l
 "does this parse without errors?" with True/False, or None when no grammar is installed for the
 language. `parse_tree(text, language)` returns the tree for callers that walk definitions.
 
-Grammars are the individual wheels (`tree_sitter_python`, `tree_sitter_javascript`,
-`tree_sitter_typescript`, `tree_sitter_go`, `tree_sitter_rust`), imported lazily and cached, so
-importing this module is cheap and a missing wheel only turns answers into None.
+Grammars are individual wheels (`tree_sitter_python`, `..._javascript`, `..._typescript`, `..._go`,
+`..._rust`, `..._bash`, `..._c`, `..._cpp`, `..._c_sharp`, `..._java`, `..._kotlin`, `..._swift`,
+`..._php`, `..._ruby`, `..._scala`, `..._lua`, `..._html`, `..._css`, `..._json`, `..._toml`,
+`..._yaml`), each bundling its compiled grammar (nothing downloaded at run time), imported lazily
+and cached, so importing this module is cheap and a missing wheel only turns answers into None.
 
 This module knows nothing about snippets, markers or merges.
 """
@@ -27,14 +29,19 @@ _EXTENSIONS = {
     ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
     ".go": "go", ".rs": "rust",
     ".sh": "shell", ".bash": "shell", ".zsh": "shell",
-    ".rb": "ruby", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
-    ".hpp": "cpp", ".cs": "csharp", ".kt": "kotlin", ".swift": "swift", ".php": "php",
-    ".lua": "lua", ".scala": "scala",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby", ".java": "java",
+    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp",
+    ".cs": "csharp", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".php": "php",
+    ".scala": "scala", ".sc": "scala", ".lua": "lua", ".html": "html", ".htm": "html", ".css": "css",
+    ".json": "json", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml",
 }
 _ALIASES = {"py": "python", "js": "javascript", "ts": "typescript", "golang": "go", "rs": "rust",
-            "jsx": "javascript", "node": "javascript", "bash": "shell", "sh": "shell"}
+            "jsx": "javascript", "node": "javascript", "bash": "shell", "sh": "shell", "zsh": "shell",
+            "c++": "cpp", "cxx": "cpp", "c#": "csharp", "cs": "csharp", "kt": "kotlin", "rb": "ruby",
+            "yml": "yaml", "htm": "html"}
 
-# Language -> (module name, attribute holding the language function).
+# Language -> (module name, attribute holding the language function). Each is its own wheel,
+# imported lazily; a missing one only turns that language's answers into None.
 _GRAMMARS = {
     "python": ("tree_sitter_python", "language"),
     "javascript": ("tree_sitter_javascript", "language"),
@@ -42,6 +49,22 @@ _GRAMMARS = {
     "tsx": ("tree_sitter_typescript", "language_tsx"),
     "go": ("tree_sitter_go", "language"),
     "rust": ("tree_sitter_rust", "language"),
+    "shell": ("tree_sitter_bash", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "php": ("tree_sitter_php", "language_php"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "scala": ("tree_sitter_scala", "language"),
+    "lua": ("tree_sitter_lua", "language"),
+    "html": ("tree_sitter_html", "language"),
+    "css": ("tree_sitter_css", "language"),
+    "json": ("tree_sitter_json", "language"),
+    "toml": ("tree_sitter_toml", "language"),
+    "yaml": ("tree_sitter_yaml", "language"),
 }
 
 # Content evidence: each pattern that matches adds a vote for its language.
@@ -55,6 +78,14 @@ _EVIDENCE = {
                    r"module\.exports", r"^\s*import .* from ['\"]"],
     "typescript": [r"^\s*(export )?interface \w+", r":\s*(string|number|boolean)\b",
                    r"^\s*(export )?type \w+ = ", r"\bas const\b"],
+    "java": [r"^\s*(public|private|protected) (static )?(final )?[\w<>\[\]]+ \w+\(", r"^import java\.",
+             r"^package [\w.]+;", r"\bSystem\.out\.", r"@Override"],
+    "cpp": [r"^#include\s*[<\"]", r"\bstd::", r"^\s*template\s*<", r"^\s*namespace \w+", r"::\w+\("],
+    "ruby": [r"^\s*def \w+[?!]?(\(.*\))?\s*$", r"^\s*end\s*$", r"^\s*require ['\"]", r"\bdo \|\w+",
+             r"^\s*module \w+"],
+    "lua": [r"^\s*local \w+ = ", r"^\s*function [\w.:]+\(", r"^\s*end\s*$", r"\bthen\s*$", r"~="],
+    "scala": [r"^\s*(case )?class \w+", r"^\s*object \w+", r"^\s*def \w+.*=", r"^\s*val \w+", r"^import scala\."],
+    "html": [r"<!DOCTYPE html", r"<html\b", r"</div>", r"<head>", r"<body\b"],
 }
 
 

@@ -40,3 +40,20 @@ def test_run_guards_skips_deletions_when_the_snippet_shows_them():
     result = "x0 = 0"
     assert guards.run_guards(original, result, language="python", shown_lines=1)
     assert guards.run_guards(original, result, language="python", shown_lines=None) is None
+
+
+def test_copied_lines_refuses_a_block_kept_twice():
+    original = ["def moved():", "    return compute_something(1)", "", "def other():", "    pass"]
+    result = original + ["", "def moved():", "    return compute_something(1)"]
+    snippet = ["# ... existing code ...", "def moved():", "    return compute_something(1)"]
+    assert "would appear 2 times" in guards.check_copied_lines(original, result, snippet)
+    # Shown twice by the snippet (a deliberate copy): allowed.
+    assert guards.check_copied_lines(original, result, snippet + snippet[1:]) is None
+
+
+def test_line_opcodes_agree_with_difflib_on_big_repetitive_files():
+    a = ["x = 1", "y = 2"] * 3000
+    b = a[:2999] + ["z = 3"] + a[3001:]
+    ops = guards.line_opcodes(a, b)
+    assert [op for op in ops if op[0] != "equal"] == [("replace", 2999, 3001, 2999, 3000)]
+    assert guards.deletion_stats(a, b).unreplaced == 1

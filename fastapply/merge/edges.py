@@ -1,0 +1,311 @@
+"""Where a section starts and ends: its edges, settled by anchors, structure and edge rules.
+
+Given a section and its anchors (anchors.py), the span it replaces grows from the first and the
+last anchor over equal neighbouring lines. What lies beyond (the section's *head* before its
+first matched run, its *tail* after its last) is read one of three ways, each a candidate:
+
+- `inserted`: new lines next to the matched run, nothing of the original removed;
+- `closed on a match`: the head's first line (tail's last line) matches an original line further
+  out, and the original lines in between are replaced (the generic closing tail: new lines, then
+  a `}` that closes the block the anchor opened);
+- `file edge`: a section without a marker before (after) it starts (ends) at the file's edge.
+
+Candidates are ranked by (bracket balance of the replaced region equals that of its replacement,
+fewest original lines deleted without being shown, most lines of context). Candidates that rank
+equal but give different files raise `Ambiguous`.
+
+Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
+original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
+section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`).
+
+This module knows lines, sections and anchors, not languages or guards.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
+from fastapply.merge.sections import Section
+
+MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
+MAX_REGION = 400  # a replaced region longer than this is no candidate (the deletion guard's domain)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a section lands: it replaces `original[start:end]`."""
+
+    start: int
+    end: int
+    rung: str
+    ambiguous: bool = False
+
+
+class Ambiguous(Exception):
+    """Several readings fit equally well (`places`, 0-based), or an inserted line may be a changed
+    one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any."""
+
+    def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=(),
+                 note: str | None = None):
+        super().__init__(line)
+        self.note = note
+        self.line = line
+        self.places = tuple(places)
+        self.doubt = doubt
+        self.guess = guess
+        self.regions = tuple(regions)
+
+
+class Unplaceable(Exception):
+    """No place in the window fits the section."""
+
+    def __init__(self, detail: str = ""):
+        super().__init__(detail)
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Trimmed:
+    """A section without the blank lines at its marker edges (kept aside in `lead`/`trail`)."""
+
+    section: Section
+    lines: tuple[str, ...]
+    lead: tuple[str, ...]
+    trail: tuple[str, ...]
+
+
+def trim_blank_edges(section: Section) -> Trimmed:
+    """Blank lines next to a marker (or at the snippet's edges) carry no position."""
+    lines = list(section.lines)
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))
+
+
+@dataclass(frozen=True)
+class _Cand:
+    at: int  # start (head) or end (tail) in the original
+    valid: bool
+    deleted: int
+    context: int
+    inserted: tuple[str, ...]  # section lines inserted beyond the matched run (edge rules apply)
+
+    def rank(self) -> tuple:
+        return (not self.valid, self.deleted, -self.context)
+
+
+def _matched(region: Sequence[str], repl: Sequence[str], key) -> tuple[int, int]:
+    """(equal lines, edited lines) when `repl` replaces `region`: lines kept verbatim, and
+    replaced lines that pair with an edited copy (`same_edit`) in order."""
+    if not region or not repl:
+        return 0, 0
+    m = difflib.SequenceMatcher(None, [key(l) for l in region], [key(l) for l in repl], autojunk=False)
+    equal = edited = 0
+    for tag, i1, i2, j1, j2 in m.get_opcodes():
+        if tag == "equal":
+            equal += i2 - i1
+        elif tag == "replace":
+            j = j1
+            for i in range(i1, i2):
+                while j < j2 and not same_edit(repl[j], region[i]):
+                    j += 1
+                if j < j2:
+                    edited += 1
+                    j += 1
+    return equal, edited
+
+
+def _duplicates(inserted: Sequence[str], nearby_keys: Sequence[str], key) -> int:
+    """Inserted distinctive lines that copy an original line nearby: reading them as new lines
+    would duplicate that line, so they count against the reading like deleted lines."""
+    near = set(nearby_keys)
+    return sum(1 for l in inserted if not is_generic(l) and key(l) in near)
+
+
+def _keyword_twins(inserted: Sequence[str], adjacent_keys: Sequence[str], key) -> int:
+    """Inserted keyword lines (`try:`, `else {`, `end`) equal to one of the few original lines
+    right beyond the edge: read as new, the block opener or closer would be doubled."""
+    near = set(adjacent_keys)
+    return sum(1 for l in inserted if is_generic(l) and any(c.isalpha() for c in l) and key(l) in near)
+
+
+def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) -> _Cand:
+    """A reading where `repl` replaces `region`; `nearby`: original keys just beyond the region,
+    where a copy of a replacement line means the reading duplicates it."""
+    equal, edited = _matched(region, repl, key)
+    valid = bracket_balance(region) == bracket_balance(repl)
+    inside = {key(l) for l in region}
+    dup = _duplicates([l for l in repl if key(l) not in inside], nearby, key)
+    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, ())
+
+
+def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int]:
+    """Original lines in [lo, hi) of which `line` reads as an edited copy (an edge line that
+    changed: the section then closes on it instead of on an equal line)."""
+    if is_generic(line):
+        return []
+    return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p])]
+
+
+def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
+    cands.sort(key=lambda c: (c.rank(), c.at))
+    best = cands[0]
+    rivals = sorted({c.at for c in cands if c.rank() == best.rank()})
+    if len(rivals) > 1:
+        raise Ambiguous(line, rivals, guess=guess_of(best), regions=[(min(rivals), max(rivals) + 1)])
+    return best
+
+
+# --------------------------------------------------------------------------- anchored sections
+
+
+def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, anchors, lo: int, hi: int):
+    """(Span, lines) for a section with at least one anchor (section index, original index)."""
+    sec, keys = t.lines, index.keys
+    (sf, of), (sl, ol) = anchors[0], anchors[-1]
+    doubts: list[Ambiguous] = []
+    start, head_ins = _head(t, orig, index, key, sf, of, lo, doubts)
+    end, tail_ins = _tail(t, orig, index, key, sl, ol, hi, doubts)
+    lines = list(sec)
+    if any(l.strip() for l in head_ins):
+        lines = list(t.lead) + lines
+    if any(l.strip() for l in tail_ins):
+        lines = lines + list(t.trail)
+    if doubts:
+        doubt = doubts[0]
+        doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
+        doubt.regions = ((max(lo, start - 2), min(len(orig), end + 2)),)
+        raise doubt
+    return Span(start, end, "exact"), lines
+
+
+def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, tuple[str, ...]]:
+    sec, keys = t.lines, index.keys
+    b = 0
+    while sf - b - 1 >= 0 and of - b - 1 >= lo and key(sec[sf - b - 1]) == keys[of - b - 1]:
+        b += 1
+    s_edge, o_edge = sf - b, of - b
+    ins = tuple(sec[:s_edge])
+    dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
+    dup += _keyword_twins(ins, keys[max(lo, o_edge - 3) : o_edge], key)
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins)]
+    if s_edge > 0:
+        for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
+            c = 0
+            while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
+                c += 1
+            if o_edge - (p + c) <= MAX_REGION:
+                cands.append(_replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
+                                           keys[max(lo, p - s_edge - 10) : p]))
+        for p in _edited_places(sec[0], orig, max(lo, o_edge - 3 * s_edge - 10), o_edge):
+            cands.append(_replace_cand(p, orig[p + 1 : o_edge], sec[1:s_edge], key, b + 1,
+                                       keys[max(lo, p - s_edge - 10) : p]))
+        if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
+            cands.append(_replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
+    best = _best(cands, sec[0], lambda c: None)
+    if not best.inserted or not any(l.strip() for l in best.inserted):
+        return best.at, ()
+    r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
+    if not r and not t.section.open_start and lo == 0 and any(l.strip() for l in orig[: best.at]):
+        # No marker before the snippet's first section, new lines first, and the file has code
+        # above: they replace the file's head (the convention) or go above it (a forgotten marker).
+        doubts.append(Ambiguous(next(l for l in best.inserted if l.strip()), (), doubt=True, note=(
+            "the snippet starts with new lines and no marker while the original has code above "
+            "the place they go; start with a marker (keep that code) or with its first lines")))
+    return best.at - r, (() if r else best.inserted)
+
+
+def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, doubts) -> tuple[int, tuple[str, ...]]:
+    sec, keys, n = t.lines, index.keys, len(t.lines)
+    e = 0
+    while sl + 1 + e < n and ol + 1 + e < hi and key(sec[sl + 1 + e]) == keys[ol + 1 + e]:
+        e += 1
+    s_edge, o_edge = sl + 1 + e, ol + 1 + e
+    ins = tuple(sec[s_edge:])
+    dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
+    dup += _keyword_twins(ins, keys[o_edge : min(hi, o_edge + 3)], key)
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins)]
+    if s_edge < n:
+        for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
+            c = 0
+            while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
+                c += 1
+            if (p - c + 1) - o_edge <= MAX_REGION:
+                cands.append(_replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
+                                           keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
+        for p in _edited_places(sec[-1], orig, o_edge, min(hi, o_edge + 3 * (n - s_edge) + 10)):
+            cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
+                                       keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
+        if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
+            cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
+    best = _best(cands, sec[-1], lambda c: None)
+    if not best.inserted or not any(l.strip() for l in best.inserted):
+        return best.at, ()
+    r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
+    return best.at + r, (() if r else best.inserted)
+
+
+def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:
+    try:
+        return edge_edit(inserted, beyond)
+    except EdgeDoubt as doubt:
+        doubts.append(Ambiguous(doubt.line, (), doubt=True))
+        return 0
+
+
+# --------------------------------------------------------------------------- floating sections
+
+
+def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
+    """(Span, lines) for a section with no anchor in orig[lo:hi]; None when it is pure context
+    (it occurs there verbatim, so placing it changes nothing)."""
+    sec, keys, n = t.lines, index.keys, len(t.lines)
+    heads = index.places(key(sec[0]), lo, hi)
+    for p in heads:
+        if p + n <= hi and all(key(sec[c]) == keys[p + c] for c in range(n)):
+            return None
+    cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
+    for p in heads[:MAX_CANDIDATES * 4]:
+        c = 0
+        while c < n and p + c < hi and key(sec[c]) == keys[p + c]:
+            c += 1
+        rest = sec[c:]
+        options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
+        if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
+            options.append((_replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
+        for q in index.places(key(sec[-1]), p + c, hi)[:3]:
+            d = 0
+            while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
+                d += 1
+            region, repl = orig[p + c : q - d + 1], sec[c : n - d]
+            if len(region) <= MAX_REGION:
+                cand = _replace_cand(q + 1, region, repl, key, c + d)
+                options.append((cand.rank(), q + 1))
+        if options:
+            rank, end = min(options)
+            cands.append((rank, p, end))
+    if not heads and t.section.open_start:
+        for q in index.places(key(sec[-1]), lo, hi)[:MAX_CANDIDATES]:
+            d = 0
+            while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
+                d += 1
+            cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
+    if not cands:
+        raise Unplaceable("no line of it occurs there")
+    cands.sort()
+    rank, start, end = cands[0]
+    rivals = sorted({(s, e) for r, s, e in cands if r == rank})
+    guess = (Span(start, end, "exact", ambiguous=True), list(sec))
+    if len(rivals) > 1:
+        line = sec[0] if heads else sec[-1]
+        raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
+    if rank[0]:
+        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
+    return Span(start, end, "exact"), list(sec)

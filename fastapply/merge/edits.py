@@ -1,0 +1,142 @@
+"""Edge rules: whether lines a section inserts at its edge are edits of the original lines there.
+
+A planner often starts or ends a section on a changed line, with no unchanged line beyond it:
+`html_title = "new"` right after a marker that stands for `html_title = "old"`. These rules decide,
+line against line, whether an inserted line is an edited copy (`same_edit`: same leading name,
+a line cut short or continued, a reworded end, a re-indented copy), merely `similar` (then the
+reading is doubtful and the merge refuses), or new; `rewritten_by` spots one original line
+rewritten as a block. `edge_edit` pairs inserted lines with the original lines beyond an edge.
+
+This module knows single lines and short runs of them; edges.py decides where they apply.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Sequence
+
+from fastapply.merge.anchors import collapse, is_generic
+
+
+class EdgeDoubt(Exception):
+    """An inserted line may be new or a change to the similar original `line` beyond the edge."""
+
+    def __init__(self, line: str):
+        super().__init__(line)
+        self.line = line
+
+
+_NAME = re.compile(r"^\s*(.*?)\s*(:=|(?<![=!<>])=(?!=)|\((?!\))|(?<!:):(?!:)|\{)")
+_KEYWORDS = frozenset(
+    "if else elif for while return switch case catch with try except finally match loop func fn def "
+    "function class struct impl let const var pub async await yield raise throw new do unless until".split()
+)
+
+
+def leading_name(line: str) -> str | None:
+    """What a line defines, assigns or calls: the text before its first `=`, `(`, `:` or `{`
+    (`html_title`, `def echo`, `Text`, `[Result]::new`), or None for keyword-led and short ones
+    (`if (`, `return x`), which say nothing about which line they edit."""
+    m = _NAME.match(line)
+    if not m:
+        return None
+    name = collapse(m.group(1))
+    words = re.findall(r"[A-Za-z_$][\w$]*", name)
+    if not words or len(name) < 3 or name.lower() in _KEYWORDS:
+        return None
+    if len(words) == 1 and words[0].lower() in _KEYWORDS:
+        return None
+    return name
+
+
+def same_edit(new: str, old: str) -> bool:
+    """True when `new` reads as an edited copy of `old`: same leading name, or a long shared
+    prefix (a comment reworded at its end)."""
+    a, b = collapse(new), collapse(old)
+    if a and a == b:
+        return new != old  # the same line re-indented
+    if not a or not b or is_generic(a) or is_generic(b):
+        return False
+    na, nb = leading_name(a), leading_name(b)
+    if na is not None and na == nb:
+        return True
+    shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
+    if len(shorter) >= 20 and longer.startswith(shorter):
+        return True  # a line cut short or continued (`// due to X.` vs `// due to X, although ...`)
+    prefix = len(_common_prefix(a, b))
+    if prefix >= 12 and prefix >= 0.6 * max(len(a), len(b)):
+        return True  # a comment or string reworded at its end
+    return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
+
+
+def similar(a: str, b: str) -> bool:
+    ca, cb = collapse(a), collapse(b)
+    if min(len(ca), len(cb)) < 5 or ca == cb:
+        return False
+    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def edge_edit(inserted: list[str], beyond: list[str]) -> int:
+    """How many original lines beyond a section's edge its inserted lines replace.
+
+    `inserted` and `beyond` run outwards from the edge (for a head, both reversed). Lines are
+    paired outwards: an edited copy (`same_edit`) or an equal line is consumed with its original
+    line, blank lines go with their neighbours; pairing stops at the first other line. When at
+    least one pair was an edit, the lines consumed are replaced. When none was, but an inserted
+    line is merely similar to the nearest original lines, the reading is doubtful: refuse.
+    """
+    i = j = consumed = skipped = 0
+    edited = False
+    while i < len(inserted) and j < len(beyond):
+        a, b = inserted[i], beyond[j]
+        if not a.strip() or not b.strip():
+            i += not a.strip()
+            j += not b.strip()
+            continue
+        if same_edit(a, b) or (edited and similar(a, b)):
+            edited = True
+        elif a != b:
+            if consumed or skipped >= 8:
+                break
+            i += 1  # a new line before the edited ones (`if x:` above re-indented lines)
+            skipped += 1
+            continue
+        i += 1
+        j += 1
+        consumed = j
+    if edited:
+        rest = [l for l in inserted[i:] if l.strip()]
+        after = [l for l in beyond[consumed : consumed + 3] if l.strip()][:1]
+        if rest and after and (rewritten_by(rest, after[0]) or any(similar(l, after[0]) for l in rest[:2])):
+            raise EdgeDoubt(after[0])  # the edits go on past what can be paired
+        return consumed
+    ins = [l for l in inserted if l.strip()]
+    near = [l for l in beyond[:3] if l.strip()][:2]
+    doubtful = next((l for l in ins[:2] if any(similar(l, o) for o in near)), None)
+    if doubtful is None and near and rewritten_by(ins, near[0]):
+        doubtful = near[0]
+    if doubtful is not None:
+        raise EdgeDoubt(doubtful)
+    return 0
+
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]{2,}")
+
+
+def rewritten_by(block: Sequence[str], line: str) -> bool:
+    """True when the names of an original `line` all reappear in an inserted `block` (at least
+    three of them): the block may be that line rewritten over several lines
+    (`@{Name="$Name";Description="$Description"}` -> a four-line `New-Object` literal)."""
+    names = {w for w in _IDENT.findall(line) if w.lower() not in _KEYWORDS}
+    if len(names) < 3:
+        return False
+    used = {w for l in block for w in _IDENT.findall(l)}
+    return len(names & used) >= 0.8 * len(names)

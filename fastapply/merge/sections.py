@@ -1,0 +1,117 @@
+"""Cut a lazy snippet into sections at its marker lines, after undoing diff prefixes in it.
+
+A lazy snippet alternates *sections* (runs of new-file lines) and *markers* (lines standing for an
+unchanged run of the original). `split_sections` returns the sections with, for each, whether a
+marker comes before it (`open_start`) and after it (`open_end`).
+
+Reasoning models often write a lazy snippet as half a diff: `+` before new lines, `-` before removed
+ones, `@@` between places. `undiff_lazy` turns such a snippet back into plain lazy form (`-` lines
+dropped: the lines around them become adjacent, which is how a lazy snippet shows a deletion; `+`
+prefixes removed; `@@` lines become markers), but only when the evidence says the prefixes are
+diff syntax and not code (the `-` lines exist in the original without their prefix, the `+` lines
+do not exist in it with theirs).
+
+This module knows lines and markers; where a section goes is `lazy.py`'s business.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from fastapply.merge.markers import classify, is_elision
+
+CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of snippet lines between markers; `open_start`/`open_end`: a marker before/after."""
+
+    lines: tuple[str, ...]
+    open_start: bool
+    open_end: bool
+    marker_indent_after: str | None = None
+
+
+def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Section]:
+    """Cut the snippet at marker lines. Consecutive markers count as one; blank-only sections
+    between markers are dropped (a blank line next to a marker carries no position)."""
+    original_stripped = frozenset(line.strip() for line in original)
+    sections: list[Section] = []
+    current: list[str] = []
+    open_start = False
+    seen_any = False
+    for line in snippet:
+        if line.strip() == CANONICAL_MARKER or is_elision(line, original_stripped):
+            marker = classify(line)
+            if current and any(s.strip() for s in current):
+                sections.append(Section(tuple(current), open_start, True, marker.indent if marker else ""))
+            current = []
+            open_start = True
+            seen_any = True
+            continue
+        current.append(line)
+    if current and (any(s.strip() for s in current) or not seen_any):
+        sections.append(Section(tuple(current), open_start, False))
+    return sections
+
+
+def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
+    """True when some snippet line stands for elided original code."""
+    original_stripped = frozenset(line.strip() for line in original)
+    return any(is_elision(line, original_stripped) for line in snippet)
+
+
+# --------------------------------------------------------------------------- diff lines in lazy snippets
+
+_HUNK = re.compile(r"^@@.*@@.*$|^@@\s*$")
+_HEADER = re.compile(r"^(\+\+\+|---) (a/|b/|/dev/null|\S+\.\w+)")
+
+
+def _prefixed(line: str, sign: str) -> bool:
+    return line.startswith(sign) and not line.startswith(sign * 3)
+
+
+def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
+    """The snippet with `+`/`-`/`@@` diff syntax undone, or None when it is not diff syntax.
+
+    Evidence required: at least one `+` or `-` line; every `-` line's text exists in the original
+    (stripped comparison) while the prefixed text does not; no `+` line exists in the original
+    with its prefix. Context lines that all start with one space (unified-diff context) lose it.
+    """
+    stripped = {line.strip() for line in original}
+    plus = [l for l in snippet if _prefixed(l, "+")]
+    minus = [l for l in snippet if _prefixed(l, "-")]
+    hunks = [l for l in snippet if _HUNK.match(l)]
+    if not plus and not minus:
+        return None
+    if any(l.strip() in stripped for l in plus + minus):
+        return None  # the prefixed text is real content of the original (a list, an expression)
+    if any(l[1:].strip() not in stripped for l in minus if l[1:].strip()):
+        return None
+    if not minus and not hunks:
+        # Only `+` lines: diff syntax only when their text is code next to known context.
+        if not any(classify(l) for l in snippet) or len(plus) < 2:
+            return None
+    context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
+               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
+    unified = bool(context) and all(l.startswith(" ") for l in context) and any(
+        l[1:] in original_set for original_set in [set(original)] for l in context
+    )
+    out: list[str] = []
+    for line in snippet:
+        if _HEADER.match(line):
+            continue
+        if _HUNK.match(line):
+            out.append(CANONICAL_MARKER)
+        elif _prefixed(line, "-"):
+            continue
+        elif _prefixed(line, "+"):
+            out.append(line[1:])
+        elif unified and line.startswith(" ") and not classify(line):
+            out.append(line[1:])
+        else:
+            out.append(line)
+    return out

@@ -1,0 +1,62 @@
+"""Edge rules: edited copies, doubtful look-alikes, rewritten lines."""
+
+import pytest
+
+from fastapply.merge.edits import EdgeDoubt, edge_edit, leading_name, rewritten_by, same_edit
+
+
+@pytest.mark.parametrize(
+    "new, old",
+    [
+        ('html_title = "Click Documentation ({})".format(version)', 'html_title = "{} Documentation".format(project)'),
+        ("def echo(message=None, file=None, nl=True):", "def echo(message=None, file=None, nl=True, err=False):"),
+        ('    Text: viper.GetString("license.text")}', '    Text: "license.text"}'),
+        ("/// Generates the `Clap` implementation.", "/// Generates the `Clap` impl."),
+        ("// due to an example in the README.", "// due to an example in the README, although this is not robust."),
+        ("            result = runner.invoke(cmd)", "        result = runner.invoke(cmd)"),  # re-indented
+    ],
+)
+def test_edited_copies(new, old):
+    assert same_edit(new, old)
+
+
+@pytest.mark.parametrize(
+    "new, old",
+    [
+        ('case "b": return 2', 'case "c": return 3'),  # a new case next to another one
+        ("if (x) {", "if (y) {"),  # keyword-led lines say nothing
+        ("value = compute(1) + 1", "total = compute(1)"),  # another name
+        ("}", "}"),
+    ],
+)
+def test_look_alikes_are_not_edits(new, old):
+    assert not same_edit(new, old)
+
+
+def test_leading_name():
+    assert leading_name("html_title = 1") == "html_title"
+    assert leading_name("[Result]::new(a, b)") == "[Result]::new"
+    assert leading_name("if (x) {") is None
+    assert leading_name("a == b") is None
+
+
+def test_edge_edit_replaces_paired_lines_and_keeps_going_over_equal_ones():
+    inserted = ["#[derive(Parser, Debug)]", "", "use clap::Parser;"]  # outwards from the edge
+    beyond = ["#[derive(Clap, Debug)]", "", "use clap::Clap;", "//! docs"]
+    assert edge_edit(inserted, beyond) == 3
+
+
+def test_edge_edit_inserts_unrelated_lines():
+    assert edge_edit(["def new():", "    pass"], ["def old(a, b):", "    return a"]) == 0
+
+
+def test_edge_edit_doubts_a_merely_similar_line():
+    with pytest.raises(EdgeDoubt):
+        edge_edit(["    value = compute(1) + 1"], ["    total = compute(1)", "def a():"])
+
+
+def test_rewritten_by_spots_a_one_liner_spread_over_a_block():
+    block = ["New-Object -TypeName PSCustomObject -Property @{", 'Name = "$Name"', 'Description = "$Description"', "}"]
+    assert rewritten_by(block, '@{Name="$Name";Description="$Description"}')
+    assert not rewritten_by(block, '@{Name="$Name";Tooltip="$Tooltip";Extra="$Extra"}')
+    assert not rewritten_by(block, "@{a=1}")  # too few names to tell

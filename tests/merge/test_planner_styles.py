@@ -1,0 +1,104 @@
+"""The instant merge on the snippet categories real planners write (issue 9), one per test."""
+
+import time
+
+from fastapply.merge.instant import instant_merge
+
+GO = """package main
+
+import "fmt"
+
+func helper(a int) int {
+\treturn a + 1
+}
+
+func main() {
+\tx := helper(1)
+\tfmt.Println(x)
+}
+
+func tail() {
+\tfmt.Println("tail")
+}
+"""
+
+
+def test_generic_closing_tail_lands_on_the_block_end():
+    snippet = "// ... existing code ...\nfunc helper(a int) int {\n\tb := a * 2\n\treturn b + 1\n}\n// ... existing code ...\n"
+    r = instant_merge(GO, snippet, path="m.go")
+    assert r.merged, r.refused_reason
+    assert "\tb := a * 2\n\treturn b + 1\n}\n\nfunc main() {" in r.text
+    assert r.text.count("}\n") == GO.count("}\n")
+
+
+def test_missing_leading_and_trailing_markers_keep_the_file():
+    snippet = "func main() {\n\tx := helper(2)\n\tfmt.Println(x)\n}\n"
+    r = instant_merge(GO, snippet, path="m.go")
+    assert r.merged, r.refused_reason
+    assert r.text == GO.replace("helper(1)", "helper(2)")
+
+
+def test_diff_lines_inside_a_lazy_snippet():
+    snippet = "// ... existing code ...\nfunc main() {\n-\tx := helper(1)\n+\tx := helper(3)\n\tfmt.Println(x)\n// ... existing code ...\n"
+    r = instant_merge(GO, snippet, path="m.go")
+    assert r.merged, r.refused_reason
+    assert r.text == GO.replace("helper(1)", "helper(3)")
+
+
+def test_blank_line_next_to_a_marker_is_not_inserted():
+    snippet = "// ... existing code ...\n\nfunc tail() {\n\tfmt.Println(\"TAIL\")\n}\n"
+    r = instant_merge(GO, snippet, path="m.go")
+    assert r.merged, r.refused_reason
+    assert r.text == GO.replace('"tail"', '"TAIL"')
+
+
+def test_framed_marker_notes_are_markers():
+    snippet = "// ... imports and helper unchanged ...\nfunc main() {\n\tx := helper(5)\n// ... Println and tail unchanged ...\n"
+    r = instant_merge(GO, snippet, path="m.go")
+    assert r.merged, r.refused_reason
+    assert r.text == GO.replace("helper(1)", "helper(5)")
+
+
+def test_edge_edit_replaces_the_line_it_edits():
+    original = 'html_logo = "logo.png"\nhtml_title = "Old"\nhtml_show = False\nlatex = 1\n'
+    snippet = '# ... existing code ...\nhtml_logo = "logo.png"\nhtml_title = "New"\n# ... existing code ...\n'
+    r = instant_merge(original, snippet, path="conf.py")
+    assert r.text == original.replace('"Old"', '"New"')
+
+
+def test_prose_and_other_languages_are_refused_with_a_reason():
+    r = instant_merge(GO, "// ... existing code ...\nThis changes the helper to double its input.\n// ... existing code ...\n", path="m.go")
+    assert not r.merged and r.refused_reason
+    r = instant_merge(GO, "# ... existing code ...\ndef helper(a):\n    return a * 2\n# ... existing code ...\n", path="m.go")
+    assert not r.merged and r.refused_reason
+
+
+def test_binary_and_huge_snippets_are_refused_fast():
+    assert "binary" in instant_merge(GO, "// ...\n\x00\x01\n", path="m.go").refused_reason
+    started = time.perf_counter()
+    r = instant_merge(GO, "x\n" * 3_000_000, path="m.go")
+    assert not r.merged and "limit" in r.refused_reason
+    assert time.perf_counter() - started < 1.0
+
+
+def test_refusal_carries_candidate_and_regions():
+    original = "def a():\n    return 1\n\ndef b():\n    return 1\n\nend\n"
+    r = instant_merge(original, "# ... existing code ...\n    return 1\n    # new\n# ... existing code ...\n", path="x.py")
+    assert not r.merged
+    assert "matches 2 places" in r.refused_reason
+    assert r.regions == ((1, 2), (4, 5))
+    assert r.candidate is not None
+
+
+def test_a_20000_line_file_merges_in_under_a_second():
+    funcs = [f"def function_{i}(x):\n    y = x + {i}\n    if y > 10:\n        return y\n    return x\n" for i in range(4000)]
+    original = "import os\n" + "".join(funcs)
+    assert original.count("\n") >= 20000
+    snippet = ("# ... existing code ...\ndef function_1234(x):\n    y = x + 1234\n    if y > 99:\n"
+               "        return y\n# ... existing code ...\n")
+    started = time.perf_counter()
+    r = instant_merge(original, snippet, path="big.py")
+    elapsed = time.perf_counter() - started
+    assert r.merged, r.refused_reason
+    assert r.text == original.replace("    y = x + 1234\n    if y > 10:", "    y = x + 1234\n    if y > 99:")
+    assert elapsed < 1.0

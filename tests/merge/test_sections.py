@@ -1,0 +1,34 @@
+"""Sections and diff lines inside lazy snippets."""
+
+from fastapply.merge.sections import CANONICAL_MARKER, split_sections, undiff_lazy
+
+ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
+
+
+def test_diff_prefixes_in_a_lazy_snippet_are_undone():
+    snippet = ["# ... existing code ...", "def f():", "-    a = 1", "+    a = 10", "     b = 2", "@@ ... @@", "x = f()"]
+    assert undiff_lazy(snippet, ORIGINAL) == [
+        "# ... existing code ...", "def f():", "    a = 10", "     b = 2", CANONICAL_MARKER, "x = f()"
+    ]
+
+
+def test_unified_context_lines_lose_their_space():
+    snippet = [" def f():", "-    a = 1", "+    a = 10", "     b = 2"]
+    assert undiff_lazy(snippet, ORIGINAL) == ["def f():", "    a = 10", "    b = 2"]
+
+
+def test_code_that_starts_with_a_sign_is_not_diff_syntax():
+    original = ["items:", "- one", "- two"]
+    assert undiff_lazy(["items:", "- one", "- three"], original) is None  # `- one` is in the file
+    assert undiff_lazy(["x = 1", "y = 2"], ORIGINAL) is None  # no prefixes at all
+
+
+def test_a_minus_line_the_original_lacks_is_no_deletion():
+    assert undiff_lazy(["def f():", "-    nothing = 0", "+    a = 3"], ORIGINAL) is None
+
+
+def test_canonical_marker_splits_sections():
+    sections = split_sections(["def f():", CANONICAL_MARKER, "x = f()"], ORIGINAL)
+    assert [(s.lines, s.open_start, s.open_end) for s in sections] == [
+        (("def f():",), False, True), (("x = f()",), True, False)
+    ]
