@@ -306,6 +306,24 @@ def _marked_edge(original: Sequence[str], snippet: Sequence[str], i1: int, i2: i
     return None
 
 
+def _marked_deletions(snippet: Sequence[str]) -> set[str]:
+    """Lines the snippet itself marks as deleted: `-` lines, and SEARCH lines that its REPLACE
+    side does not keep. (A line a lazy snippet merely shows is kept, not deleted: a model that
+    drops a twin of it elsewhere has not been told to.)"""
+    from fastapply.merge import blocks
+
+    marked = {l[1:].strip() for l in snippet if l.startswith("-") and not l.startswith("--") and l[1:].strip()}
+    lines = [l.rstrip("\r") for l in snippet]
+    if blocks.looks_like_search_replace(lines):
+        try:
+            for edit in blocks.parse_search_replace(lines):
+                kept = {l.strip() for l in edit.replace}
+                marked |= {l.strip() for l in edit.search if l.strip() and l.strip() not in kept}
+        except ValueError:
+            pass
+    return marked
+
+
 def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse when the result drops original lines far from anything the snippet shows.
 
@@ -316,6 +334,7 @@ def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snip
     """
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
+    marked = _marked_deletions(snippet)
     from collections import Counter
 
     counts = Counter(l.strip() for l in original)
@@ -325,8 +344,8 @@ def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snip
         lost = [l for l in original[i1:i2] if l.strip()]
         if not lost:
             continue
-        if any(l.strip() in shown for l in lost if _distinctive(l)):
-            continue  # the snippet shows the deleted lines themselves (a `-` line, a SEARCH side)
+        if any(l.strip() in marked for l in lost if _distinctive(l)):
+            continue  # the snippet marks the deleted lines themselves (a `-` line, a SEARCH side)
         if (edge := _marked_edge(original, snippet, i1, i2)) is not None:
             return (
                 f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
