@@ -237,6 +237,8 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             return joint  # the greedy reading pasted a twin of existing code; the joint one did not
         if verdicts == [False, True]:
             return old
+        if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
+            return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True]:
             kept = [guards.deletion_stats(orig.lines, _split(r.text).lines).unreplaced for r in (joint, old)]
             if abs(kept[0] - kept[1]) >= 3:
@@ -255,6 +257,10 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
+
+
+def _without_blanks(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.strip()]
 
 
 def _merge_into_empty(orig: _Text, snip_lines: list[str]) -> MergeResult:

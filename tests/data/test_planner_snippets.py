@@ -64,5 +64,5 @@ def test_real_pairs_merge_right_or_refuse():
             right += result.merged and result.text == row["after"]
             wrong += result.merged and result.text != row["after"]
     assert total >= 300
-    assert wrong <= 0.04 * total, f"{wrong} wrong of {total}"
-    assert right >= 0.6 * total, f"only {right} right of {total}"
+    assert wrong <= 0.03 * total, f"{wrong} wrong of {total}"  # measured: 6 of 420
+    assert right >= 0.7 * total, f"only {right} right of {total}"  # measured: 310 of 420
