@@ -1,0 +1,259 @@
+"""Locating one section of a lazy snippet in the original for the greedy merge (greedy.py):
+the comparison rungs (exact -> whitespace -> fuzzy), the head and tail searches, and the
+ambiguity they report instead of guessing. See greedy.py's docstring for the whole algorithm and
+a worked example.
+
+This module knows lines and sections; it does not splice, and it does not know markers beyond
+what a `Section` holds.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+
+RUNGS = ("exact", "whitespace", "fuzzy")
+
+
+FUZZY_THRESHOLD = 0.9
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of snippet lines between markers; `open_start`/`open_end`: a marker before/after."""
+
+    lines: tuple[str, ...]
+    open_start: bool
+    open_end: bool
+    marker_indent_after: str | None = None
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a section lands: it replaces `original[start:end]`."""
+
+    start: int
+    end: int
+    rung: str
+    ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
+
+
+def _collapse(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _eq_exact(a: str, b: str) -> bool:
+    return a == b
+
+
+def _eq_whitespace(a: str, b: str) -> bool:
+    return _collapse(a) == _collapse(b)
+
+
+def _eq_fuzzy(a: str, b: str) -> bool:
+    ca, cb = _collapse(a), _collapse(b)
+    if ca == cb:
+        return True
+    # Short lines (`}`, `end`, `return x`) are too easy to confuse: only equal counts for them.
+    if not ca or not cb or min(len(ca), len(cb)) < 12:
+        return False
+    matcher = difflib.SequenceMatcher(None, ca, cb, autojunk=False)
+    if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
+        return False
+    return matcher.ratio() >= FUZZY_THRESHOLD
+
+
+_EQ: dict[str, Callable[[str, str], bool]] = {
+    "exact": _eq_exact, "whitespace": _eq_whitespace, "fuzzy": _eq_fuzzy,
+}
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """Section lines `[s, s + n)` equal original lines `[o, o + n)`; `places` = all the places
+    that matched as far as the section could tell them apart (one when unique)."""
+
+    s: int
+    o: int
+    n: int
+    places: tuple[int, ...]
+
+
+class _Ambiguous(Exception):
+    """Several places fit equally well; `s` is the section line that could not be pinned."""
+
+    def __init__(self, what: str, places: Sequence[int], s: int = 0, doubt: bool = False):
+        super().__init__(what)
+        self.what = what
+        self.places = tuple(places)
+        self.s = s
+        self.doubt = doubt  # not several places: an inserted line that may be a changed one
+        self.span: Span | None = None
+
+
+def _find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
+    """First non-blank section line in [s_from, s_to) found in orig[lo:hi], extended forward
+    until unique. Raises `_Ambiguous` when several places stay equally good."""
+    for s in range(s_from, s_to):
+        places = [o for o in range(lo, hi) if eq(orig[o], sec[s])]
+        if not places:
+            continue  # an inserted line: the anchor is further down
+        n = 1
+        # Narrow while several places fit, and also while the anchor is only blank lines.
+        while (len(places) > 1 or not any(l.strip() for l in sec[s : s + n])) and s + n < s_to:
+            narrowed = [o for o in places if o + n < hi and eq(orig[o + n], sec[s + n])]
+            if not narrowed:
+                break
+            places, n = narrowed, n + 1
+        if not any(line.strip() for line in sec[s : s + n]):
+            continue  # blank lines alone are no anchor, however few of them the original has
+        if len(places) > 1 and not pick_first:
+            raise _Ambiguous(sec[s], places, s)
+        return _Anchor(s, places[0], n, tuple(places))
+    return None
+
+
+def _find_backward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
+    """Mirror of `_find_forward`: the last non-blank line in [s_from, s_to) that occurs in
+    orig[lo:hi], extended backward until unique. `o` is the original index of its first line."""
+    for s in range(s_to - 1, s_from - 1, -1):
+        places = [o for o in range(lo, hi) if eq(orig[o], sec[s])]
+        if not places:
+            continue
+        n = 1
+        while (len(places) > 1 or not any(l.strip() for l in sec[s - n + 1 : s + 1])) and s - n >= s_from:
+            narrowed = [o for o in places if o - n >= lo and eq(orig[o - n], sec[s - n])]
+            if not narrowed:
+                break
+            places, n = narrowed, n + 1
+        if not any(line.strip() for line in sec[s - n + 1 : s + 1]):
+            continue
+        if len(places) > 1 and not pick_first:
+            raise _Ambiguous(sec[s], places, s)
+        return _Anchor(s - n + 1, places[0] - n + 1, n, tuple(places))
+    return None
+
+
+def _extend_forward(sec, orig, s, o, s_to, hi, eq) -> int:
+    n = 0
+    while s + n < s_to and o + n < hi and eq(orig[o + n], sec[s + n]):
+        n += 1
+    return n
+
+
+def _extend_backward(sec, orig, s, o, s_from, lo, eq) -> int:
+    n = 0
+    while s - n - 1 >= s_from and o - n - 1 >= lo and eq(orig[o - n - 1], sec[s - n - 1]):
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- locating a section
+
+
+def locate(
+    section: Section, orig: Sequence[str], lo: int, rung: str, hi: int | None = None,
+    pick_first: bool = False,
+) -> Span | None:
+    """Place `section` in `orig[lo:hi]` using one rung's comparison.
+
+    Returns None when the section cannot be anchored on this rung; raises `_Ambiguous` when it
+    can be anchored in several places that the section's lines cannot tell apart.
+    """
+    eq = _EQ[rung]
+    sec = section.lines
+    hi = len(orig) if hi is None else hi
+    # Head: where the span starts, and how far the section runs along the original from there.
+    if section.open_start:
+        try:
+            head = _find_forward(sec, orig, 0, len(sec), lo, hi, eq, pick_first)
+        except _Ambiguous as amb:
+            head = _head_before_tail(sec, orig, lo, hi, eq, amb) if section.open_end else None
+            if head is None:
+                raise
+        if head is None:
+            return None
+        back = _extend_backward(sec, orig, head.s, head.o, 0, lo, eq)
+        s0, start = head.s - back, head.o - back
+        run = _extend_forward(sec, orig, s0, start, len(sec), hi, eq)
+    else:
+        s0, start = 0, lo
+        run = _extend_forward(sec, orig, 0, lo, len(sec), hi, eq)
+    # Tail: where the span ends.
+    if not section.open_end:
+        span = Span(start, hi, rung)
+    elif s0 + run >= len(sec):
+        span = Span(start, start + run, rung)  # the whole rest of the section is context
+    else:
+        span, leftover = _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung)
+        # Only blank lines left over after all the section's code matched: they are context
+        # somewhere below (a deletion) or new spacing; the snippet cannot say which.
+        if leftover and not pick_first:
+            near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
+            doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
+            if doubtful is not None or not any(l.strip() for l in leftover):
+                err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
+                err.span = span
+                raise err
+    if not pick_first:
+        _check_insertions(section, orig, lo, hi, s0, start, span)
+    return span
+
+
+def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, list[str]]:
+    """The span's end, and the section lines left over after it (inserted there)."""
+    tail = _find_backward(sec, orig, s0 + run, len(sec), start + run, hi, eq, pick_first)
+    if tail is None:
+        # Only insertions after the head's run. Trailing lines equal to the original lines right
+        # after the run (typically blank lines) are context, not new copies of them.
+        end = start + run
+        for t in range(len(sec) - (s0 + run), 0, -1):
+            if end + t <= hi and all(eq(orig[end + k], sec[len(sec) - t + k]) for k in range(t)):
+                return Span(start, end + t, rung), []
+        return Span(start, end, rung), list(sec[s0 + run :])
+    fwd = _extend_forward(sec, orig, tail.s + tail.n, tail.o + tail.n, len(sec), hi, eq)
+    return Span(start, tail.o + tail.n + fwd, rung), list(sec[tail.s + tail.n + fwd :])
+
+
+def _similar(a: str, b: str) -> bool:
+    ca, cb = _collapse(a), _collapse(b)
+    if not ca or not cb:
+        return False
+    if ca == cb:
+        return True
+    if min(len(ca), len(cb)) < 5:
+        return False  # `}` vs `})`: too short to say anything
+    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
+
+
+def _check_insertions(section, orig, lo, hi, s0, start, span: Span) -> None:
+    """Lines a section shows before its first anchored line are read as insertions before the
+    span. When one of them resembles an original line just before the span, it may instead be a
+    changed version of that line (the snippet left out the context that would tell): refuse."""
+    sec = section.lines
+    if section.open_start and s0 > 0:
+        near = orig[max(lo, start - s0 - 2) : start]
+        doubtful = next((l for l in sec[:s0] if any(_similar(l, o) for o in near)), None)
+        if doubtful is not None:
+            err = _Ambiguous(doubtful, (), 0, doubt=True)
+            err.span = span
+            raise err
+
+
+def _head_before_tail(sec, orig, lo, hi, eq, amb: _Ambiguous) -> _Anchor | None:
+    """Settle an ambiguous head with a unique tail: of the places the head fits, take the last
+    one before the tail (the reading that deletes the least). None when the tail is no help."""
+    try:
+        tail = _find_backward(sec, orig, amb.s + 1, len(sec), lo, hi, eq)
+    except _Ambiguous:
+        return None
+    if tail is None:
+        return None
+    before = [o for o in amb.places if o < tail.o]
+    if not before:
+        return None
+    o = max(before)
+    n = 1 + _extend_forward(sec, orig, amb.s + 1, o + 1, tail.s, tail.o, eq)
+    return _Anchor(amb.s, o, n, tuple(amb.places))
