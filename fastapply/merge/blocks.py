@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from fastapply.merge.result import Merged
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -59,14 +60,6 @@ class Match:
     end: int
     rung: str
     reindent: tuple[tuple[str, str], ...] | None = None  # snippet indent -> original indent
-
-
-@dataclass(frozen=True)
-class BlocksMerge:
-    lines: list[str] | None
-    refused_reason: str | None
-    rung: str | None
-    candidate: list[str] | None = None
 
 
 class MalformedEdit(ValueError):
@@ -318,7 +311,7 @@ def locate(text: Sequence[str], edit: Edit, lo: int = 0) -> tuple[Match | None, 
 # --------------------------------------------------------------------------- applying
 
 
-def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> BlocksMerge:
+def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Merged:
     """Apply edits in order. Search/replace blocks may come in any order (each is searched in
     the whole file); diff hunks must come in file order (each is searched after the last)."""
     text = list(original)
@@ -345,7 +338,7 @@ def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Bl
         if match is None:
             if reason is None:
                 preview = next((l.strip() for l in edit.search if l.strip()), "")[:50]
-                return BlocksMerge(None, f"{label} {number} (`{preview}`) was not found in the original", None)
+                return Merged(None, f"{label} {number} (`{preview}`) was not found in the original", None)
             refusal = refusal or f"{label} {number}: {reason}"
             match = guess
         weakest = max(weakest, [r.__name__ for r in RUNGS].index(f"match_{match.rung}"))
@@ -359,8 +352,8 @@ def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Bl
         cursor = match.start + len(replacement)
     rung = RUNGS[weakest].__name__.removeprefix("match_")
     if refusal:
-        return BlocksMerge(None, refusal, rung, text)
-    return BlocksMerge(text, None, rung)
+        return Merged(None, refusal, rung, text)
+    return Merged(text, None, rung)
 
 
 def _trim_like(lines: list[str], lead: int, trail: int) -> list[str]:
@@ -385,19 +378,19 @@ def _place_empty_search(text: list[str], edit: Edit, kind: str) -> tuple[list[st
     return None
 
 
-def merge_blocks(original: Sequence[str], snippet: Sequence[str]) -> BlocksMerge:
+def merge_blocks(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     """Parse the snippet as search/replace blocks and apply them."""
     try:
         edits = parse_search_replace(snippet)
     except MalformedEdit as exc:
-        return BlocksMerge(None, f"malformed search/replace block: {exc}", None)
+        return Merged(None, f"malformed search/replace block: {exc}", None)
     return apply_edits(original, edits, "search_replace")
 
 
-def merge_diff(original: Sequence[str], snippet: Sequence[str]) -> BlocksMerge:
+def merge_diff(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     """Parse the snippet as unified-diff hunks and apply them in order."""
     try:
         edits = parse_diff(snippet)
     except MalformedEdit as exc:
-        return BlocksMerge(None, f"malformed diff: {exc}", None)
+        return Merged(None, f"malformed diff: {exc}", None)
     return apply_edits(original, edits, "diff")

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from fastapply.merge import syntax
+from fastapply.merge.result import Merged
 
 # Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.
 _KINDS = {
@@ -65,16 +66,6 @@ class Definition:
     end: int
     body_empty: bool | None
     members: tuple["Definition", ...] = field(default_factory=tuple)
-
-
-@dataclass(frozen=True)
-class DefinitionMerge:
-    """Merged lines when every definition found its place, else a reason (and a candidate)."""
-
-    lines: list[str] | None
-    refused_reason: str | None
-    candidate: list[str] | None = None
-    shown_lines: int = 0
 
 
 # --------------------------------------------------------------------------- reading definitions
@@ -220,31 +211,31 @@ def _reindent(lines: Sequence[str], have: str, want: str) -> list[str]:
     return out
 
 
-def merge_definitions(original: Sequence[str], snippet: Sequence[str], language: str | None) -> DefinitionMerge:
+def merge_definitions(original: Sequence[str], snippet: Sequence[str], language: str | None) -> Merged:
     """Merge a marker-free snippet of whole definitions into the original (lists of lines)."""
     if not syntax.has_grammar(language):
-        return DefinitionMerge(None, "no grammar to find definitions in this language")
+        return Merged(None, "no grammar to find definitions in this language")
     snippet_text = textwrap.dedent("\n".join(snippet))
     snip_lines = snippet_text.split("\n")
     shown = sum(1 for line in snip_lines if line.strip())
     snip_defs = _snippet_definitions(snippet_text, language)
     if snip_defs is None:
-        return DefinitionMerge(None, "the snippet is not a complete definition (it does not parse)", shown_lines=shown)
+        return Merged(None, "the snippet is not a complete definition (it does not parse)", shown_lines=shown)
     orig_text = "\n".join(original)
     orig_defs = list_definitions(orig_text, language) or []
     if not snip_defs:
-        return DefinitionMerge(None, "the snippet has no markers and no complete definition", shown_lines=shown)
+        return Merged(None, "the snippet has no markers and no complete definition", shown_lines=shown)
     reason = _outside_code(snip_lines, snip_defs, original)
     if reason:
-        return DefinitionMerge(None, reason, shown_lines=shown)
+        return Merged(None, reason, shown_lines=shown)
     edits: list[_Edit] = []
     reason = _plan(list(original), snip_lines, snip_defs, orig_defs, _flatten(orig_defs), edits)
     merged = _apply(list(original), edits) if edits else None
     if reason:
-        return DefinitionMerge(None, reason, merged, shown)
+        return Merged(None, reason, candidate=merged, shown_lines=shown)
     if merged is None:
-        return DefinitionMerge(None, "the snippet's definitions could not be placed", shown_lines=shown)
-    return DefinitionMerge(merged, None, None, shown)
+        return Merged(None, "the snippet's definitions could not be placed", shown_lines=shown)
+    return Merged(merged, None, "exact", shown_lines=shown)
 
 
 def _snippet_definitions(text: str, language: str | None) -> list[Definition] | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
 from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
@@ -171,7 +171,7 @@ def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
 
 def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, anchors, lo: int, hi: int):
     """(Span, lines) for a section with at least one anchor (section index, original index)."""
-    sec, keys = t.lines, index.keys
+    sec = t.lines
     (sf, of), (sl, ol) = anchors[0], anchors[-1]
     doubts: list[Ambiguous] = []
     start, head_ins = _head(t, orig, index, key, sf, of, lo, doubts)

@@ -49,25 +49,13 @@ result is trustworthy (guards.py decides that); it reports ambiguity instead of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from fastapply.merge.greedy_locate import (  # noqa: F401 (Section, Span: part of this module's results)
     _EQ, RUNGS, Section, Span, _collapse, _Ambiguous, _find_forward, locate,
 )
 from fastapply.merge.markers import classify, is_elision
-
-
-@dataclass(frozen=True)
-class LazyMerge:
-    """The outcome of a lazy merge: `lines` when placed, else `refused_reason` (+ a candidate)."""
-
-    lines: list[str] | None
-    refused_reason: str | None
-    rung: str | None
-    candidate: list[str] | None = None
-    spans: tuple[Span, ...] = field(default_factory=tuple)
-    shown_lines: int = 0  # non-blank, non-marker snippet lines
+from fastapply.merge.result import Merged
 
 
 # --------------------------------------------------------------------------- snippet structure
@@ -195,7 +183,7 @@ def _bounded_retry(section, orig, lo, rung, next_section, amb: _Ambiguous) -> Sp
 # --------------------------------------------------------------------------- the merge
 
 
-def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> LazyMerge:
+def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     """Merge a lazy snippet into the original, both given as lists of lines without newlines.
 
     Returns the merged lines, or a refusal saying which section could not be placed and why.
@@ -203,7 +191,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> LazyMerge:
     sections = split_sections(snippet, original)
     shown = sum(1 for s in sections for line in s.lines if line.strip())
     if not sections:
-        return LazyMerge(None, "the snippet has markers but no code to apply", None)
+        return Merged(None, "the snippet has markers but no code to apply", None)
     out: list[str] = []
     cursor = 0
     spans: list[Span] = []
@@ -229,16 +217,16 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> LazyMerge:
                 )
             refusal = refusal or reason
             if guess is None:
-                return LazyMerge(None, refusal, None, None, tuple(spans), shown)
+                return Merged(None, refusal, None, None, tuple(spans), shown)
             span = Span(guess.start, guess.end, guess.rung, ambiguous=True)
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "
                 "include a few unchanged lines from the original around the change"
             )
-            return LazyMerge(None, refusal or reason, None, None, tuple(spans), shown)
+            return Merged(None, refusal or reason, None, None, tuple(spans), shown)
         if span.start < cursor or span.end < span.start:
-            return LazyMerge(None, f"{label} overlaps the previous section", None, None, tuple(spans), shown)
+            return Merged(None, f"{label} overlaps the previous section", None, None, tuple(spans), shown)
         weakest = max(weakest, RUNGS.index(span.rung))
         lines = _reindent(section, original, span) if span.rung != "exact" else list(section.lines)
         out.extend(original[cursor : span.start])
@@ -251,8 +239,8 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> LazyMerge:
         out.extend([])  # the last section runs to the end of the file by convention
     rung = RUNGS[weakest]
     if refusal:
-        return LazyMerge(None, refusal, rung, out, tuple(spans), shown)
-    return LazyMerge(out, None, rung, None, tuple(spans), shown)
+        return Merged(None, refusal, rung, out, tuple(spans), shown)
+    return Merged(out, None, rung, None, tuple(spans), shown)
 
 
 def _label(section: Section, index: int) -> str:

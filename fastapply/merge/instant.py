@@ -291,7 +291,7 @@ def _finish(
     orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
     snippet: str | None = None,
 ) -> MergeResult:
-    rung = merged.rung if hasattr(merged, "rung") else "exact"
+    rung = merged.rung or ("exact" if method == "definition" else None)
     if converted and rung == "exact":
         rung = "whitespace"
     if merged.lines is None:

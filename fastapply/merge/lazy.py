@@ -28,40 +28,27 @@ trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from fastapply.merge import edges
-from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
+from fastapply.merge.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.sections import Section, has_markers, split_sections, undiff_lazy
+from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
 
-__all__ = ["LazyMerge", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
+__all__ = ["Merged", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
 
 
-@dataclass(frozen=True)
-class LazyMerge:
-    """The outcome of a lazy merge: `lines` when placed, else `refused_reason` (+ a candidate)."""
-
-    lines: list[str] | None
-    refused_reason: str | None
-    rung: str | None
-    candidate: list[str] | None = None
-    spans: tuple[Span, ...] = field(default_factory=tuple)
-    shown_lines: int = 0  # non-blank, non-marker snippet lines
-    regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end)
-
-
-def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> LazyMerge:
+def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     """Merge a lazy snippet into the original, both given as lists of lines without newlines."""
     snippet = undiff_lazy(snippet, original) or list(snippet)
     sections = split_sections(snippet, original)
     shown = sum(1 for s in sections for line in s.lines if line.strip())
     if not sections:
-        return LazyMerge(None, "the snippet has markers but no code to apply", None)
-    first: LazyMerge | None = None
+        return Merged(None, "the snippet has markers but no code to apply", None)
+    first: Merged | None = None
     for rung in RUNGS:
         result = _merge_rung(list(original), sections, rung, shown)
         if result.lines is not None:
@@ -71,11 +58,11 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> LazyMerge:
         if result.rung == "ambiguous":
             break  # a looser rung never settles an ambiguity
     assert first is not None
-    return LazyMerge(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
+    return Merged(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
                      first.candidate, first.spans, shown, first.regions)
 
 
-def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> LazyMerge:
+def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> Merged:
     index = LineIndex.build(orig, rung)
     key = key_function(rung)
     trimmed = [edges.trim_blank_edges(s) for s in sections]
@@ -115,7 +102,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             reason = _ambiguous_reason(label, amb)
             regions.extend(amb.regions)
             if amb.guess is None:
-                return LazyMerge(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
+                return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
             refusal = refusal or reason
             span, lines = amb.guess
         except Unplaceable as err:
@@ -123,9 +110,9 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             if err.detail:
                 reason += f" ({err.detail})"
             reason += "; include a few unchanged lines from the original around the change"
-            return LazyMerge(None, refusal or reason, rung, None, tuple(spans), shown, ((cursor, hi),))
+            return Merged(None, refusal or reason, rung, None, tuple(spans), shown, ((cursor, hi),))
         if span.start < cursor:
-            return LazyMerge(None, f"{label} overlaps the previous section", rung, None, tuple(spans), shown,
+            return Merged(None, f"{label} overlaps the previous section", rung, None, tuple(spans), shown,
                              ((span.start, cursor),))
         if rung != "exact":
             lines = _reindent(lines, orig, span)
@@ -135,8 +122,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         spans.append(span)
     out.extend(orig[cursor:])
     if refusal:
-        return LazyMerge(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions))
-    return LazyMerge(out, None, rung, None, tuple(spans), shown)
+        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions))
+    return Merged(out, None, rung, None, tuple(spans), shown)
 
 
 def _label(section: Section, index: int) -> str:
