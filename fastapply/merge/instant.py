@@ -34,7 +34,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from fastapply.merge import blocks, definitions, greedy, guards, lazy, sections, syntax
+from fastapply.merge import blocks, definitions, greedy, guards, lazy, sections, snippet_checks, syntax
 
 
 @dataclass(frozen=True)
@@ -232,7 +232,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
-        verdicts = [guards.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
+        verdicts = [snippet_checks.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
         if verdicts == [True, False]:
             return joint  # the greedy reading pasted a twin of existing code; the joint one did not
         if verdicts == [False, True]:
@@ -250,7 +250,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
         # than the original or the snippet has it (a moved block kept twice, a pasted twin).
-        copied = guards.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
+        copied = snippet_checks.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
         if copied is None:
             return joint
         return MergeResult(None, copied, "lazy", joint.rung, joint.text, regions)

@@ -1,6 +1,6 @@
 """Each guard refuses what it should and lets a good merge through."""
 
-from fastapply.merge import guards
+from fastapply.merge import guards, snippet_checks
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
 
@@ -46,9 +46,9 @@ def test_copied_lines_refuses_a_block_kept_twice():
     original = ["def moved():", "    return compute_something(1)", "", "def other():", "    pass"]
     result = original + ["", "def moved():", "    return compute_something(1)"]
     snippet = ["# ... existing code ...", "def moved():", "    return compute_something(1)"]
-    assert "would appear 2 times" in guards.check_copied_lines(original, result, snippet)
+    assert "would appear 2 times" in snippet_checks.check_copied_lines(original, result, snippet)
     # Shown twice by the snippet (a deliberate copy): allowed.
-    assert guards.check_copied_lines(original, result, snippet + snippet[1:]) is None
+    assert snippet_checks.check_copied_lines(original, result, snippet + snippet[1:]) is None
 
 
 def test_line_opcodes_agree_with_difflib_on_big_repetitive_files():

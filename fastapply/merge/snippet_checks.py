@@ -1,0 +1,258 @@
+"""Checks that compare a result with the snippet that produced it: what a deterministic merge
+rarely fails but a model (or a loose placement) can.
+
+- `check_diff_prefix_leak`: new lines that start with `+`, `-` or `@@` in a file that never does;
+- `check_snippet_lines`: every line the snippet shows is in the result, in each section's order;
+- `check_unshown_deletions`: removed lines need the snippet around them (or marking them);
+- `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line.
+
+Each returns None or a one-sentence reason. This module knows lines, markers and the snippet
+forms (blocks.py); it does not know languages or how the result was made.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Sequence
+
+
+def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib opcodes of two line lists, after trimming their common head and tail (a merge
+    changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
+    if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
+        return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
+_DIFF_PREFIX = ("+", "-", "@@")
+
+
+def _column0_prefix(line: str) -> str | None:
+    for prefix in _DIFF_PREFIX:
+        if line.startswith(prefix) and line[len(prefix) : len(prefix) + 1] not in ("+", "-"):
+            return prefix
+    return None
+
+
+def check_diff_prefix_leak(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse when the result has new lines that start with a diff prefix (`+`, `-`, `@@`) at
+    column 0 although no line of the original does: in code such a line is a copied diff line.
+
+    Files whose own lines start that way (Markdown lists, YAML, diffs) are exempt per prefix.
+    """
+    used = {p for p in map(_column0_prefix, original) if p}
+    before = set(original)
+    leaked = [l for l in result if l not in before and (p := _column0_prefix(l)) and p not in used]
+    if leaked:
+        return (
+            f"{len(leaked)} line(s) would start with a diff prefix, such as `{leaked[0].strip()[:60]}`; "
+            "write the snippet as plain code (or as a complete unified diff)"
+        )
+    return None
+
+
+_COMMENT_ELLIPSIS = re.compile(r"^(#|//|/\*|--|;|<!--|\*|\{/\*).*(\.\.\.|…)")
+
+
+def _marker_like(stripped: str) -> bool:
+    """A comment line with an ellipsis (`// ... Text: unchanged (license) ...`): whatever its
+    wording, a snippet line like this stands for code, so it is not required in an answer."""
+    return bool(_COMMENT_ELLIPSIS.match(stripped))
+
+
+def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[list[str]]:
+    """The snippet's lines that must appear in a correct result, grouped by section, stripped.
+
+    Search/replace blocks contribute their REPLACE lines; diff hunks their context and `+` lines;
+    lazy snippets their non-marker lines, where a diff-prefixed line counts without its `+` and a
+    `-` or `@@` line (a deletion or a hunk separator in a lazy snippet) is not required.
+    """
+    from fastapply.merge import blocks
+    from fastapply.merge.markers import is_elision
+
+    lines = [l.rstrip("\r") for l in snippet]
+    if blocks.looks_like_search_replace(lines):
+        try:
+            return [[l.strip() for l in e.replace if l.strip()] for e in blocks.parse_search_replace(lines)]
+        except ValueError:
+            return []
+    if blocks.looks_like_diff(lines):
+        try:
+            return [[l.strip() for l in e.replace if l.strip()] for e in blocks.parse_diff(lines)]
+        except ValueError:
+            return []
+    known = frozenset(l.strip() for l in original)
+    used = {p for p in map(_column0_prefix, original) if p}
+    sections: list[list[str]] = [[]]
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("```"):
+            continue
+        if stripped not in known and (is_elision(line, known) or _marker_like(stripped)):
+            sections.append([])
+            continue
+        prefix = _column0_prefix(line)
+        if prefix in ("-", "@@") and prefix not in used:
+            continue
+        if prefix == "+" and "+" not in used:
+            stripped = line[1:].strip()
+            if not stripped:
+                continue
+        sections[-1].append(stripped)
+    return [s for s in sections if s]
+
+
+def check_snippet_lines(snippet: Sequence[str], original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse when a line the snippet shows is missing from the result, or a section's lines
+    appear out of order (compared with surrounding whitespace stripped)."""
+    stripped = [l.strip() for l in result]
+    for section in expected_sections(snippet, original):
+        at = 0
+        for line in section:
+            try:
+                at = stripped.index(line, at) + 1
+            except ValueError:
+                return f"the snippet line `{line[:80]}` is not in the result (or not in the snippet's order)"
+    return None
+
+
+_WORDY = re.compile(r"[0-9A-Za-z_]")
+
+
+def _distinctive(line: str) -> bool:
+    """A line that says where it is: at least 8 letters or digits (not `}`, `end`, `return nil`)."""
+    return len(_WORDY.findall(line)) >= 8
+
+
+def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3) -> list[str]:
+    """Up to `want` lines from `start` walking by `step` that say where they are: unique in the
+    file or distinctive; blank lines and generic ones (`}`, `end`) are skipped."""
+    found = []
+    i = start
+    while 0 <= i < len(lines) and len(found) < want:
+        line = lines[i].strip()
+        if line and (counts.get(line) == 1 or _distinctive(line)):
+            found.append(line)
+        i += step
+    return found
+
+
+def _marked_edge(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> str | None:
+    """"start" or "end" when original[i1:i2] runs to that edge of the file (blank lines aside)
+    and the snippet opens (or closes) with a marker there: the marker says the code stays."""
+    from fastapply.merge.markers import is_marker
+
+    shown = [l for l in snippet if l.strip()]
+    if not shown:
+        return None
+    if not any(l.strip() for l in original[:i1]) and (is_marker(shown[0]) or _marker_like(shown[0].strip())):
+        return "start"
+    if not any(l.strip() for l in original[i2:]) and (is_marker(shown[-1]) or _marker_like(shown[-1].strip())):
+        return "end"
+    return None
+
+
+def _marked_deletions(snippet: Sequence[str]) -> set[str]:
+    """Lines the snippet itself marks as deleted: `-` lines, and SEARCH lines that its REPLACE
+    side does not keep. (A line a lazy snippet merely shows is kept, not deleted: a model that
+    drops a twin of it elsewhere has not been told to.)"""
+    from fastapply.merge import blocks
+
+    marked = {l[1:].strip() for l in snippet if l.startswith("-") and not l.startswith("--") and l[1:].strip()}
+    lines = [l.rstrip("\r") for l in snippet]
+    if blocks.looks_like_search_replace(lines):
+        try:
+            for edit in blocks.parse_search_replace(lines):
+                kept = {l.strip() for l in edit.replace}
+                marked |= {l.strip() for l in edit.search if l.strip() and l.strip() not in kept}
+        except ValueError:
+            pass
+    return marked
+
+
+def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when the result drops original lines far from anything the snippet shows.
+
+    A snippet shows a deletion by showing the code around it (Morph's convention: context before
+    and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
+    removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
+    distinctive lines) that the snippet shows. Runs of blank lines alone do not count.
+    """
+    shown = {l.strip() for l in snippet if l.strip()}
+    shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
+    marked = _marked_deletions(snippet)
+    from collections import Counter
+
+    counts = Counter(l.strip() for l in original)
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        if tag not in ("delete", "replace") or (i2 - i1) <= (j2 - j1):
+            continue
+        lost = [l for l in original[i1:i2] if l.strip()]
+        if not lost:
+            continue
+        if any(l.strip() in marked for l in lost if _distinctive(l)):
+            continue  # the snippet marks the deleted lines themselves (a `-` line, a SEARCH side)
+        if (edge := _marked_edge(original, snippet, i1, i2)) is not None:
+            return (
+                f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
+                f"where the snippet's marker says the existing code is kept"
+            )
+        before = _landmarks(original, i1 - 1, -1, counts)
+        after = _landmarks(original, i2, +1, counts)
+        sides = [any(l in shown for l in side) for side in (before, after) if side]
+        # A pure deletion needs the snippet on both sides of it; a replacement that also drops
+        # lines sits at an edited spot already, so one shown side is enough.
+        if not (all(sides) if tag == "delete" else any(sides)):
+            return (
+                f"the result drops {len(lost)} line(s) of the original near line {i1 + 1} "
+                f"(`{lost[0].strip()[:60]}`) that the snippet does not touch"
+            )
+    return None
+
+
+def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when a distinctive line that occurs once in the original occurs more often in the
+    result than the snippet shows it (a pasted twin of existing code)."""
+    from collections import Counter
+
+    before = Counter(original)
+    after = Counter(result)
+    shown = Counter(l.strip() for l in snippet)
+    for line, n in after.items():
+        if n > 1 and before.get(line) == 1 and _distinctive(line) and n > 1 + shown.get(line.strip(), 0):
+            return f"the line `{line.strip()[:60]}` would appear {n} times; the original has it once"
+    return None
+
+
+COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits rows wrong
+
+
+def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
+    not occur in the merge more often than in the original or in the snippet, whichever is more
+    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one)."""
+    from collections import Counter
+
+    before = Counter(l.strip() for l in original)
+    after = Counter(l.strip() for l in result)
+    shown = Counter(l.strip() for l in snippet)
+    copied = [(line, n) for line, n in after.items()
+              if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))]
+    if len(copied) >= COPIED_LINES:
+        line, n = copied[0]
+        return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
+                f"it ({len(copied)} such lines: a block kept twice?)")
+    return None
