@@ -189,11 +189,13 @@ def cmd_apply(args) -> int:
                 f"the model did not finish the file (stopped after {stats.completion_tokens} tokens: "
                 f"{stats.finish_reason or 'no end'}); nothing was written"
             )
+        diff = "".join(_diff(original, result.text, args.original))
         if not args.quiet:
-            sys.stderr.write("".join(_diff(original, result.text, args.original)))
+            sys.stderr.write(diff)
+        shown = "its diff is above" if diff else "the answer left the file unchanged"
         raise GuardError(
             f"the model's answer failed the {result.guard} guard: {result.guard_reason}; nothing was written "
-            "(its diff is above; --force writes it anyway)"
+            f"({shown}; --force writes it anyway)"
         )
     target = args.original if args.in_place else args.output
     if target:
