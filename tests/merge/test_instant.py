@@ -207,6 +207,9 @@ def test_never_raises_on_any_text(original, snippet):
     result = instant_merge(original, snippet)
     assert result.merged == (result.text is not None)
     assert (result.refused_reason is None) == result.merged
+    # instant_merge turns a crash into a refusal so callers survive it; here a crash is a bug
+    assert "failed unexpectedly" not in (result.refused_reason or ""), result.refused_reason
+    assert "too deeply nested" not in (result.refused_reason or "")
 
 
 # --------------------------------------------------------------------------- properties from real diffs
@@ -324,3 +327,21 @@ def test_real_pairs_merge_back():
             wrong += result.text != row["after"]
     assert wrong == 0
     assert merged >= 0.85 * len(sample)
+
+
+_CODE_LINES = [
+    "def f(x):", "    return x", "    return x + 1", "}", "", "class A:", "    def m(self):", "        pass",
+    "# ... existing code ...", "// ...", "+    y = 2", "-    return x", "@@ -1,3 +1,3 @@", "<<<<<<< SEARCH",
+    "=======", ">>>>>>> REPLACE", "func g() int {", "\treturn 1", "end", "    # ... rest unchanged ...",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_CODE_LINES), max_size=30), st.lists(st.sampled_from(_CODE_LINES), min_size=1, max_size=15),
+       st.sampled_from([None, "python", "go", "rust", "javascript"]))
+def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
+    """Lines that look like code, markers, diffs and blocks reach every merger (plain random text
+    rarely does); a refusal must never be an internal failure."""
+    result = instant_merge("\n".join(original) + "\n", "\n".join(snippet) + "\n", language=language)
+    reason = result.refused_reason or ""
+    assert "failed unexpectedly" not in reason and "too deeply nested" not in reason, reason
