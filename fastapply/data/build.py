@@ -95,10 +95,14 @@ def _pick_style(rng: random.Random, styles: dict) -> str:
 
 def make_examples(pairs: list[dict], cfg: BuildConfig) -> tuple[list[dict], Counter]:
     """One checked example per pair (falling back to the context style), plus no-op examples."""
+    from fastapply import progress
+
     stats: Counter = Counter()
     examples = []
     seen = set()
+    shown = progress.bar(len(pairs), "data build")
     for p in pairs:
+        shown.update()
         pid = _key(p["repo"], p["path"], p["before"], p["after"])
         rng = _rng(cfg.seed, "example", pid)
         style = _pick_style(rng, cfg.styles)
@@ -136,6 +140,7 @@ def make_examples(pairs: list[dict], cfg: BuildConfig) -> tuple[list[dict], Coun
                 "original": p["before"], "snippet": s.text, "instruction": instruction, "expected": expected,
                 "original_lines": _n_lines(p["before"]), "n_sections": s.n_sections,
             })
+    shown.close()
     return examples, stats
 
 
