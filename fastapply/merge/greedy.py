@@ -51,39 +51,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from fastapply.merge.greedy_locate import (  # noqa: F401 (Section, Span: part of this module's results)
-    _EQ, RUNGS, Section, Span, _collapse, _Ambiguous, _find_forward, locate,
+from fastapply.merge.greedy_locate import (
+    _EQ, RUNGS, Span, _collapse, _Ambiguous, _find_forward, locate,
 )
-from fastapply.merge.markers import classify, is_elision
+from fastapply.merge.sections import Section, shift_indent, split_sections
+from fastapply.merge.markers import is_elision
 from fastapply.merge.result import Merged
 
 
 # --------------------------------------------------------------------------- snippet structure
-
-
-def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Section]:
-    """Cut the snippet at marker lines. Consecutive markers count as one; blank-only sections
-    between markers are dropped (a blank line next to a marker carries no position)."""
-    original_stripped = frozenset(line.strip() for line in original)
-    sections: list[Section] = []
-    current: list[str] = []
-    open_start = False
-    seen_any = False
-    for line in snippet:
-        if is_elision(line, original_stripped):
-            marker = classify(line)
-            if current and any(s.strip() for s in current):
-                sections.append(Section(tuple(current), open_start, True, marker.indent))
-            current = []
-            open_start = True
-            seen_any = True
-            continue
-        current.append(line)
-    if current and (any(s.strip() for s in current) or not seen_any):
-        sections.append(Section(tuple(current), open_start, False))
-    elif sections and not current and not seen_any:
-        pass
-    return sections
 
 
 def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
@@ -263,8 +239,7 @@ def _reindent(section: Section, orig: Sequence[str], span: Span) -> list[str]:
             if o.strip() and _collapse(o) == _collapse(line):
                 pairs.append((_indent(o), _indent(line)))
                 break
-    if not pairs:
-        return lines
+    return shift_indent(lines, pairs)
     # Snippet under-indented by a constant prefix.
     o0, s0 = pairs[0]
     if o0.endswith(s0) and len(o0) > len(s0):

@@ -13,21 +13,13 @@ import difflib
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from fastapply.merge.sections import Section
+
 
 RUNGS = ("exact", "whitespace", "fuzzy")
 
 
 FUZZY_THRESHOLD = 0.9
-
-
-@dataclass(frozen=True)
-class Section:
-    """A run of snippet lines between markers; `open_start`/`open_end`: a marker before/after."""
-
-    lines: tuple[str, ...]
-    open_start: bool
-    open_end: bool
-    marker_indent_after: str | None = None
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from typing import Sequence
 from fastapply.merge import edges
 from fastapply.merge.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
-from fastapply.merge.sections import Section, has_markers, split_sections, undiff_lazy
+from fastapply.merge.sections import Section, has_markers, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
@@ -151,18 +151,7 @@ def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
     matched lines show (a method pasted without its class indentation), if there is one."""
     region = {collapse(o): o for o in orig[span.start : span.end] if o.strip()}
     pairs = [(_indent(region[collapse(l)]), _indent(l)) for l in lines if l.strip() and collapse(l) in region]
-    if not pairs:
-        return lines
-    o0, s0 = pairs[0]
-    if o0.endswith(s0) and len(o0) > len(s0):
-        prefix = o0[: len(o0) - len(s0)]
-        if all(o == prefix + s for o, s in pairs):
-            return [prefix + line if line.strip() else line for line in lines]
-    if s0.endswith(o0) and len(s0) > len(o0):
-        extra = s0[: len(s0) - len(o0)]
-        if all(s == extra + o for o, s in pairs) and all(l.startswith(extra) for l in lines if l.strip()):
-            return [line[len(extra) :] if line.strip() else line for line in lines]
-    return lines
+    return shift_indent(lines, pairs)
 
 
 def _indent(line: str) -> str:

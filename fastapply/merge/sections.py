@@ -115,3 +115,21 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         else:
             out.append(line)
     return out
+
+
+def shift_indent(lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:
+    """Re-indent a placed section by the constant offset its matched lines show: `pairs` are
+    (original indent, snippet indent) of lines matched on collapsed whitespace. A snippet under-
+    indented by a constant prefix gets it added; one over-indented loses it; anything else stays."""
+    if not pairs:
+        return lines
+    o0, s0 = pairs[0]
+    if o0.endswith(s0) and len(o0) > len(s0):
+        prefix = o0[: len(o0) - len(s0)]
+        if all(o == prefix + s for o, s in pairs):
+            return [prefix + line if line.strip() else line for line in lines]
+    if s0.endswith(o0) and len(s0) > len(o0):
+        extra = s0[: len(s0) - len(o0)]
+        if all(s == extra + o for o, s in pairs) and all(line.startswith(extra) for line in lines if line.strip()):
+            return [line[len(extra) :] if line.strip() else line for line in lines]
+    return lines
