@@ -124,6 +124,7 @@ def score_example(example: dict, outcome: Any, latency_s: float, error: str | No
         "snippet_style": snippet_style(example),
         "regions": count_regions(example),
         "decode": decode_stats(getattr(outcome, "stats", None)) if path == "model" else None,
+        "window": getattr(outcome, "window", None),  # model path: the original lines it rewrote, None = all
     }
 
 
@@ -152,6 +153,7 @@ def summarize(rows: Sequence[dict]) -> dict:
         "model_right": sum(r["outcome"] == "right" for r in model_rows),
         "model_wrong": sum(r["outcome"] == "wrong" for r in model_rows),
         "model_guarded": sum(bool(r["guard"]) for r in model_rows),
+        "model_windowed": sum(r.get("window") is not None for r in model_rows),
         "median_latency_s": statistics.median(latencies),
         "p90_latency_s": sorted(latencies)[min(n - 1, int(0.9 * n))],
         "chars_per_s": (sum(r["chars"] for r in rows) / written_latency) if written_latency > 0 else None,
