@@ -292,6 +292,11 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
             return f"`{sd.key[-1]}` is defined {len(same)} times in the original; use markers with context"
         od = _find(sd, scope, everywhere)
         if od is None:
+            twins = [d for d in everywhere if d.key[-1] == sd.key[-1]]
+            if len(twins) > 1:  # not new: it exists in several places and the snippet names none
+                where = ", ".join(".".join(part.split()[-1] for part in d.key) for d in twins[:4])
+                return (f"`{sd.key[-1]}` is defined {len(twins)} times in the original ({where}); show its "
+                        "enclosing definition or an unchanged line next to it so the snippet names one")
             continue
         placed[i] = od
         if sd.kind in _CONTAINERS and od.members and not _covers(sd, od):

@@ -91,3 +91,18 @@ def test_javascript_function():
     js = "const x = 1;\n\nfunction f() {\n  return 1;\n}\n\nfunction g() {\n  return 2;\n}\n"
     m = merge_definitions(lines(js), lines("function g() {\n  return 3;\n}"), "javascript")
     assert m.lines[-3:-1] == ["  return 3;", "}"]
+
+
+def test_a_method_defined_in_two_classes_is_refused_naming_both():
+    """Not "new": it exists twice and the snippet (a bare method) names neither class."""
+    from fastapply.merge.instant import instant_merge
+
+    original = (
+        "class Inventory:\n    def remove(self, name):\n        del self.items[name]\n\n\n"
+        "class Cart:\n    def remove(self, name):\n        del self.items[name]\n"
+    )
+    snippet = "    def remove(self, name):\n        self.items.pop(name)\n"
+    result = instant_merge(original, snippet, path="store.py")
+    assert not result.merged
+    assert "defined 2 times" in result.refused_reason
+    assert "Inventory.remove" in result.refused_reason and "Cart.remove" in result.refused_reason
