@@ -54,7 +54,7 @@ from typing import Sequence
 from fastapply.merge.greedy_locate import (
     _EQ, RUNGS, Span, _collapse, _Ambiguous, _find_forward, locate,
 )
-from fastapply.merge.sections import Section, shift_indent, split_sections
+from fastapply.merge.sections import Section, section_label as _label, shift_indent, split_sections
 from fastapply.merge.markers import is_elision
 from fastapply.merge.result import Merged
 
@@ -209,21 +209,12 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         out.extend(lines)
         cursor = span.end
         spans.append(span)
-    if sections[-1].open_end:
+    if sections[-1].open_end:  # else the last section runs to the end of the file by convention
         out.extend(original[cursor:])
-    elif cursor < len(original):
-        out.extend([])  # the last section runs to the end of the file by convention
     rung = RUNGS[weakest]
     if refusal:
         return Merged(None, refusal, rung, out, tuple(spans), shown)
     return Merged(out, None, rung, None, tuple(spans), shown)
-
-
-def _label(section: Section, index: int) -> str:
-    first = next((line.strip() for line in section.lines if line.strip()), "")
-    if len(first) > 50:
-        first = first[:47] + "..."
-    return f"section {index + 1} (starting `{first}`)"
 
 
 def _reindent(section: Section, orig: Sequence[str], span: Span) -> list[str]:
@@ -240,19 +231,6 @@ def _reindent(section: Section, orig: Sequence[str], span: Span) -> list[str]:
                 pairs.append((_indent(o), _indent(line)))
                 break
     return shift_indent(lines, pairs)
-    # Snippet under-indented by a constant prefix.
-    o0, s0 = pairs[0]
-    if o0.endswith(s0) and len(o0) > len(s0):
-        prefix = o0[: len(o0) - len(s0)]
-        if all(o == prefix + s for o, s in pairs):
-            return [prefix + line if line.strip() else line for line in lines]
-    if s0.endswith(o0) and len(s0) > len(o0):
-        extra = s0[: len(s0) - len(o0)]
-        if all(s == extra + o for o, s in pairs) and all(
-            line.startswith(extra) for line in lines if line.strip()
-        ):
-            return [line[len(extra) :] if line.strip() else line for line in lines]
-    return lines
 
 
 def _indent(line: str) -> str:

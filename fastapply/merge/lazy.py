@@ -33,7 +33,7 @@ from typing import Sequence
 from fastapply.merge import edges
 from fastapply.merge.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
-from fastapply.merge.sections import Section, has_markers, shift_indent, split_sections, undiff_lazy
+from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
@@ -124,13 +124,6 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     if refusal:
         return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions))
     return Merged(out, None, rung, None, tuple(spans), shown)
-
-
-def _label(section: Section, index: int) -> str:
-    first = next((line.strip() for line in section.lines if line.strip()), "")
-    if len(first) > 50:
-        first = first[:47] + "..."
-    return f"section {index + 1} (starting `{first}`)"
 
 
 def _ambiguous_reason(label: str, amb: Ambiguous) -> str:

@@ -133,3 +133,11 @@ def shift_indent(lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:
         if all(s == extra + o for o, s in pairs) and all(line.startswith(extra) for line in lines if line.strip()):
             return [line[len(extra) :] if line.strip() else line for line in lines]
     return lines
+
+
+def section_label(section: Section, index: int) -> str:
+    """How refusals name a section: its number and first non-blank line."""
+    first = next((line.strip() for line in section.lines if line.strip()), "")
+    if len(first) > 50:
+        first = first[:47] + "..."
+    return f"section {index + 1} (starting `{first}`)"
