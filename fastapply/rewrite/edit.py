@@ -33,7 +33,6 @@ class PreparedEdit:
     prefix_tokens: int  # tokens of the answer prefix the drafts continue
     stop_ids: list[int]
     max_tokens: int
-    conventions: prompts.TextConventions
 
 
 def check_inputs(original: str, snippet: str) -> None:
@@ -81,7 +80,6 @@ def prepare(
         prefix_tokens=len(tok.encode(prompts.ANSWER_PREFIX, add_special_tokens=False)),
         stop_ids=stops,
         max_tokens=max(1, min(wanted, context - len(prompt_ids))),
-        conventions=prompts.conventions(original),
     )
 
 
