@@ -51,6 +51,17 @@ def test_copied_lines_refuses_a_block_kept_twice():
     assert snippet_checks.check_copied_lines(original, result, snippet + snippet[1:]) is None
 
 
+def test_copied_lines_allows_a_new_line_repeating_an_idiom_the_file_repeats():
+    body = ["\tx, err := f()", "\tif err != nil {", "\t\treturn err", "\t}"]
+    original = ["func a() error {"] + body + ["}", "func b() error {"] + body + ["\treturn nil", "}"]
+    result = original[:-1] + ["\ty, err := g()", "\tif err != nil {", "\t\treturn err", "\t}", "}"]
+    snippet = ["// ... existing code ...", "\ty, err := g()", "\tif err != nil {", "\t\treturn err", "\t}", "}"]
+    assert snippet_checks.check_copied_lines(original, result, snippet) is None
+    # The same shape for a line the original has only once is a twin of existing code: refused.
+    once = original[:6] + ["func b() error {", "\treturn nil", "}"]
+    assert "would appear 2 times" in snippet_checks.check_copied_lines(once, once[:-1] + snippet[1:], snippet)
+
+
 def test_line_opcodes_agree_with_difflib_on_big_repetitive_files():
     a = ["x = 1", "y = 2"] * 3000
     b = a[:2999] + ["z = 3"] + a[3001:]
