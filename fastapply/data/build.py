@@ -1,7 +1,8 @@
 """Build training examples from real file pairs: balance, synthesise snippets, check, dedup, split.
 
     pairs --(size bound, small-file downsampling, per-path cap)--> chosen pairs
-          --(one snippet per pair in a drawn style; a few no-op "copy" examples)--> examples
+          --(one snippet per pair in a drawn style; a few no-op "copy" examples;
+             optionally windowed planner-style and instruction-only examples, regions.py)--> examples
           --(reference merge == after, dedup, token bound)--> examples
           --(split by repository)--> train / heldout
 
@@ -44,6 +45,8 @@ class BuildConfig:
     max_heldout: int = 60
     max_tokens: int | None = 2048  # prompt + answer + end token; needs a tokenizer
     max_examples: int | None = None  # cap on training examples, after shuffling
+    windows: float = 0.0  # share of pairs also made a windowed, planner-style example (regions.py)
+    instruction_only: float = 0.0  # share of eligible pairs also made an instruction-only deletion example
 
 
 def _rng(seed: int, *parts: str) -> random.Random:
@@ -119,6 +122,7 @@ def make_examples(pairs: list[dict], cfg: BuildConfig) -> tuple[list[dict], Coun
             noop = synthesise(p["before"], p["before"], p["language"], "noop", rng)
             if noop is not None:
                 jobs.append((noop, p["before"], None))
+        examples.extend(_region_examples(p, pid, cfg, rng, seen, stats))
         for s, expected, subject in jobs:
             # the oracle, once more, on exactly what is written
             try:
@@ -142,6 +146,45 @@ def make_examples(pairs: list[dict], cfg: BuildConfig) -> tuple[list[dict], Coun
             })
     shown.close()
     return examples, stats
+
+
+def _region_examples(p: dict, pid: str, cfg: BuildConfig, rng: random.Random, seen: set, stats: Counter) -> list[dict]:
+    """The model path's new jobs for one pair (issue 10): a window of the file rewritten for a
+    planner-style snippet, and a deletion stated only in the instruction. Their expected text
+    comes from the real commit, so there is no reference-merge check: a planner snippet may be
+    one the instant merge refuses, which is the point."""
+    from fastapply.data import regions
+    from fastapply.data.planner_snippets import STYLES, planner_snippet
+
+    made = []
+    if cfg.windows and rng.random() < cfg.windows:
+        style = rng.choice(STYLES)
+        snip = planner_snippet(p["before"], p["after"], p["language"], style, rng)
+        win = regions.window_example(p["before"], p["after"], snip.text, p.get("subject")) if snip else None
+        if win is None:
+            stats["dropped_no_window"] += 1
+        else:
+            made.append(dict(win, style=f"window-{style}"))
+    if cfg.instruction_only and rng.random() < cfg.instruction_only:
+        ex = regions.instruction_only(p["before"], p["after"], p.get("subject"), p["language"], rng)
+        if ex is not None:
+            made.append(ex)
+    out = []
+    for ex in made:
+        k = _key(ex["original"], ex["snippet"])
+        if k in seen:
+            stats["dropped_duplicate"] += 1
+            continue
+        seen.add(k)
+        stats[f"made_{ex['style'].split('-')[0]}"] += 1
+        out.append({
+            "id": f"{p['repo']}@{str(p.get('sha', ''))[:10]}:{p['path']}:{ex['style']}",
+            "repo": p["repo"], "path": p["path"], "language": p["language"], "style": ex["style"],
+            "original": ex["original"], "snippet": ex["snippet"], "instruction": ex["instruction"],
+            "expected": ex["expected"], "original_lines": _n_lines(ex["original"]),
+            "window": ex.get("window"),
+        })
+    return out
 
 
 def render(example: dict, tokenizer) -> dict:

@@ -1,4 +1,5 @@
-"""`fastapply data build` and `fastapply data mine`: argparse wiring over build.py and pairs.py.
+"""`fastapply data build`, `data planner-set` and `data mine`: argparse wiring over build.py,
+regions.py and pairs.py.
 
 `add_arguments(subparsers)` registers a `data` command with `build` and `mine` subcommands, each
 setting `func(args) -> int`. Errors a user can cause raise `InputError` with a one-line message.
@@ -46,6 +47,7 @@ def cmd_build(args) -> int:
         per_path=args.per_path, per_repo=args.per_repo, noop_rate=args.noop_rate,
         drop_instruction=args.drop_instruction, heldout_repos=tuple(args.heldout_repo),
         max_heldout=args.max_heldout, max_tokens=args.max_tokens or None, max_examples=args.max_examples,
+        windows=args.windows, instruction_only=args.instruction_only,
     )
     if args.styles:
         cfg.styles = _style_weights(args.styles)
@@ -60,6 +62,25 @@ def cmd_build(args) -> int:
     s = result["stats"]
     print(f"{s['pairs_in']} pairs -> {s['pairs_chosen']} chosen -> {s['train']['examples']} train, "
           f"{s['heldout']['examples']} held-out examples in {out}/ (stats.json)")
+    return 0
+
+
+def cmd_planner_set(args) -> int:
+    from fastapply.data.build import write_jsonl
+    from fastapply.data.pairs import read_pairs
+    from fastapply.data.regions import planner_rows
+
+    if args.n < 1:
+        raise InputError("--n must be at least 1")
+    pairs = []
+    for p in args.pairs:
+        pairs.extend(read_pairs(p))
+    rows = planner_rows(pairs, args.n, seed=args.seed, max_lines=args.max_lines)
+    if not rows:
+        raise InputError("no pair with a change to make a planner-style snippet from")
+    write_jsonl(rows, args.out)
+    print(f"{len(rows)} planner-style eval rows written to {args.out} "
+          f"(measure: fastapply eval --data {args.out} --strategy instant)")
     return 0
 
 
@@ -81,7 +102,7 @@ def cmd_mine(args) -> int:
 
 def add_arguments(subparsers) -> None:
     data = subparsers.add_parser("data", help="build training data from real edits")
-    dsub = data.add_subparsers(dest="data_command", metavar="{build,mine}")
+    dsub = data.add_subparsers(dest="data_command", metavar="{build,planner-set,mine}")
     dsub.required = True
 
     b = dsub.add_parser("build", help="synthesise snippets from (before, after) pairs and write examples")
@@ -103,7 +124,19 @@ def add_arguments(subparsers) -> None:
     options.add_model_arguments(b, default=models.BASE_MODEL, device=False, dtype=False,
                                 model_help_text=f"model whose tokenizer counts tokens (default: {models.BASE_MODEL})")
     b.add_argument("--no-tokenize", action="store_true", help="skip token counts and the token bound")
+    b.add_argument("--windows", type=float, default=0.0, metavar="RATE",
+                   help="share of pairs also made a windowed rewrite example for a planner-style snippet")
+    b.add_argument("--instruction-only", type=float, default=0.0, metavar="RATE",
+                   help="share of pairs whose subject says remove/drop/delete made a deletion shown only in the instruction")
     b.set_defaults(func=_with_heldout_default(cmd_build))
+
+    ps = dsub.add_parser("planner-set", help="write eval rows with planner-style snippets (every style) from pairs")
+    ps.add_argument("pairs", nargs="*", default=[DEFAULT_PAIRS], help=f"pairs JSONL(.gz) files (default {DEFAULT_PAIRS})")
+    ps.add_argument("-o", "--out", default="runs/planner-set.jsonl", help="eval rows JSONL")
+    ps.add_argument("--n", type=int, default=700, help="rows to write (styles in turn)")
+    ps.add_argument("--seed", type=int, default=7)
+    ps.add_argument("--max-lines", type=int, default=600, help="skip originals longer than this")
+    ps.set_defaults(func=cmd_planner_set)
 
     m = dsub.add_parser("mine", help="mine (before, after) pairs from a local git repository")
     m.add_argument("repo_dir")
@@ -120,7 +153,7 @@ def _with_heldout_default(fn):
     def run(args) -> int:
         if args.heldout_repo is None:
             args.heldout_repo = ["BurntSushi/ripgrep"]
-        for name in ("small_keep", "noop_rate", "drop_instruction"):
+        for name in ("small_keep", "noop_rate", "drop_instruction", "windows", "instruction_only"):
             if not 0.0 <= getattr(args, name) <= 1.0:
                 raise InputError(f"--{name.replace('_', '-')} must be between 0 and 1")
         return fn(args)

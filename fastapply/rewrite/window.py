@@ -36,19 +36,28 @@ def _top_level(line: str) -> bool:
     return bool(line.strip()) and not line[:1].isspace()
 
 
+def _closes(line: str) -> bool:
+    return line.strip()[:1] in ("}", ")", "]") or line.strip() == "end"
+
+
 def choose_window(lines: Sequence[str], regions: Sequence[tuple[int, int]]) -> Window | None:
     """The window the model rewrites for these undecided regions, or None (see the module doc)."""
     n = len(lines)
-    spans = [(max(0, s), min(n, e)) for s, e in regions if e > s]
-    if not spans or n == 0:
+    if n == 0:
+        return None
+    # A region at the very end (an append after the last line) is clamped onto the last line.
+    spans = [(min(max(0, s), n - 1), min(n, max(e, s + 1))) for s, e in regions if e > s]
+    if not spans:
         return None
     lo = min(s for s, _ in spans)
     hi = max(e for _, e in spans)
+    if lo > 0 and _closes(lines[lo]):
+        lo -= 1  # a region starting on a block's closing line belongs to that block
     while lo > 0 and not _top_level(lines[lo]):
         lo -= 1
     while hi < n and not _top_level(lines[hi]):
         hi += 1
-    if hi < n and lines[hi].strip()[:1] in ("}", ")", "]") or (hi < n and lines[hi].strip() == "end"):
+    if hi < n and _closes(lines[hi]):
         hi += 1  # the block's closing line belongs to it
     # Whole blocks only, without the blank lines around them: a window that starts or ends inside
     # another block reads, to a model trained on whole files, like a truncated file (measured: it

@@ -21,6 +21,11 @@ def test_edge_markers_of_a_window_answer_are_dropped_inner_ones_kept():
     assert strip_edge_markers(answer) == "def f():\n    # ... existing code ...\n    return 1\n"
 
 
+def test_a_region_after_the_last_line_is_the_last_block():
+    # An append at the end of the file is reported at len(lines): it must not index past the end.
+    assert choose_window(GO_LINES, [(len(GO_LINES), len(GO_LINES) + 1)]) == Window(len(GO_LINES) - 4, len(GO_LINES))
+
+
 def test_no_window_without_regions_or_when_it_would_be_most_of_the_file():
     assert choose_window(GO_LINES, []) is None
     assert choose_window(GO_LINES, [(5, len(GO_LINES) - 5)]) is None
