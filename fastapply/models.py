@@ -86,6 +86,8 @@ def resolve(name: str | None) -> ModelSpec:
         if not path.is_file():
             raise UnknownModelError(f"GGUF file not found: {name}")
         return ModelSpec(name, str(path.resolve().parent), path.name, "gguf")
+    if path.is_dir() and (path / "adapter_config.json").is_file():
+        return _adapter_spec(name, path)
     if path.is_dir():
         if not (path / "config.json").is_file():
             raise UnknownModelError(f"{name} is a directory but holds no config.json (not a transformers model)")
@@ -96,6 +98,23 @@ def resolve(name: str | None) -> ModelSpec:
     raise UnknownModelError(
         f"unknown model {name!r}: use one of {known}, a .gguf file, a model directory or a Hub id (org/name)"
     )
+
+
+def _adapter_spec(name: str, path: Path) -> ModelSpec:
+    """A LoRA adapter directory (`fastapply train` writes OUT/adapter/): its base model, by the
+    name its adapter_config.json records, with the adapter merged at load."""
+    import json
+
+    try:
+        base_name = json.loads((path / "adapter_config.json").read_text())["base_model_name_or_path"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UnknownModelError(f"{name}: unreadable adapter_config.json ({exc})") from None
+    if not isinstance(base_name, str) or Path(base_name).expanduser().resolve() == path.resolve():
+        raise UnknownModelError(f"{name}: adapter_config.json names no usable base model")
+    base = resolve(base_name)
+    if base.adapter:
+        raise UnknownModelError(f"{name}: its base {base_name!r} carries an adapter already")
+    return ModelSpec(name, base.source, base.gguf_file, base.kind, str(path.resolve()))
 
 
 _LOADED: dict[tuple, object] = {}

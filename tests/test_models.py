@@ -29,6 +29,18 @@ def test_paths_and_hub_ids(tmp_path):
     assert models.resolve("HuggingFaceTB/SmolLM2-360M-Instruct").kind == "hub"
 
 
+def test_an_adapter_directory_loads_on_the_base_its_config_names(tmp_path):
+    spec = models.resolve(str(models.ADAPTER_DIR))  # what `fastapply train` writes to OUT/adapter/
+    base = models.resolve("smollm2-135m-instruct")
+    assert (spec.source, spec.gguf_file, spec.adapter) == (base.source, base.gguf_file, str(models.ADAPTER_DIR))
+    (tmp_path / "adapter_config.json").write_text('{"base_model_name_or_path": "fastapply-135m"}')
+    with pytest.raises(UnknownModelError, match="carries an adapter"):
+        models.resolve(str(tmp_path))
+    (tmp_path / "adapter_config.json").write_text("{}")
+    with pytest.raises(UnknownModelError, match="adapter_config.json"):
+        models.resolve(str(tmp_path))
+
+
 @pytest.mark.parametrize("name", ["no-such-model", "missing.gguf", "./nope/"])
 def test_unknown_names_say_what_would_work(name):
     with pytest.raises(UnknownModelError) as exc:
