@@ -243,6 +243,8 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             kept = [guards.deletion_stats(orig.lines, _split(r.text).lines).unreplaced for r in (joint, old)]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
+        regions = regions or changed_regions(orig.lines, _split(joint.text).lines) + changed_regions(
+            orig.lines, _split(old.text).lines)
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
@@ -253,10 +255,11 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         copied = snippet_checks.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
         if copied is None:
             return joint
-        return MergeResult(None, copied, "lazy", joint.rung, joint.text, regions)
+        return MergeResult(None, copied, "lazy", joint.rung, joint.text,
+                           regions or changed_regions(orig.lines, _split(joint.text).lines))
     if joint.candidate is None and old.candidate is not None:
-        return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions)
-    return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
+        return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
+    return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
 
 
 def _without_blanks(text: str) -> list[str]:
@@ -304,5 +307,15 @@ def _finish(
     reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language,
                                shown_lines=shown_lines, snippet=snippet)
     if reason:
-        return _refuse(reason, method, rung, text)
+        return MergeResult(None, reason, method, rung, text, changed_regions(orig.lines, merged.lines))
     return MergeResult(text, None, method, rung, None)
+
+
+def changed_regions(original: list[str], candidate: list[str]) -> tuple[tuple[int, int], ...]:
+    """The original line ranges [start, end) a refused candidate changes: where a guard found
+    fault, so the model path rewrites there (an insertion is the one line it follows)."""
+    out = []
+    for tag, i1, i2, _, _ in snippet_checks.line_opcodes(original, candidate):
+        if tag != "equal":
+            out.append((max(0, i1 - 1), i2) if i1 == i2 else (i1, i2))
+    return tuple(out)

@@ -90,6 +90,16 @@ def test_refusal_carries_candidate_and_regions():
     assert r.candidate is not None
 
 
+def test_a_guard_refusal_carries_the_region_its_candidate_changes():
+    # The candidate parses nowhere near line 5 (an unclosed bracket): refused by the parse guard,
+    # and the region is where the candidate differs, so the model path rewrites only there.
+    original = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(6))
+    snippet = "# ... existing code ...\ndef f2():\n    return [2\n\n\ndef f3():\n# ... existing code ...\n"
+    r = instant_merge(original, snippet, path="x.py")
+    assert not r.merged and "parse" in r.refused_reason
+    assert r.regions == ((9, 10),) and r.candidate is not None
+
+
 def test_a_20000_line_file_merges_in_under_a_second():
     funcs = [f"def function_{i}(x):\n    y = x + {i}\n    if y > 10:\n        return y\n    return x\n" for i in range(4000)]
     original = "import os\n" + "".join(funcs)
