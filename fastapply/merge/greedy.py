@@ -194,7 +194,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             refusal = refusal or reason
             if guess is None:
                 return Merged(None, refusal, None, None, tuple(spans), shown)
-            span = Span(guess.start, guess.end, guess.rung, ambiguous=True)
+            span = Span(guess.start, guess.end, guess.rung, ambiguous=True, skip=guess.skip)
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "
@@ -204,7 +204,9 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         if span.start < cursor or span.end < span.start:
             return Merged(None, f"{label} overlaps the previous section", None, None, tuple(spans), shown)
         weakest = max(weakest, RUNGS.index(span.rung))
-        lines = _reindent(section, original, span) if span.rung != "exact" else list(section.lines)
+        lines = list(section.lines[span.skip :])
+        if span.rung != "exact":
+            lines = _reindent(lines, original, span)
         out.extend(original[cursor : span.start])
         out.extend(lines)
         cursor = span.end
@@ -217,10 +219,9 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     return Merged(out, None, rung, None, tuple(spans), shown)
 
 
-def _reindent(section: Section, orig: Sequence[str], span: Span) -> list[str]:
+def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
     """When a section was placed ignoring whitespace, shift its indentation by the constant
     offset its matched lines show (a method pasted without its class indentation), if any."""
-    lines = list(section.lines)
     pairs = []
     region = orig[span.start : span.end]
     for line in lines:

@@ -10,7 +10,7 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from fastapply.merge.sections import Section
@@ -30,6 +30,7 @@ class Span:
     end: int
     rung: str
     ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
+    skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 
 def _collapse(line: str) -> str:
@@ -191,7 +192,17 @@ def locate(
                 raise err
     if not pick_first:
         _check_insertions(section, orig, lo, hi, s0, start, span)
-    return span
+    return replace(span, skip=blank_lead(section, s0))
+
+
+def blank_lead(section: Section, s0: int) -> int:
+    """How many leading section lines to leave out: the `s0` lines before the head's matched run
+    when the section follows a marker and they are all blank. A blank line next to a marker
+    carries no position (the marker keeps the original's own spacing), so inserting it would
+    add an empty line the original does not have; blank lines before new code stay with it."""
+    if section.open_start and s0 > 0 and not any(line.strip() for line in section.lines[:s0]):
+        return s0
+    return 0
 
 
 def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, list[str]]:
