@@ -18,7 +18,9 @@ Inserted lines next to a marker go through the edge rules (edits.py: an edited c
 original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
 section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`); a
 first section without a marker before it and only blank lines above its matched run starts at the
-file's first line, with the snippet's own first lines (`blank_only`).
+file's first line, with the snippet's own first lines (`blank_only`); new lines inserted between a
+marker and a matched run that opens with blank lines go beyond those blank lines, the original's
+separation between blocks (`blank_separation`).
 
 This module knows lines, sections and anchors, not languages or guards.
 """
@@ -103,6 +105,24 @@ def blank_only(lines: Sequence[str]) -> bool:
     Not mirrored at the file's end: a snippet's trailing blank lines are unreliable (stripped
     text, fences), so the original's last blank lines stay."""
     return bool(lines) and not any(line.strip() for line in lines)
+
+
+def blank_separation(run: Sequence[str], beyond: str) -> int:
+    """How many blank lines that open a matched run (`run`, read away from the new lines) belong
+    on the far side of new lines inserted between a marker and that run.
+
+    The snippet shows new code, a blank line, then original code; the original has a blank line
+    between the code the marker keeps (`beyond`, non-blank) and that code. Read as matched
+    context, the blank line would glue the new code to `beyond`; it is the original's separation
+    between blocks, kept on its side, and the snippet's blank line separates the new code from
+    the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
+    them instead, so this applies only without one."""
+    if not beyond.strip():
+        return 0
+    k = 0
+    while k < len(run) and not run[k].strip():
+        k += 1
+    return k if k < len(run) else 0
 
 
 @dataclass(frozen=True)
@@ -239,6 +259,8 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
         doubts.append(Ambiguous(next(l for l in best.inserted if l.strip()), (), doubt=True, note=(
             "the snippet starts with new lines and no marker while the original has code above "
             "the place they go; start with a marker (keep that code) or with its first lines")))
+    if not r and best.at == o_edge and t.section.open_start and not t.lead and lo < o_edge:
+        return o_edge + blank_separation(sec[s_edge : sf + 1], orig[o_edge - 1]), True
     return best.at - r, not r
 
 
@@ -270,6 +292,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     if not best.inserted or not any(l.strip() for l in best.inserted):
         return best.at, False
     r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
+    if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
+        return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
     return best.at + r, not r
 
 

@@ -153,3 +153,26 @@ def test_blank_lines_at_the_file_end_stay_after_a_snippet_without_trailing_marke
     original = HEADED + ["", ""]
     m = merge_lazy(original, ["# ... existing code ...", "def g():", "    return 2", "    # done"])
     assert m.lines == HEADED + ["    # done", "", ""]
+
+
+BLOCKS = ["function a() {}", "", "function b() {}", "", "run();"]
+
+
+def test_new_block_before_context_keeps_the_originals_blank_line_above_it():
+    # The blank line between `a` and `b` separates blocks: new code inserted after the marker
+    # goes below it, and the snippet's own blank line separates the new code from `b`.
+    m = merge_lazy(BLOCKS, ["// ... existing code ...", "const limit = 10;", "", "function b() {}",
+                            "// ... existing code ..."])
+    assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
+
+
+def test_new_block_after_context_keeps_the_originals_blank_line_below_it():
+    m = merge_lazy(BLOCKS, ["// ... existing code ...", "function a() {}", "", "const limit = 10;",
+                            "// ... existing code ..."])
+    assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
+
+
+def test_blank_line_shown_after_the_marker_is_not_doubled():
+    m = merge_lazy(BLOCKS, ["// ... existing code ...", "", "const limit = 10;", "", "function b() {}",
+                            "// ... existing code ..."])
+    assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
