@@ -175,24 +175,29 @@ def locate(
         s0, start = 0, lo
         run = _extend_forward(sec, orig, 0, lo, len(sec), hi, eq)
     # Tail: where the span ends.
+    leftover: list[str] = []
     if not section.open_end:
         span = Span(start, hi, rung)
     elif s0 + run >= len(sec):
         span = Span(start, start + run, rung)  # the whole rest of the section is context
     else:
         span, leftover = _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung)
+    span = replace(span, skip=blank_lead(section, s0))
+    if leftover and not pick_first:
         # Only blank lines left over after all the section's code matched: they are context
-        # somewhere below (a deletion) or new spacing; the snippet cannot say which.
-        if leftover and not pick_first:
-            near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
-            doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
-            if doubtful is not None or not any(l.strip() for l in leftover):
-                err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
-                err.span = span
-                raise err
+        # somewhere below (a deletion) or new spacing; the snippet cannot say which. (Read by
+        # the convention they would be dropped like `blank_lead`'s; this doubt stays because it
+        # also stops placements that are wrong elsewhere: dropping it wrote 2 more wrong files
+        # in the generated planner set for 3 more right ones.)
+        near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
+        doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
+        if doubtful is not None or not any(l.strip() for l in leftover):
+            err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
+            err.span = span
+            raise err
     if not pick_first:
         _check_insertions(section, orig, lo, hi, s0, start, span)
-    return replace(span, skip=blank_lead(section, s0))
+    return span
 
 
 def blank_lead(section: Section, s0: int) -> int:

@@ -18,3 +18,10 @@ def test_blank_line_before_new_code_after_a_marker_is_kept():
                               "// ... existing code ..."])
     assert m.lines == ["function a() {", "  return 1;", "}", "", "const x = 1;", "", "function b() {",
                        "  return 2;", "}"]
+
+
+def test_doubtful_blank_tail_refuses_with_a_candidate_without_the_leads_blank_line():
+    m = merge_lazy(["a();", "b();", "c();", "d();"], ["// ... existing code ...", "", "b();", "c();", "",
+                                                      "// ... existing code ..."])
+    assert m.lines is None
+    assert m.candidate == ["a();", "b();", "c();", "", "d();"]
