@@ -12,7 +12,8 @@ between two spans. Locating a span:
 
 1. **head**: the section's first non-blank line that occurs in the original at or after the
    cursor, extended line by line until exactly one place matches; lines before it in the section
-   are insertions, unless they equal the lines just before that place (then they are context).
+   are insertions, unless they equal the lines just before that place (then they are context);
+   blank lines alone there, after a marker, carry no position and are left out (`blank_lead`).
 2. **tail**: the same from the section's last lines, searched after the head's matched run; when
    no closing line occurs in the original, the section ends where its head's matched run ends
    (the rest is an insertion).
