@@ -16,7 +16,11 @@ equal but give different files raise `Ambiguous`.
 
 Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
 original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
-section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`).
+section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`); a
+first section without a marker before it and only blank lines above its matched run starts at the
+file's first line, with the snippet's own first lines (`blank_only`); new lines inserted between a
+marker and a matched run that opens with blank lines go beyond those blank lines, the original's
+separation between blocks (`blank_separation`).
 
 This module knows lines, sections and anchors, not languages or guards.
 """
@@ -90,6 +94,35 @@ def trim_blank_edges(section: Section) -> Trimmed:
     if not section.open_end and b > a:
         b = len(lines)  # the file's last lines: blank lines there are content
     return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))
+
+
+def blank_only(lines: Sequence[str]) -> bool:
+    """True for a non-empty run of blank lines. A snippet without a marker before its first
+    section starts at the file's edge; when all the original has above the section's matched
+    run is blank lines, no forgotten marker can have meant to keep them (a marker stands for
+    code), so the section starts at line 1 and the snippet's own first lines (blank or not)
+    replace them: a file that loses or keeps its leading blank line as the snippet shows.
+    Not mirrored at the file's end: a snippet's trailing blank lines are unreliable (stripped
+    text, fences), so the original's last blank lines stay."""
+    return bool(lines) and not any(line.strip() for line in lines)
+
+
+def blank_separation(run: Sequence[str], beyond: str) -> int:
+    """How many blank lines that open a matched run (`run`, read away from the new lines) belong
+    on the far side of new lines inserted between a marker and that run.
+
+    The snippet shows new code, a blank line, then original code; the original has a blank line
+    between the code the marker keeps (`beyond`, non-blank) and that code. Read as matched
+    context, the blank line would glue the new code to `beyond`; it is the original's separation
+    between blocks, kept on its side, and the snippet's blank line separates the new code from
+    the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
+    them instead, so this applies only without one."""
+    if not beyond.strip():
+        return 0
+    k = 0
+    while k < len(run) and not run[k].strip():
+        k += 1
+    return k if k < len(run) else 0
 
 
 @dataclass(frozen=True)
@@ -174,12 +207,12 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
     sec = t.lines
     (sf, of), (sl, ol) = anchors[0], anchors[-1]
     doubts: list[Ambiguous] = []
-    start, head_ins = _head(t, orig, index, key, sf, of, lo, doubts)
-    end, tail_ins = _tail(t, orig, index, key, sl, ol, hi, doubts)
+    start, keep_lead = _head(t, orig, index, key, sf, of, lo, doubts)
+    end, keep_trail = _tail(t, orig, index, key, sl, ol, hi, doubts)
     lines = list(sec)
-    if any(l.strip() for l in head_ins):
+    if keep_lead:
         lines = list(t.lead) + lines
-    if any(l.strip() for l in tail_ins):
+    if keep_trail:
         lines = lines + list(t.trail)
     if doubts:
         doubt = doubts[0]
@@ -189,7 +222,9 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
     return Span(start, end, "exact"), lines
 
 
-def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, tuple[str, ...]]:
+def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, bool]:
+    """(start, keep_lead): where the section starts, and whether its blank lead goes with it
+    (around new lines inserted there, or at the file's edge)."""
     sec, keys = t.lines, index.keys
     b = 0
     while sf - b - 1 >= 0 and of - b - 1 >= lo and key(sec[sf - b - 1]) == keys[of - b - 1]:
@@ -213,8 +248,10 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
         if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
             cands.append(_replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
     best = _best(cands, sec[0], lambda c: None)
+    if not t.section.open_start and lo == 0 and best.at == o_edge and blank_only(orig[:o_edge]):
+        return 0, True  # only blank lines above: the file's edge, the snippet's first lines its own
     if not best.inserted or not any(l.strip() for l in best.inserted):
-        return best.at, ()
+        return best.at, False
     r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
     if not r and not t.section.open_start and lo == 0 and any(l.strip() for l in orig[: best.at]):
         # No marker before the snippet's first section, new lines first, and the file has code
@@ -222,10 +259,13 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
         doubts.append(Ambiguous(next(l for l in best.inserted if l.strip()), (), doubt=True, note=(
             "the snippet starts with new lines and no marker while the original has code above "
             "the place they go; start with a marker (keep that code) or with its first lines")))
-    return best.at - r, (() if r else best.inserted)
+    if not r and best.at == o_edge and t.section.open_start and not t.lead and lo < o_edge:
+        return o_edge + blank_separation(sec[s_edge : sf + 1], orig[o_edge - 1]), True
+    return best.at - r, not r
 
 
-def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, doubts) -> tuple[int, tuple[str, ...]]:
+def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, doubts) -> tuple[int, bool]:
+    """(end, keep_trail): the mirror of `_head`."""
     sec, keys, n = t.lines, index.keys, len(t.lines)
     e = 0
     while sl + 1 + e < n and ol + 1 + e < hi and key(sec[sl + 1 + e]) == keys[ol + 1 + e]:
@@ -250,9 +290,11 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
     best = _best(cands, sec[-1], lambda c: None)
     if not best.inserted or not any(l.strip() for l in best.inserted):
-        return best.at, ()
+        return best.at, False
     r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
-    return best.at + r, (() if r else best.inserted)
+    if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
+        return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
+    return best.at + r, not r
 
 
 def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:

@@ -12,7 +12,8 @@ between two spans. Locating a span:
 
 1. **head**: the section's first non-blank line that occurs in the original at or after the
    cursor, extended line by line until exactly one place matches; lines before it in the section
-   are insertions, unless they equal the lines just before that place (then they are context).
+   are insertions, unless they equal the lines just before that place (then they are context);
+   blank lines alone there, after a marker, carry no position and are left out (`blank_lead`).
 2. **tail**: the same from the section's last lines, searched after the head's matched run; when
    no closing line occurs in the original, the section ends where its head's matched run ends
    (the rest is an insertion).
@@ -194,7 +195,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             refusal = refusal or reason
             if guess is None:
                 return Merged(None, refusal, None, None, tuple(spans), shown)
-            span = Span(guess.start, guess.end, guess.rung, ambiguous=True)
+            span = Span(guess.start, guess.end, guess.rung, ambiguous=True, skip=guess.skip)
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "
@@ -204,7 +205,9 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         if span.start < cursor or span.end < span.start:
             return Merged(None, f"{label} overlaps the previous section", None, None, tuple(spans), shown)
         weakest = max(weakest, RUNGS.index(span.rung))
-        lines = _reindent(section, original, span) if span.rung != "exact" else list(section.lines)
+        lines = list(section.lines[span.skip :])
+        if span.rung != "exact":
+            lines = _reindent(lines, original, span)
         out.extend(original[cursor : span.start])
         out.extend(lines)
         cursor = span.end
@@ -217,10 +220,9 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     return Merged(out, None, rung, None, tuple(spans), shown)
 
 
-def _reindent(section: Section, orig: Sequence[str], span: Span) -> list[str]:
+def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
     """When a section was placed ignoring whitespace, shift its indentation by the constant
     offset its matched lines show (a method pasted without its class indentation), if any."""
-    lines = list(section.lines)
     pairs = []
     region = orig[span.start : span.end]
     for line in lines:

@@ -10,7 +10,7 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from fastapply.merge.sections import Section
@@ -30,6 +30,7 @@ class Span:
     end: int
     rung: str
     ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
+    skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 
 def _collapse(line: str) -> str:
@@ -174,24 +175,39 @@ def locate(
         s0, start = 0, lo
         run = _extend_forward(sec, orig, 0, lo, len(sec), hi, eq)
     # Tail: where the span ends.
+    leftover: list[str] = []
     if not section.open_end:
         span = Span(start, hi, rung)
     elif s0 + run >= len(sec):
         span = Span(start, start + run, rung)  # the whole rest of the section is context
     else:
         span, leftover = _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung)
+    span = replace(span, skip=blank_lead(section, s0))
+    if leftover and not pick_first:
         # Only blank lines left over after all the section's code matched: they are context
-        # somewhere below (a deletion) or new spacing; the snippet cannot say which.
-        if leftover and not pick_first:
-            near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
-            doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
-            if doubtful is not None or not any(l.strip() for l in leftover):
-                err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
-                err.span = span
-                raise err
+        # somewhere below (a deletion) or new spacing; the snippet cannot say which. (Read by
+        # the convention they would be dropped like `blank_lead`'s; this doubt stays because it
+        # also stops placements that are wrong elsewhere: dropping it wrote 2 more wrong files
+        # in the generated planner set for 3 more right ones.)
+        near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
+        doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
+        if doubtful is not None or not any(l.strip() for l in leftover):
+            err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
+            err.span = span
+            raise err
     if not pick_first:
         _check_insertions(section, orig, lo, hi, s0, start, span)
     return span
+
+
+def blank_lead(section: Section, s0: int) -> int:
+    """How many leading section lines to leave out: the `s0` lines before the head's matched run
+    when the section follows a marker and they are all blank. A blank line next to a marker
+    carries no position (the marker keeps the original's own spacing), so inserting it would
+    add an empty line the original does not have; blank lines before new code stay with it."""
+    if section.open_start and s0 > 0 and not any(line.strip() for line in section.lines[:s0]):
+        return s0
+    return 0
 
 
 def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, list[str]]:

@@ -17,7 +17,9 @@ between two spans. Placement, for the snippet as a whole:
 3. **Convention and its exceptions**: a snippet that does not start (end) with a marker starts
    (ends) at the file's edge, unless reading it that way deletes original lines the snippet does
    not show: then the marker was forgotten and the file's head (tail) is kept. Blank lines next to
-   a marker carry no position: they are kept only around inserted code.
+   a marker carry no position: they are kept only around inserted code. Blank lines alone above
+   the first section's matched lines are no code a forgotten marker keeps: with no marker before
+   it the section starts at line 1 (edges.blank_only).
 
 Rungs: placement runs on exact lines, then on whitespace-collapsed lines (a re-indented snippet,
 re-indented to the original's offset). A looser rung never settles an ambiguity.

@@ -127,3 +127,52 @@ def test_split_sections_marks_open_ends():
     sections = split_sections(["a", "# ...", "b", "c", "// ... existing code ..."], ["a", "x", "b", "c"])
     assert [s.lines for s in sections] == [("a",), ("b", "c")]
     assert [(s.open_start, s.open_end) for s in sections] == [(False, True), (True, True)]
+
+
+
+HEADED = ["", "import os", "", "def f():", "    return 1", "", "def g():", "    return 2"]
+
+
+def test_snippet_without_leading_marker_replaces_blank_lines_at_the_file_start():
+    # Only blank lines lie above the section's first matched line: no forgotten marker can have
+    # meant to keep them, so the file starts where the snippet starts.
+    m = merge_lazy(HEADED, ["import os", "import sys", "", "def f():", "# ... existing code ..."])
+    assert m.lines == ["import os", "import sys"] + HEADED[2:]
+
+
+def test_snippet_starting_with_a_blank_line_keeps_it_at_the_file_start():
+    # Without a marker before it, the snippet's first (blank) line is the file's first line.
+    m = merge_lazy([""] + HEADED, ["", "import os", "", "def f():", "    return 1", "", "def h():", "    return 3",
+                                   "", "def g():", "# ... existing code ..."])
+    assert m.lines == HEADED[:6] + ["def h():", "    return 3", ""] + HEADED[6:]
+    m = merge_lazy(HEADED, ["", "import os", "import sys", "", "def f():", "# ... existing code ..."])
+    assert m.lines == ["", "import os", "import sys"] + HEADED[2:]
+
+
+def test_blank_lines_at_the_file_end_stay_after_a_snippet_without_trailing_marker():
+    original = HEADED + ["", ""]
+    m = merge_lazy(original, ["# ... existing code ...", "def g():", "    return 2", "    # done"])
+    assert m.lines == HEADED + ["    # done", "", ""]
+
+
+BLOCKS = ["function a() {}", "", "function b() {}", "", "run();"]
+
+
+def test_new_block_before_context_keeps_the_originals_blank_line_above_it():
+    # The blank line between `a` and `b` separates blocks: new code inserted after the marker
+    # goes below it, and the snippet's own blank line separates the new code from `b`.
+    m = merge_lazy(BLOCKS, ["// ... existing code ...", "const limit = 10;", "", "function b() {}",
+                            "// ... existing code ..."])
+    assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
+
+
+def test_new_block_after_context_keeps_the_originals_blank_line_below_it():
+    m = merge_lazy(BLOCKS, ["// ... existing code ...", "function a() {}", "", "const limit = 10;",
+                            "// ... existing code ..."])
+    assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
+
+
+def test_blank_line_shown_after_the_marker_is_not_doubled():
+    m = merge_lazy(BLOCKS, ["// ... existing code ...", "", "const limit = 10;", "", "function b() {}",
+                            "// ... existing code ..."])
+    assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
