@@ -238,6 +238,13 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     return Merged(merged, None, "exact", shown_lines=shown)
 
 
+def shows_definitions(snippet: Sequence[str], language: str | None) -> bool:
+    """True when the marker-free snippet parses as one or more whole definitions."""
+    if not syntax.has_grammar(language):
+        return False
+    return bool(_snippet_definitions(textwrap.dedent("\n".join(snippet)), language))
+
+
 def _snippet_definitions(text: str, language: str | None) -> list[Definition] | None:
     """The snippet's definitions; JS/TS methods shown without their class are read inside a
     stand-in class (line numbers shifted back). None when the snippet does not parse."""
@@ -246,9 +253,9 @@ def _snippet_definitions(text: str, language: str | None) -> list[Definition] | 
     if language in ("javascript", "typescript", "tsx"):
         wrapped = "class __Snippet__ {\n" + text + "\n}"
         if syntax.parses(wrapped, language):
-            (holder,) = list_definitions(wrapped, language) or [None]
-            if holder is not None:
-                return [_shift_def(m, -1) for m in holder.members]
+            holders = list_definitions(wrapped, language) or []
+            if len(holders) == 1:  # a stray `}` in the snippet closes the stand-in class early
+                return [_shift_def(m, -1) for m in holders[0].members]
     return None
 
 

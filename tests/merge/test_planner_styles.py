@@ -112,3 +112,27 @@ def test_a_20000_line_file_merges_in_under_a_second():
     assert r.merged, r.refused_reason
     assert r.text == original.replace("    y = x + 1234\n    if y > 10:", "    y = x + 1234\n    if y > 99:")
     assert elapsed < 1.0
+
+
+JS = "".join(f"function handler{i}(req, res) {{\n  const value = compute{i}(req);\n  res.send(value);\n}}\n\n" for i in range(8))
+
+
+def test_a_marker_free_excerpt_with_unique_context_merges_as_if_marked():
+    snippet = ("function handler3(req, res) {\n  const value = compute3(req);\n  log(value);\n"
+               "  res.send(value);\n}\n\nfunction handler4(req, res) {\n")
+    r = instant_merge(JS, snippet, path="app.js")
+    assert r.merged and r.method == "lazy"
+    assert r.text == JS.replace("compute3(req);\n", "compute3(req);\n  log(value);\n")
+
+
+def test_an_excerpt_that_opens_on_generic_lines_is_refused():
+    # `}` and new code at its start pin nothing: it could go after any handler.
+    snippet = "}\n\nfunction extra(req, res) {\n  res.end();\n}\n\nfunction handler4(req, res) {\n"
+    r = instant_merge(JS, snippet, path="app.js")
+    assert not r.merged and "markers" in r.refused_reason and "its first lines" in r.refused_reason
+
+
+def test_an_excerpt_that_changes_nothing_is_refused_not_written():
+    snippet = "  const value = compute2(req);\n  res.send(value);\n}\n\nfunction handler3(req, res) {\n"
+    r = instant_merge(JS, snippet, path="app.js")
+    assert not r.merged and "changes nothing" in r.refused_reason
