@@ -67,18 +67,13 @@ def instant_merge(
     if reason:
         return _refuse(reason)
     try:
-        result = _merge(original, snippet, language, path)
-        if result.merged and result.text == original:
-            return _refuse(NO_CHANGE, result.method, result.rung)
-        return result
+        return _merge(original, snippet, language, path)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
 
 
-NO_CHANGE = ("the snippet changes nothing where it fits (every line it shows is already there); if it "
-             "deletes code, show the lines on both sides of the deletion, else show the change itself")
 MAX_SNIPPET_CHARS = 1_000_000
 GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (quadratic) reading is skipped  # an edit snippet, not a file dump: larger ones go to the model path's checks
 
@@ -256,6 +251,9 @@ def _excerpt(orig: _Text, snip_lines: list[str], language: str | None, converted
     if loose is not None:
         return _refuse(f"{unmarked} (its {loose} lines match no unique line of the original)")
     result = _two_readings(orig, [EXCERPT_MARKER, *snip_lines, EXCERPT_MARKER], language, converted)
+    if result.merged and _split(result.text).lines == orig.lines:
+        return _refuse("the snippet, read as an excerpt (it has no markers), changes nothing where it fits; "
+                       "mark the elided parts and show the change with the lines around it", "lazy")
     if result.merged:
         return result
     reason = (result.refused_reason or "").replace("section 1 ", "the snippet ", 1)

@@ -104,11 +104,10 @@ def test_a_bom_is_kept_in_the_file_and_ignored_in_the_snippet(project):
     assert (project / "bom.py").read_text() == "\ufeff" + EXPECTED
 
 
-def test_a_snippet_that_changes_nothing_is_refused_and_the_file_left_alone(project):
+def test_unchanged_file_is_not_rewritten(project):
     before = (project / "a.py").stat().st_mtime_ns
-    editor = FileEditor([project], strategy="instant", loader=no_model)
-    with pytest.raises(EditFailed, match="changes nothing"):
-        editor.edit("a.py", "", "def f():\n    return 1\n# ... existing code ...\n")
+    out = FileEditor([project], loader=no_model).edit("a.py", "", "def f():\n    return 1\n# ... existing code ...\n")
+    assert out.diff == "" and "unchanged" in out.message()
     assert (project / "a.py").stat().st_mtime_ns == before
 
 
