@@ -198,7 +198,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
 
     if blocks.looks_like_search_replace(snip_lines):
         return _finish(orig, blocks.merge_blocks(orig.lines, snip_lines), "search_replace", language, None)
-    if blocks.looks_like_diff(snip_lines):
+    if blocks.looks_like_diff(snip_lines) and not sections.is_lazy_diff(snip_lines, orig.lines):
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
     snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet

@@ -11,6 +11,10 @@ prefixes removed; `@@` lines become markers), but only when the evidence says th
 diff syntax and not code (the `-` lines exist in the original without their prefix, the `+` lines
 do not exist in it with theirs).
 
+A snippet shaped like a unified diff (`@@` headers, only `+`/`-`/space-led lines) is such a lazy
+snippet when its context lines were copied verbatim from the original rather than prefixed with a
+space (`is_lazy_diff`, asked by the instant merge's dispatch before it picks the diff path).
+
 This module knows lines and markers; where a section goes is `lazy.py`'s business.
 """
 
@@ -67,11 +71,57 @@ def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
 # --------------------------------------------------------------------------- diff lines in lazy snippets
 
 _HUNK = re.compile(r"^@@.*@@.*$|^@@\s*$")
+_PLACEHOLDER_HUNK = re.compile(r"^@@+\s*(?:-0(?:,0)?\s+\+0(?:,0)?\s*)?@@+\s*$|^@@\s*$")  # no real place
 _HEADER = re.compile(r"^(\+\+\+|---) (a/|b/|/dev/null|\S+\.\w+)")
 
 
 def _prefixed(line: str, sign: str) -> bool:
     return line.startswith(sign) and not line.startswith(sign * 3)
+
+
+@dataclass(frozen=True)
+class ContextEvidence:
+    """How a diff-like snippet's unprefixed context lines relate to the original.
+
+    verbatim: lines found in the original as written, but not with one leading space removed;
+    unified: lines found only with one leading space removed (unified-diff context)."""
+
+    verbatim: int
+    unified: int
+
+
+def context_evidence(snippet: Sequence[str], original: Sequence[str]) -> ContextEvidence:
+    """Count the snippet's context lines (not blank, not `+`/`-`/`\\`, not a hunk header or diff
+    preamble) that prove one of the two readings. A line found both ways, or neither, proves nothing."""
+    known = set(original)
+    verbatim = unified = 0
+    for line in snippet:
+        if not line.strip() or line[0] in "+-\\" or _HUNK.match(line):
+            continue
+        as_is = line in known
+        stripped = line.startswith(" ") and line[1:] in known
+        verbatim += as_is and not stripped
+        unified += stripped and not as_is
+    return ContextEvidence(verbatim, unified)
+
+
+def is_lazy_diff(snippet: Sequence[str], original: Sequence[str]) -> bool:
+    """True when a snippet shaped like a unified diff is really a lazy snippet with diff lines.
+
+    Reasoning models often write `+`/`-` lines between context lines copied verbatim from the
+    file (no leading space) and separate the places with `@@ -0,0 +0,0 @@` or a bare `@@`. Read
+    as a unified diff, every indented context line loses one column and the whitespace rung then
+    re-indents the `+` lines by one column too many, a wrong file. The context decides: more
+    lines found verbatim than only without their first space means lazy. When the context proves
+    nothing either way, placeholder headers (`@@ @@`, `@@ -0,0 +0,0 @@`: no real hunk has context
+    lines and starts at line 0) decide, provided some context line is shown at all."""
+    evidence = context_evidence(snippet, original)
+    if evidence.verbatim != evidence.unified:
+        return evidence.verbatim > evidence.unified
+    headers = [line for line in snippet if _HUNK.match(line)]
+    has_context = any(line.strip() and line[0] not in "+-\\" and not _HUNK.match(line)
+                      for line in snippet)
+    return bool(headers) and has_context and all(_PLACEHOLDER_HUNK.match(line) for line in headers)
 
 
 def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
@@ -97,9 +147,9 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
             return None
     context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
                and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
-    unified = bool(context) and all(l.startswith(" ") for l in context) and any(
-        l[1:] in original_set for original_set in [set(original)] for l in context
-    )
+    evidence = context_evidence(context, original)
+    # Unified-diff context: every line starts with a space and more are found without it than with it.
+    unified = bool(context) and all(l.startswith(" ") for l in context) and evidence.unified > evidence.verbatim
     out: list[str] = []
     for line in snippet:
         if _HEADER.match(line):

@@ -2,6 +2,7 @@
 
 import pytest
 
+from fastapply.merge.sections import ContextEvidence, context_evidence, is_lazy_diff
 from fastapply.merge.blocks import (
     MalformedEdit, looks_like_diff, looks_like_search_replace, match_exact, match_fuzzy,
     match_whitespace, merge_blocks, merge_diff, parse_search_replace,
@@ -116,3 +117,29 @@ def test_diff_whitespace_rung():
 def test_diff_for_several_files_is_refused():
     m = merge_diff(ORIGINAL, ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b", "--- a/y", "+++ b/y", "@@ -1 +1 @@", "-a", "+b"])
     assert m.lines is None and "several files" in m.refused_reason
+
+
+# A JavaScript-like file whose indented lines are never found with one space less.
+JS = ["function f(a) {", "  if (a) {", "    return 1;", "  }", "  return 2;", "}"]
+
+
+def test_context_copied_verbatim_makes_a_diff_shaped_snippet_lazy():
+    snippet = ["@@ -0,0 +0,0 @@", "  if (a) {", "-    return 1;", "+    return 10;", "  }"]
+    assert looks_like_diff(snippet)
+    assert context_evidence(snippet, JS) == ContextEvidence(verbatim=2, unified=0)
+    assert is_lazy_diff(snippet, JS)
+
+
+def test_unified_context_keeps_the_diff_reading_whatever_its_header():
+    for header in ("@@ -2,3 +2,3 @@", "@@ ... @@", "@@ -0,0 +0,0 @@"):
+        snippet = [header, "   if (a) {", "-    return 1;", "+    return 10;", "   }"]
+        assert context_evidence(snippet, JS) == ContextEvidence(verbatim=0, unified=2)
+        assert not is_lazy_diff(snippet, JS), header
+
+
+def test_placeholder_headers_decide_only_when_the_context_proves_nothing():
+    original = ["a", " a", "b"]  # ` a` is found both as written and without its space
+    assert not is_lazy_diff(["@@ -1,2 +1,2 @@", " a", "-b", "+c"], original)
+    assert is_lazy_diff(["@@ -0,0 +0,0 @@", " a", "-b", "+c"], original)
+    assert is_lazy_diff(["@@ @@", " a", "-b", "+c"], original)
+    assert not is_lazy_diff(["@@ -0,0 +0,0 @@", "-b", "+c"], original)  # no context line at all

@@ -45,6 +45,14 @@ def test_diff_lines_inside_a_lazy_snippet():
     assert r.text == GO.replace("helper(1)", "helper(3)")
 
 
+def test_diff_lines_between_verbatim_context_keep_their_columns():
+    js = "function f(a) {\n  if (a) {\n    log(a);\n    return 1;\n  }\n  return 2;\n}\n"
+    snippet = "@@ -0,0 +0,0 @@\n  if (a) {\n    log(a);\n-    return 1;\n+    if (a > 1) {\n+      return a;\n+    }\n  }\n@@ -0,0 +0,0 @@\n"
+    r = instant_merge(js, snippet, path="f.js")
+    assert r.merged and r.method == "lazy", r.refused_reason
+    assert r.text == js.replace("    return 1;\n", "    if (a > 1) {\n      return a;\n    }\n")
+
+
 def test_blank_line_next_to_a_marker_is_not_inserted():
     snippet = "// ... existing code ...\n\nfunc tail() {\n\tfmt.Println(\"TAIL\")\n}\n"
     r = instant_merge(GO, snippet, path="m.go")

@@ -17,6 +17,15 @@ def test_unified_context_lines_lose_their_space():
     assert undiff_lazy(snippet, ORIGINAL) == ["def f():", "    a = 10", "    b = 2"]
 
 
+def test_indented_context_found_verbatim_keeps_its_space():
+    # `          b)` is found both with and without its first space; the other context lines only
+    # as written, so none of them is unified-diff context.
+    original = ["def f(a, b):", "    x = g(a,", "          b)", "    y = h(a,", "         b)", "    return x + y"]
+    snippet = ["@@ -0,0 +0,0 @@", "    x = g(a,", "          b)", "-    y = h(a,", "-         b)", "+    y = 0",
+               "    return x + y"]
+    assert undiff_lazy(snippet, original) == [CANONICAL_MARKER, "    x = g(a,", "          b)", "    y = 0", "    return x + y"]
+
+
 def test_code_that_starts_with_a_sign_is_not_diff_syntax():
     original = ["items:", "- one", "- two"]
     assert undiff_lazy(["items:", "- one", "- three"], original) is None  # `- one` is in the file
