@@ -201,10 +201,11 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     if blocks.looks_like_diff(snip_lines) and not sections.is_lazy_diff(snip_lines, orig.lines):
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
+    diff_snippet = snip_lines
     snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
-        return _two_readings(orig, snip_lines, language, converted)
+        return _two_readings(orig, snip_lines, language, converted, diff_snippet)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None and not syntax.has_grammar(language):
         return _refuse(
@@ -214,11 +215,13 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
 
 
-def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
+def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool,
+                  diff_snippet: list[str] | None = None) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
     the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard). Refusals carry the best candidate (the model
+    one also the strict copied-lines guard); a reading that keeps a line the snippet removes with a
+    `-` line does not merge (`_honour_removals`). Refusals carry the best candidate (the model
     path's draft) and the undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
@@ -229,6 +232,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
     regions = tuple(getattr(joint_merge, "regions", ()))
+    joint, old = (_honour_removals(r, orig, diff_snippet) for r in (joint, old))
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
@@ -257,6 +261,15 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
+
+
+def _honour_removals(result: MergeResult, orig: _Text, diff_snippet: list[str] | None) -> MergeResult:
+    """A reading that keeps a line the snippet removes with a `-` line is refused, its text kept
+    as the candidate (sections.kept_removed_line says why the lazy readings can do that)."""
+    if not result.merged or not diff_snippet:
+        return result
+    reason = sections.kept_removed_line(orig.lines, _split(result.text).lines, diff_snippet)
+    return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
 
 
 def _without_blanks(text: str) -> list[str]:

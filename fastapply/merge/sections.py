@@ -21,6 +21,7 @@ This module knows lines and markers; where a section goes is `lazy.py`'s busines
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -165,6 +166,29 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         else:
             out.append(line)
     return out
+
+
+def kept_removed_line(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """A refusal reason when `merged` keeps a line that `snippet` (before `undiff_lazy`) removes
+    with a `-` line, else None.
+
+    Undoing the diff syntax drops the `-` lines, and a lazy reading then sees only two shown lines
+    that became adjacent; it may keep the lines between them (a reading that deletes less is
+    usually the safer one) although the snippet says explicitly that they go. So each `-` text
+    with a letter or digit in it may occur in the result at most as often as the original has it,
+    less the `-` lines, plus the `+` lines with that text. Applies only when the prefixes are
+    diff syntax (undiff_lazy reads them so)."""
+    if undiff_lazy(snippet, original) is None:
+        return None
+    removed = Counter(l[1:].strip() for l in snippet if _prefixed(l, "-") and any(c.isalnum() for c in l))
+    added = Counter(l[1:].strip() for l in snippet if _prefixed(l, "+"))
+    before = Counter(l.strip() for l in original)
+    after = Counter(l.strip() for l in merged)
+    for text, n in removed.items():
+        if after[text] > before[text] - n + added[text]:
+            return (f"the snippet removes `{text[:60]}` (a `-` line) but the merge keeps it; include the "
+                    "unchanged lines around the removal so it can be placed")
+    return None
 
 
 def shift_indent(lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:

@@ -53,6 +53,19 @@ def test_diff_lines_between_verbatim_context_keep_their_columns():
     assert r.text == js.replace("    return 1;\n", "    if (a > 1) {\n      return a;\n    }\n")
 
 
+def test_a_reading_that_keeps_the_minus_lines_is_not_written():
+    # `options = options or {}` occurs twice, so one reading anchors the section on `# Defaults`
+    # alone and keeps the `if` block the snippet removes (and the other reading deletes).
+    py = ("def a(options):\n    options = options or {}\n    return options\n\n\n"
+          "def b(options):\n    options = options or {}\n\n    if options.get(\"layout\") is None:\n"
+          "        options[\"layout\"] = True\n\n    # Defaults\n    root = options.get(\"root\")\n    return root\n")
+    snippet = ("@@ -0,0 +0,0 @@\n    options = options or {}\n\n-    if options.get(\"layout\") is None:\n"
+               "-        options[\"layout\"] = True\n-\n    # Defaults\n    root = options.get(\"root\")\n@@ -0,0 +0,0 @@\n")
+    r = instant_merge(py, snippet, path="x.py")
+    assert r.merged, r.refused_reason
+    assert r.text == py.replace("    if options.get(\"layout\") is None:\n        options[\"layout\"] = True\n\n", "")
+
+
 def test_blank_line_next_to_a_marker_is_not_inserted():
     snippet = "// ... existing code ...\n\nfunc tail() {\n\tfmt.Println(\"TAIL\")\n}\n"
     r = instant_merge(GO, snippet, path="m.go")
