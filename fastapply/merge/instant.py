@@ -220,8 +220,8 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
     the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard); a reading that keeps a line the snippet removes with a
-    `-` line does not merge (`_honour_removals`). Refusals carry the best candidate (the model
+    one also the strict copied-lines guard); a reading whose line counts disagree with the
+    snippet's `+`/`-` lines does not merge (`_honour_removals`). Refusals carry the best candidate (the model
     path's draft) and the undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
@@ -264,11 +264,12 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
 
 
 def _honour_removals(result: MergeResult, orig: _Text, diff_snippet: list[str] | None) -> MergeResult:
-    """A reading that keeps a line the snippet removes with a `-` line is refused, its text kept
-    as the candidate (sections.kept_removed_line says why the lazy readings can do that)."""
+    """A reading whose result disagrees with the snippet's `+`/`-` lines (keeps a removed line,
+    takes an original line for an added one) is refused, its text kept as the candidate
+    (sections.check_diff_counts says why the lazy readings can do that)."""
     if not result.merged or not diff_snippet:
         return result
-    reason = sections.kept_removed_line(orig.lines, _split(result.text).lines, diff_snippet)
+    reason = sections.check_diff_counts(orig.lines, _split(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
 
 

@@ -168,26 +168,33 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
     return out
 
 
-def kept_removed_line(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """A refusal reason when `merged` keeps a line that `snippet` (before `undiff_lazy`) removes
-    with a `-` line, else None.
+def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """A refusal reason when `merged` disagrees with the `+`/`-` lines of `snippet` (before
+    `undiff_lazy`), else None.
 
-    Undoing the diff syntax drops the `-` lines, and a lazy reading then sees only two shown lines
-    that became adjacent; it may keep the lines between them (a reading that deletes less is
-    usually the safer one) although the snippet says explicitly that they go. So each `-` text
-    with a letter or digit in it may occur in the result at most as often as the original has it,
-    less the `-` lines, plus the `+` lines with that text. Applies only when the prefixes are
-    diff syntax (undiff_lazy reads them so)."""
+    The diff lines say exactly how often their text must occur afterwards: as often as in the
+    original, less the `-` lines, plus the `+` lines. Undoing the diff syntax loses that: a lazy
+    reading may keep lines the snippet removes (it sees only two shown lines made adjacent, and
+    the reading that deletes less is usually the safer one), or take an original line as the
+    anchor of a `+` line that repeats it (the original line is moved, not kept). So every `+`/`-`
+    text with a letter or digit in it must occur exactly that often. Applies only when the prefixes
+    are diff syntax (undiff_lazy reads them so)."""
     if undiff_lazy(snippet, original) is None:
         return None
-    removed = Counter(l[1:].strip() for l in snippet if _prefixed(l, "-") and any(c.isalnum() for c in l))
-    added = Counter(l[1:].strip() for l in snippet if _prefixed(l, "+"))
+    def texts(sign: str) -> Counter[str]:
+        return Counter(l[1:].strip() for l in snippet if _prefixed(l, sign) and any(c.isalnum() for c in l))
+
+    removed, added = texts("-"), texts("+")
     before = Counter(l.strip() for l in original)
     after = Counter(l.strip() for l in merged)
-    for text, n in removed.items():
-        if after[text] > before[text] - n + added[text]:
+    for text in sorted(set(removed) | set(added), key=lambda t: (-removed[t], t)):
+        want = before[text] - removed[text] + added[text]
+        if after[text] > want and removed[text]:
             return (f"the snippet removes `{text[:60]}` (a `-` line) but the merge keeps it; include the "
                     "unchanged lines around the removal so it can be placed")
+        if after[text] != want:
+            return (f"`{text[:60]}` would appear {after[text]} times, but the original with the snippet's "
+                    f"`-` and `+` lines has it {want} times; include more unchanged lines around the change")
     return None
 
 

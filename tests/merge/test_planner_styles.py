@@ -66,6 +66,23 @@ def test_a_reading_that_keeps_the_minus_lines_is_not_written():
     assert r.text == py.replace("    if options.get(\"layout\") is None:\n        options[\"layout\"] = True\n\n", "")
 
 
+def test_a_reading_that_takes_original_lines_for_plus_lines_is_not_written():
+    # The new `describe` repeats `request(app).get('/').end(done);`: one reading takes the
+    # original line as its anchor and so moves the first test's body into the new one.
+    js = ("describe('res', function(){\n  describe('.a()', function(){\n    it('works', function(done){\n"
+          "      var app = express();\n\n      app.use(function(req, res){\n        res.redirect('/x');\n"
+          "      });\n\n      request(app).get('/').end(done);\n    })\n  })\n})\n")
+    added = ("  describe('.c()', function(){\n    it('works too', function(done){\n      var app = express();\n\n"
+             "      app.use(function(req, res){\n        res.redirect('/y');\n      });\n\n"
+             "      request(app).get('/').end(done);\n    })\n  })\n")
+    snippet = ("@@ -0,0 +0,0 @@\ndescribe('res', function(){\n-  describe('.a()', function(){\n"
+               "+  describe('.b()', function(){\n    it('works', function(done){\n      var app = express();\n"
+               "@@ -0,0 +0,0 @@\n    })\n  })\n" + "".join("+" + l + "\n" for l in added.splitlines()) + "})\n")
+    r = instant_merge(js, snippet, path="x.js")
+    assert r.merged, r.refused_reason
+    assert r.text == js.replace(".a()", ".b()").replace("  })\n})\n", "  })\n" + added + "})\n")
+
+
 def test_blank_line_next_to_a_marker_is_not_inserted():
     snippet = "// ... existing code ...\n\nfunc tail() {\n\tfmt.Println(\"TAIL\")\n}\n"
     r = instant_merge(GO, snippet, path="m.go")

@@ -1,6 +1,6 @@
 """Sections and diff lines inside lazy snippets."""
 
-from fastapply.merge.sections import CANONICAL_MARKER, kept_removed_line, split_sections, undiff_lazy
+from fastapply.merge.sections import CANONICAL_MARKER, check_diff_counts, split_sections, undiff_lazy
 
 ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
 
@@ -26,16 +26,20 @@ def test_indented_context_found_verbatim_keeps_its_space():
     assert undiff_lazy(snippet, original) == [CANONICAL_MARKER, "    x = g(a,", "          b)", "    y = 0", "    return x + y"]
 
 
-def test_a_merge_that_keeps_a_minus_line_is_named():
+def test_a_merge_must_agree_with_the_diff_lines_counts():
     snippet = ["def f():", "-    a = 1", "+    a = 10", "     b = 2"]
-    assert kept_removed_line(ORIGINAL, ["def f():", "    a = 10", "    b = 2"], snippet) is None
-    reason = kept_removed_line(ORIGINAL, ["def f():", "    a = 10", "    a = 1", "    b = 2"], snippet)
+    assert check_diff_counts(ORIGINAL, ["def f():", "    a = 10", "    b = 2"], snippet) is None
+    reason = check_diff_counts(ORIGINAL, ["def f():", "    a = 10", "    a = 1", "    b = 2"], snippet)
     assert reason and "`a = 1`" in reason
     # A `-` line whose text the snippet also adds (a moved line) may stay once.
     moved = ["def f():", "-    a = 1", "     b = 2", "+    a = 1"]
-    assert kept_removed_line(ORIGINAL, ["def f():", "    b = 2", "    a = 1"], moved) is None
+    assert check_diff_counts(ORIGINAL, ["def f():", "    b = 2", "    a = 1"], moved) is None
+    # An added line that repeats an original one: the merge must have both.
+    twice = ["@@ -1,3 +1,4 @@", "def f():", "     a = 1", "+    a = 1", "     b = 2"]
+    assert check_diff_counts(ORIGINAL, ["def f():", "    a = 1", "    a = 1", "    b = 2"], twice) is None
+    assert "appear 1 times" in check_diff_counts(ORIGINAL, ORIGINAL, twice)
     # Prefixes that are not diff syntax (here code of the file) prove no removal.
-    assert kept_removed_line(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
+    assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
 
 
 def test_code_that_starts_with_a_sign_is_not_diff_syntax():
