@@ -236,7 +236,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
-        verdicts = [snippet_checks.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
+        verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
         if verdicts == [True, False]:
             return joint  # the greedy reading pasted a twin of existing code; the joint one did not
         if verdicts == [False, True]:
@@ -254,7 +254,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
         # than the original or the snippet has it (a moved block kept twice, a pasted twin).
-        copied = snippet_checks.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
+        copied = _copied(orig, joint.text, snip_lines, diff_snippet)
         if copied is None:
             return joint
         return MergeResult(None, copied, "lazy", joint.rung, joint.text, regions)
@@ -271,6 +271,15 @@ def _honour_removals(result: MergeResult, orig: _Text, diff_snippet: list[str] |
         return result
     reason = sections.check_diff_counts(orig.lines, _split(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
+
+
+def _copied(orig: _Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
+    """The copied-lines guard, which a reading of a snippet with diff lines passes when its line
+    counts agree with those lines exactly (sections.diff_counts_agree says why)."""
+    lines = _split(text).lines
+    if diff_snippet and sections.diff_counts_agree(orig.lines, lines, diff_snippet):
+        return None
+    return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
 
 
 def _without_blanks(text: str) -> list[str]:

@@ -169,25 +169,27 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
 
 
 def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """A refusal reason when `merged` disagrees with the `+`/`-` lines of `snippet` (before
-    `undiff_lazy`), else None.
+    """A refusal reason when `merged` disagrees with the lines of `snippet` (before `undiff_lazy`),
+    a lazy snippet with diff lines, else None (also when its prefixes are not diff syntax).
 
-    The diff lines say exactly how often their text must occur afterwards: as often as in the
-    original, less the `-` lines, plus the `+` lines. Undoing the diff syntax loses that: a lazy
-    reading may keep lines the snippet removes (it sees only two shown lines made adjacent, and
-    the reading that deletes less is usually the safer one), or take an original line as the
-    anchor of a `+` line that repeats it (the original line is moved, not kept). So every `+`/`-`
-    text with a letter or digit in it must occur exactly that often. Applies only when the prefixes
-    are diff syntax (undiff_lazy reads them so)."""
+    Such a snippet says exactly how often each text it shows occurs afterwards: as often as in
+    the original, less its `-` lines, plus its `+` lines (a context line: unchanged). Undoing the
+    diff syntax loses that: a lazy reading may keep lines the snippet removes (it sees only two
+    shown lines made adjacent, and the reading that deletes less is usually the safer one), or
+    take an original line as the anchor of a `+` line that repeats it (the original line is moved,
+    not kept), or keep a shown block twice. So every shown text with a letter or digit in it must
+    occur exactly that often."""
     if undiff_lazy(snippet, original) is None:
         return None
     def texts(sign: str) -> Counter[str]:
         return Counter(l[1:].strip() for l in snippet if _prefixed(l, sign) and any(c.isalnum() for c in l))
 
     removed, added = texts("-"), texts("+")
+    shown = {l.strip() for l in snippet if any(c.isalnum() for c in l) and not _prefixed(l, "-")
+             and not _prefixed(l, "+") and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)}
     before = Counter(l.strip() for l in original)
     after = Counter(l.strip() for l in merged)
-    for text in sorted(set(removed) | set(added), key=lambda t: (-removed[t], t)):
+    for text in sorted(shown | set(removed) | set(added), key=lambda t: (-removed[t], t)):
         want = before[text] - removed[text] + added[text]
         if after[text] > want and removed[text]:
             return (f"the snippet removes `{text[:60]}` (a `-` line) but the merge keeps it; include the "
@@ -196,6 +198,14 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
             return (f"`{text[:60]}` would appear {after[text]} times, but the original with the snippet's "
                     f"`-` and `+` lines has it {want} times; include more unchanged lines around the change")
     return None
+
+
+def diff_counts_agree(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> bool:
+    """True when `snippet` is a lazy snippet with diff lines and `merged` has every text it shows
+    exactly as often as its `+`/`-` lines say (`check_diff_counts`). Such a result cannot hold a
+    twin of a shown line, which makes the copied-lines guard's bound (no more copies than the
+    original or the snippet has) redundant, and wrong for a `+` line that repeats existing code."""
+    return undiff_lazy(snippet, original) is not None and check_diff_counts(original, merged, snippet) is None
 
 
 def shift_indent(lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:

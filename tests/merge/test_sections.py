@@ -1,6 +1,6 @@
 """Sections and diff lines inside lazy snippets."""
 
-from fastapply.merge.sections import CANONICAL_MARKER, check_diff_counts, split_sections, undiff_lazy
+from fastapply.merge.sections import CANONICAL_MARKER, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy
 
 ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
 
@@ -38,8 +38,19 @@ def test_a_merge_must_agree_with_the_diff_lines_counts():
     twice = ["@@ -1,3 +1,4 @@", "def f():", "     a = 1", "+    a = 1", "     b = 2"]
     assert check_diff_counts(ORIGINAL, ["def f():", "    a = 1", "    a = 1", "    b = 2"], twice) is None
     assert "appear 1 times" in check_diff_counts(ORIGINAL, ORIGINAL, twice)
+    # A context line kept twice (a shown block pasted next to its original) disagrees too.
+    assert "`b = 2` would appear 2 times" in check_diff_counts(
+        ORIGINAL, ["def f():", "    a = 10", "    b = 2", "    b = 2"], snippet)
     # Prefixes that are not diff syntax (here code of the file) prove no removal.
     assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
+
+
+def test_diff_counts_agree_only_for_diff_lines_that_hold():
+    snippet = ["@@ -0,0 +0,0 @@", "def f():", "+    log(a)", "+    log(b)", "    a = 1"]
+    original = ["def f():", "    a = 1", "    log(a)", "    log(b)"]
+    assert diff_counts_agree(original, ["def f():", "    log(a)", "    log(b)", "    a = 1", "    log(a)", "    log(b)"], snippet)
+    assert not diff_counts_agree(original, ["def f():", "    log(a)", "    log(b)", "    a = 1"], snippet)
+    assert not diff_counts_agree(original, original, ["def f():", "    a = 1"])  # no diff lines at all
 
 
 def test_code_that_starts_with_a_sign_is_not_diff_syntax():
