@@ -172,24 +172,22 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
     """A refusal reason when `merged` disagrees with the lines of `snippet` (before `undiff_lazy`),
     a lazy snippet with diff lines, else None (also when its prefixes are not diff syntax).
 
-    Such a snippet says exactly how often each text it shows occurs afterwards: as often as in
-    the original, less its `-` lines, plus its `+` lines (a context line: unchanged). Undoing the
-    diff syntax loses that: a lazy reading may keep lines the snippet removes (it sees only two
-    shown lines made adjacent, and the reading that deletes less is usually the safer one), or
-    take an original line as the anchor of a `+` line that repeats it (the original line is moved,
-    not kept), or keep a shown block twice. So every shown text with a letter or digit in it must
-    occur exactly that often."""
+    Such a snippet fixes how often each line text (whitespace aside) occurs afterwards: as often
+    as in the original, less its `-` lines, plus its `+` lines; every other line is unchanged.
+    Undoing the diff syntax loses that: a lazy reading may keep lines the snippet removes (it sees
+    only two shown lines made adjacent, and the reading that deletes less is usually the safer
+    one), take an original line as the anchor of a `+` line that repeats it (the original line is
+    moved, not kept), keep a shown block twice, add a blank line next to a marker, or drop lines
+    no `-` line removes. So the result's lines, counted as a multiset, must be exactly that.
+    A snippet that also deletes lines lazily (by leaving them out between two shown lines) is
+    refused: the two notations contradict each other there."""
     if undiff_lazy(snippet, original) is None:
         return None
-    def texts(sign: str) -> Counter[str]:
-        return Counter(l[1:].strip() for l in snippet if _prefixed(l, sign) and any(c.isalnum() for c in l))
-
-    removed, added = texts("-"), texts("+")
-    shown = {l.strip() for l in snippet if any(c.isalnum() for c in l) and not _prefixed(l, "-")
-             and not _prefixed(l, "+") and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)}
+    removed = Counter(l[1:].strip() for l in snippet if _prefixed(l, "-"))
+    added = Counter(l[1:].strip() for l in snippet if _prefixed(l, "+"))
     before = Counter(l.strip() for l in original)
     after = Counter(l.strip() for l in merged)
-    for text in sorted(shown | set(removed) | set(added), key=lambda t: (-removed[t], t)):
+    for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], t)):
         want = before[text] - removed[text] + added[text]
         if after[text] > want and removed[text]:
             return (f"the snippet removes `{text[:60]}` (a `-` line) but the merge keeps it; include the "
@@ -201,7 +199,7 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
 
 
 def diff_counts_agree(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> bool:
-    """True when `snippet` is a lazy snippet with diff lines and `merged` has every text it shows
+    """True when `snippet` is a lazy snippet with diff lines and `merged` has every line text
     exactly as often as its `+`/`-` lines say (`check_diff_counts`). Such a result cannot hold a
     twin of a shown line, which makes the copied-lines guard's bound (no more copies than the
     original or the snippet has) redundant, and wrong for a `+` line that repeats existing code."""

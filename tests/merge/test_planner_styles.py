@@ -83,6 +83,17 @@ def test_a_reading_that_takes_original_lines_for_plus_lines_is_not_written():
     assert r.text == js.replace(".a()", ".b()").replace("  })\n})\n", "  })\n" + added + "})\n")
 
 
+def test_a_blank_context_line_next_to_an_at_at_line_is_not_added():
+    # The blank line after `+import pytest` is context (it is in the file); one reading pastes it
+    # as a new blank line because it sits next to a marker. The diff lines fix the blank count.
+    py = "import click\n\n\ndef test_a(runner):\n    assert runner\n\n\ndef test_b(runner):\n    assert runner.invoke\n"
+    snippet = ("@@ -0,0 +0,0 @@\nimport click\n+import pytest\n\n@@ -0,0 +0,0 @@\n    assert runner.invoke\n+\n+\n"
+               "+def test_c(runner):\n+    assert not runner.invoke\n@@ -0,0 +0,0 @@\n")
+    r = instant_merge(py, snippet, path="t.py")
+    assert r.merged, r.refused_reason
+    assert r.text == py.replace("click\n", "click\nimport pytest\n", 1) + "\n\ndef test_c(runner):\n    assert not runner.invoke\n"
+
+
 def test_blank_line_next_to_a_marker_is_not_inserted():
     snippet = "// ... existing code ...\n\nfunc tail() {\n\tfmt.Println(\"TAIL\")\n}\n"
     r = instant_merge(GO, snippet, path="m.go")

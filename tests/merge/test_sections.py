@@ -28,19 +28,21 @@ def test_indented_context_found_verbatim_keeps_its_space():
 
 def test_a_merge_must_agree_with_the_diff_lines_counts():
     snippet = ["def f():", "-    a = 1", "+    a = 10", "     b = 2"]
-    assert check_diff_counts(ORIGINAL, ["def f():", "    a = 10", "    b = 2"], snippet) is None
-    reason = check_diff_counts(ORIGINAL, ["def f():", "    a = 10", "    a = 1", "    b = 2"], snippet)
-    assert reason and "`a = 1`" in reason
+    right = ["def f():", "    a = 10", "    b = 2", "    return a + b", "", "x = f()"]
+    assert check_diff_counts(ORIGINAL, right, snippet) is None
+    reason = check_diff_counts(ORIGINAL, right[:1] + ["    a = 1"] + right[1:], snippet)
+    assert reason and "removes `a = 1`" in reason
     # A `-` line whose text the snippet also adds (a moved line) may stay once.
     moved = ["def f():", "-    a = 1", "     b = 2", "+    a = 1"]
-    assert check_diff_counts(ORIGINAL, ["def f():", "    b = 2", "    a = 1"], moved) is None
+    assert check_diff_counts(ORIGINAL, ["def f():", "    b = 2", "    a = 1"] + ORIGINAL[3:], moved) is None
     # An added line that repeats an original one: the merge must have both.
     twice = ["@@ -1,3 +1,4 @@", "def f():", "     a = 1", "+    a = 1", "     b = 2"]
-    assert check_diff_counts(ORIGINAL, ["def f():", "    a = 1", "    a = 1", "    b = 2"], twice) is None
+    assert check_diff_counts(ORIGINAL, ORIGINAL[:2] + ORIGINAL[1:], twice) is None
     assert "appear 1 times" in check_diff_counts(ORIGINAL, ORIGINAL, twice)
-    # A context line kept twice (a shown block pasted next to its original) disagrees too.
-    assert "`b = 2` would appear 2 times" in check_diff_counts(
-        ORIGINAL, ["def f():", "    a = 10", "    b = 2", "    b = 2"], snippet)
+    # A context line kept twice, a blank line added, a line dropped that no `-` line removes.
+    assert "`b = 2` would appear 2 times" in check_diff_counts(ORIGINAL, right[:3] + right[2:], snippet)
+    assert "`` would appear 2 times" in check_diff_counts(ORIGINAL, right[:1] + [""] + right[1:], snippet)
+    assert "`x = f()` would appear 0 times" in check_diff_counts(ORIGINAL, right[:-1], snippet)
     # Prefixes that are not diff syntax (here code of the file) prove no removal.
     assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
 
