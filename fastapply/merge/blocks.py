@@ -52,6 +52,7 @@ class Edit:
     search: tuple[str, ...]
     replace: tuple[str, ...]
     line_hint: int | None = None  # 0-based line where a diff hunk says its old side starts
+    new_hint: int | None = None  # ... its new side starts: its place once the hunks before it are applied
 
 
 @dataclass(frozen=True)
@@ -133,14 +134,12 @@ def parse_diff(snippet: Sequence[str]) -> list[Edit]:
     files = sum(1 for line in snippet if line.startswith("+++ "))
     if files > 1:
         raise MalformedEdit("the diff changes several files; pass the hunks for this file only")
-    i = 0
-    while i < len(snippet) and not _HUNK.match(snippet[i]):
-        i += 1
+    i = next((k for k, line in enumerate(snippet) if _HUNK.match(line)), len(snippet))
     while i < len(snippet):
         header = _HUNK.match(snippet[i])
         if header is None:
             raise MalformedEdit(f"line {i + 1} is not a hunk header")
-        hint = int(header.group(1)) - 1 if header.group(1) else None
+        hint, new_hint = _hunk_hints(header)
         old: list[str] = []
         new: list[str] = []
         i += 1
@@ -160,10 +159,16 @@ def parse_diff(snippet: Sequence[str]) -> list[Edit]:
             new.pop()
         if old == new:
             continue
-        edits.append(Edit(tuple(old), tuple(new), max(hint, 0) if hint is not None else None))
+        edits.append(Edit(tuple(old), tuple(new), hint, new_hint))
     if not edits:
         raise MalformedEdit("the diff has no hunk that changes anything")
     return edits
+
+
+def _hunk_hints(header: re.Match) -> tuple[int | None, int | None]:
+    """A hunk header's 0-based old- and new-side starts; none for `-0,0 +0,0` (a placeholder)."""
+    old, new = int(header.group(1) or 0), int(header.group(3) or 0)
+    return (None, None) if old == new == 0 else (max(old - 1, 0), max(new - 1, 0))
 
 
 # --------------------------------------------------------------------------- the ladder
@@ -296,10 +301,9 @@ def locate(text: Sequence[str], edit: Edit, lo: int = 0) -> tuple[Match | None, 
             continue
         if len(found) == 1:
             return found[0], None, None
-        if edit.line_hint is not None:
-            at_hint = [m for m in found if m.start == edit.line_hint]
-            if len(at_hint) == 1:
-                return at_hint[0], None, None
+        at_hint = [m for m in found if m.start in (edit.line_hint, edit.new_hint)]
+        if len(at_hint) == 1:
+            return at_hint[0], None, None
         lines = ", ".join(str(m.start + 1) for m in found[:4])
         return None, (
             f"the text to replace occurs {len(found)} times (lines {lines}); include more "
@@ -368,12 +372,11 @@ def _trim_like(lines: list[str], lead: int, trail: int) -> list[str]:
 
 
 def _place_empty_search(text: list[str], edit: Edit, kind: str) -> tuple[list[str], int] | None:
-    """An empty SEARCH fills an empty file; a pure-addition hunk goes at its line number."""
+    """An empty SEARCH fills an empty file; a pure-addition hunk `@@ -N,0 +M,k @@` goes at new
+    line M (N is off by the lines the hunks before it added or removed)."""
     if not any(line.strip() for line in text):
         return list(edit.replace), len(edit.replace)
-    if kind == "diff" and edit.line_hint is not None and edit.line_hint <= len(text):
-        # `@@ -N,0 +M,k @@` inserts after old line N.
-        at = edit.line_hint + 1 if edit.line_hint < len(text) else len(text)
+    if kind == "diff" and edit.new_hint is not None and (at := edit.new_hint) <= len(text):
         return text[:at] + list(edit.replace) + text[at:], at + len(edit.replace)
     return None
 

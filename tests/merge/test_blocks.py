@@ -108,6 +108,23 @@ def test_diff_pure_addition_uses_the_line_number():
     assert m.lines == ["a", "new", "b"]
 
 
+def test_diff_hunks_after_a_changed_one_are_placed_by_their_new_side_numbers():
+    # The first hunk adds a line, so the second one's old-side number is one line short here.
+    original = ["a", "x", "b", "c", "a", "x", "b"]
+    m = merge_diff(original, ["@@ -1,0 +1 @@", "+top", "@@ -5,3 +6,3 @@", " a", "-x", "+y", " b"])
+    assert m.lines == ["top", "a", "x", "b", "c", "a", "y", "b"]
+    # Pure additions: the second goes after old line 3 (`c`), not after old line 3 of the edited text.
+    m = merge_diff(["a", "b", "c", "d"], ["@@ -1,0 +2,2 @@", "+n1", "+n2", "@@ -3,0 +6 @@", "+n3"])
+    assert m.lines == ["a", "n1", "n2", "b", "c", "n3", "d"]
+
+
+def test_diff_placeholder_numbers_place_nothing():
+    m = merge_diff(["a", "b"], ["@@ -0,0 +0,0 @@", "+new"])
+    assert m.lines is None and "nothing to search for" in m.refused_reason
+    m = merge_diff(["a", "b", "a"], ["@@ -0,0 +0,0 @@", " a", "+new"])
+    assert m.lines is None and "occurs 2 times" in m.refused_reason  # `-0` is no line hint
+
+
 def test_diff_whitespace_rung():
     m = merge_diff(ORIGINAL, ["@@ -1,3 +1,3 @@", " def f(x):", "-  y = x + 1", "+  y = x * 2", "   return y"])
     assert m.rung == "whitespace"
