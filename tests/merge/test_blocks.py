@@ -118,6 +118,13 @@ def test_diff_hunks_after_a_changed_one_are_placed_by_their_new_side_numbers():
     assert m.lines == ["a", "n1", "n2", "b", "c", "n3", "d"]
 
 
+def test_diff_hunk_removing_only_blank_lines_is_placed_by_its_numbers():
+    # `-4 +4,0`: old line 4 goes; the new side has no lines, so it names the line before (index 4
+    # once the first hunk's line is in).
+    m = merge_diff(["a", "", "b", "", "c"], ["@@ -1,0 +2 @@", "+n", "@@ -4 +4,0 @@", "-"])
+    assert m.lines == ["a", "n", "", "b", "c"]
+
+
 def test_diff_placeholder_numbers_place_nothing():
     m = merge_diff(["a", "b"], ["@@ -0,0 +0,0 @@", "+new"])
     assert m.lines is None and "nothing to search for" in m.refused_reason
