@@ -8,8 +8,9 @@
     no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
-then runs the guards (guards.py) on the result. A lazy snippet (after `+`/`-`/`@@` diff lines in it
-are undone) is read twice, by the joint placement (lazy.py) and the greedy one (greedy.py); see
+then runs the guards (guards.py) on the result. A lazy snippet with `+`/`-`/`@@` diff lines is first
+read literally, as the hunks it stands for (sections.as_hunks), written when they all match exactly;
+else (diff lines undone) it is read twice, by the joint placement (lazy.py) and the greedy one (greedy.py); see
 `_two_readings` for which result is written when they differ. Anything it does not trust becomes a refusal with
 a one-sentence reason; when a best untrusted result exists it is returned as `candidate`, which
 the model path can use as its draft.
@@ -202,6 +203,9 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
     diff_snippet = snip_lines
+    hunks = sections.as_hunks(snip_lines, orig.lines)  # a lazy snippet with diff lines, read literally first
+    if hunks and (literal := _finish(orig, blocks.merge_diff(orig.lines, hunks), "diff", language, None)).rung == "exact" and literal.merged:
+        return literal
     snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):

@@ -146,11 +146,7 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         # Only `+` lines: diff syntax only when their text is code next to known context.
         if not any(classify(l) for l in snippet) or len(plus) < 2:
             return None
-    context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
-               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
-    evidence = context_evidence(context, original)
-    # Unified-diff context: every line starts with a space and more are found without it than with it.
-    unified = bool(context) and all(l.startswith(" ") for l in context) and evidence.unified > evidence.verbatim
+    unified = _unified_context(snippet, original)
     out: list[str] = []
     for line in snippet:
         if _HEADER.match(line):
@@ -165,6 +161,47 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
             out.append(line[1:])
         else:
             out.append(line)
+    return out
+
+
+def _unified_context(snippet: Sequence[str], original: Sequence[str]) -> bool:
+    """Unified-diff context: every context line starts with a space and more are found without
+    it than with it."""
+    context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
+               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
+    evidence = context_evidence(context, original)
+    return bool(context) and all(l.startswith(" ") for l in context) and evidence.unified > evidence.verbatim
+
+
+def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
+    """A lazy snippet with diff lines written as the unified diff it stands for, or None when
+    `undiff_lazy` does not read its prefixes as diff syntax.
+
+    Each run between `@@` lines or markers becomes a hunk: its context lines (copied verbatim,
+    so given their one-space prefix here) and `-` lines are the text to find, its context and
+    `+` lines the text to put there. `blocks.merge_diff` reads that literally: the lines the
+    snippet shows, in order, must be found, where the lazy readings anchor on some of them.
+
+        @@ -0,0 +0,0 @@             @@ @@
+            if (a) {                     if (a) {
+        -     return 1;      ->     -     return 1;
+        +     return 2;             +     return 2;
+            }                            }
+    """
+    if undiff_lazy(snippet, original) is None:
+        return None
+    unified = _unified_context(snippet, original)
+    first = next((l for l in snippet if l.strip()), "")
+    out = [] if _HUNK.match(first) else ["@@ @@"]
+    for line in snippet:
+        if _HEADER.match(line):
+            continue
+        if _prefixed(line, "+") or _prefixed(line, "-") or not line.strip():
+            out.append(line)
+        elif _HUNK.match(line) or classify(line):
+            out.append("@@ @@")
+        else:
+            out.append(line if unified else " " + line)
     return out
 
 

@@ -49,7 +49,7 @@ def test_diff_lines_between_verbatim_context_keep_their_columns():
     js = "function f(a) {\n  if (a) {\n    log(a);\n    return 1;\n  }\n  return 2;\n}\n"
     snippet = "@@ -0,0 +0,0 @@\n  if (a) {\n    log(a);\n-    return 1;\n+    if (a > 1) {\n+      return a;\n+    }\n  }\n@@ -0,0 +0,0 @@\n"
     r = instant_merge(js, snippet, path="f.js")
-    assert r.merged and r.method == "lazy", r.refused_reason
+    assert r.merged, r.refused_reason
     assert r.text == js.replace("    return 1;\n", "    if (a > 1) {\n      return a;\n    }\n")
 
 
@@ -92,6 +92,19 @@ def test_a_blank_context_line_next_to_an_at_at_line_is_not_added():
     r = instant_merge(py, snippet, path="t.py")
     assert r.merged, r.refused_reason
     assert r.text == py.replace("click\n", "click\nimport pytest\n", 1) + "\n\ndef test_c(runner):\n    assert not runner.invoke\n"
+
+
+def test_diff_lines_in_a_lazy_snippet_are_first_read_literally_as_hunks():
+    # The shown lines `render`, `if (err)`, `done();` are consecutive only in test `a`; the lazy
+    # readings anchor on them one by one and find two places.
+    js = ("it('a', function(done){\n  render('user.jade', function(err, str){\n    if (err) return done(err);\n"
+          "    done();\n  })\n})\n\nit('b', function(done){\n  render('user.jade', function(err, str){\n"
+          "    if (err) return done(err);\n    str.should.equal('x');\n    done();\n  })\n})\n")
+    snippet = ("@@ -0,0 +0,0 @@\n  render('user.jade', function(err, str){\n    if (err) return done(err);\n"
+               "+    str.should.equal('y');\n    done();\n@@ -0,0 +0,0 @@\n")
+    r = instant_merge(js, snippet, path="t.js")
+    assert r.merged and (r.method, r.rung) == ("diff", "exact"), r.refused_reason
+    assert r.text == js.replace("done(err);\n    done();", "done(err);\n    str.should.equal('y');\n    done();", 1)
 
 
 def test_blank_line_next_to_a_marker_is_not_inserted():

@@ -1,6 +1,6 @@
 """Sections and diff lines inside lazy snippets."""
 
-from fastapply.merge.sections import CANONICAL_MARKER, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy
+from fastapply.merge.sections import CANONICAL_MARKER, as_hunks, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy
 
 ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
 
@@ -53,6 +53,16 @@ def test_diff_counts_agree_only_for_diff_lines_that_hold():
     assert diff_counts_agree(original, ["def f():", "    log(a)", "    log(b)", "    a = 1", "    log(a)", "    log(b)"], snippet)
     assert not diff_counts_agree(original, ["def f():", "    log(a)", "    log(b)", "    a = 1"], snippet)
     assert not diff_counts_agree(original, original, ["def f():", "    a = 1"])  # no diff lines at all
+
+
+def test_a_lazy_snippet_with_diff_lines_as_hunks():
+    # Verbatim context gains the unified space; markers and `@@` lines separate hunks; a snippet
+    # that does not open with a header gets one.
+    snippet = ["def f():", "-    a = 1", "+    a = 10", "", "# ... existing code ...", "x = f()", "+y = 2"]
+    assert as_hunks(snippet, ORIGINAL) == ["@@ @@", " def f():", "-    a = 1", "+    a = 10", "", "@@ @@", " x = f()", "+y = 2"]
+    # Unified context keeps its one space; no diff syntax, no hunks.
+    assert as_hunks(["@@ -1 +1 @@", " def f():", "-    a = 1", "+    a = 10", "     b = 2"], ORIGINAL)[1] == " def f():"
+    assert as_hunks(["def f():", "    a = 1"], ORIGINAL) is None
 
 
 def test_code_that_starts_with_a_sign_is_not_diff_syntax():
