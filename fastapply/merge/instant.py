@@ -8,12 +8,13 @@
     no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
-then runs the guards (guards.py) on the result. A lazy snippet with `+`/`-`/`@@` diff lines is first
-read literally, as the hunks it stands for (sections.as_hunks), written when they all match exactly;
-else (diff lines undone) it is read twice, by the joint placement (lazy.py) and the greedy one (greedy.py); see
-`_two_readings` for which result is written when they differ. Anything it does not trust becomes a refusal with
-a one-sentence reason; when a best untrusted result exists it is returned as `candidate`, which
-the model path can use as its draft.
+then runs the guards (guards.py) on the result. A lazy snippet with `+`/`-`/`@@` diff lines is
+first read literally, as the hunks it stands for (sections.as_hunks), written when every hunk
+matches exactly. Else (after its diff lines are undone) a lazy snippet is read twice, by the joint
+placement (lazy.py) and the greedy one (greedy.py); see `_two_readings` for which result is
+written when they differ. Anything it does not trust becomes a refusal with a one-sentence reason;
+when a best untrusted result exists it is returned as `candidate`, which the model path can use as
+its draft.
 
 Text conventions, handled here so the mergers only see lists of lines: the original's line
 endings are kept (CRLF in, CRLF out), the result ends with a newline exactly when the original
@@ -203,8 +204,9 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
     diff_snippet = snip_lines
-    hunks = sections.as_hunks(snip_lines, orig.lines)  # a lazy snippet with diff lines, read literally first
-    if hunks and (literal := _finish(orig, blocks.merge_diff(orig.lines, hunks), "diff", language, None)).rung == "exact" and literal.merged:
+    hunks = sections.as_hunks(snip_lines, orig.lines)  # a lazy snippet with diff lines: first read literally
+    literal = _finish(orig, blocks.merge_diff(orig.lines, hunks), "diff", language, None) if hunks else None
+    if literal is not None and literal.merged and literal.rung == "exact":
         return literal
     snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
@@ -225,8 +227,8 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
     the joint result as candidate. One merges: written when it passes its guards (the joint
     one also the strict copied-lines guard); a reading whose line counts disagree with the
-    snippet's `+`/`-` lines does not merge (`_honour_removals`). Refusals carry the best candidate (the model
-    path's draft) and the undecided regions."""
+    snippet's `+`/`-` lines does not merge (`_honour_diff_lines`). Refusals carry the best
+    candidate (the model path's draft) and the undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
@@ -236,7 +238,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
     regions = tuple(getattr(joint_merge, "regions", ()))
-    joint, old = (_honour_removals(r, orig, diff_snippet) for r in (joint, old))
+    joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
@@ -267,7 +269,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions)
 
 
-def _honour_removals(result: MergeResult, orig: _Text, diff_snippet: list[str] | None) -> MergeResult:
+def _honour_diff_lines(result: MergeResult, orig: _Text, diff_snippet: list[str] | None) -> MergeResult:
     """A reading whose result disagrees with the snippet's `+`/`-` lines (keeps a removed line,
     takes an original line for an added one) is refused, its text kept as the candidate
     (sections.check_diff_counts says why the lazy readings can do that)."""

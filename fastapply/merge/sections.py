@@ -13,7 +13,9 @@ do not exist in it with theirs).
 
 A snippet shaped like a unified diff (`@@` headers, only `+`/`-`/space-led lines) is such a lazy
 snippet when its context lines were copied verbatim from the original rather than prefixed with a
-space (`is_lazy_diff`, asked by the instant merge's dispatch before it picks the diff path).
+space (`is_lazy_diff`, asked by the instant merge's dispatch before it picks the diff path). Such a
+snippet is also the unified diff it stands for (`as_hunks`, read literally first), and it fixes how
+often every line text occurs in the result (`check_diff_counts`, a guard on the lazy readings).
 
 This module knows lines and markers; where a section goes is `lazy.py`'s business.
 """
@@ -224,13 +226,14 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
     added = Counter(l[1:].strip() for l in snippet if _prefixed(l, "+"))
     before = Counter(l.strip() for l in original)
     after = Counter(l.strip() for l in merged)
-    for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], t)):
+    for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], not t, t)):
         want = before[text] - removed[text] + added[text]
+        line = f"`{text[:60]}`" if text else "a blank line"
         if after[text] > want and removed[text]:
-            return (f"the snippet removes `{text[:60]}` (a `-` line) but the merge keeps it; include the "
+            return (f"the snippet removes {line} (a `-` line) but the merge keeps it; include the "
                     "unchanged lines around the removal so it can be placed")
         if after[text] != want:
-            return (f"`{text[:60]}` would appear {after[text]} times, but the original with the snippet's "
+            return (f"{line} would appear {after[text]} times, but the original with the snippet's "
                     f"`-` and `+` lines has it {want} times; include more unchanged lines around the change")
     return None
 

@@ -41,7 +41,7 @@ def test_a_merge_must_agree_with_the_diff_lines_counts():
     assert "appear 1 times" in check_diff_counts(ORIGINAL, ORIGINAL, twice)
     # A context line kept twice, a blank line added, a line dropped that no `-` line removes.
     assert "`b = 2` would appear 2 times" in check_diff_counts(ORIGINAL, right[:3] + right[2:], snippet)
-    assert "`` would appear 2 times" in check_diff_counts(ORIGINAL, right[:1] + [""] + right[1:], snippet)
+    assert "a blank line would appear 2 times" in check_diff_counts(ORIGINAL, right[:1] + [""] + right[1:], snippet)
     assert "`x = f()` would appear 0 times" in check_diff_counts(ORIGINAL, right[:-1], snippet)
     # Prefixes that are not diff syntax (here code of the file) prove no removal.
     assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
