@@ -203,12 +203,13 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     if blocks.looks_like_diff(snip_lines) and not sections.is_lazy_diff(snip_lines, orig.lines):
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
-    diff_snippet = snip_lines
-    hunks = sections.as_hunks(snip_lines, orig.lines)  # a lazy snippet with diff lines: first read literally
+    undone = sections.undiff_lazy(snip_lines, orig.lines)  # `+`/`-`/`@@` in a lazy snippet
+    diff_snippet = snip_lines if undone is not None else None
+    hunks = sections.as_hunks(snip_lines, orig.lines) if undone is not None else None  # first read literally
     literal = _finish(orig, blocks.merge_diff(orig.lines, hunks), "diff", language, None) if hunks else None
     if literal is not None and literal.merged and literal.rung == "exact":
         return literal
-    snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
+    snip_lines = undone or snip_lines
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
         return _two_readings(orig, snip_lines, language, converted, diff_snippet)
