@@ -52,6 +52,7 @@ class Edit:
     search: tuple[str, ...]
     replace: tuple[str, ...]
     line_hint: int | None = None  # 0-based line where a diff hunk says its old side starts
+    new_hint: int | None = None  # ... its new side starts: its place once the hunks before it are applied
 
 
 @dataclass(frozen=True)
@@ -133,14 +134,12 @@ def parse_diff(snippet: Sequence[str]) -> list[Edit]:
     files = sum(1 for line in snippet if line.startswith("+++ "))
     if files > 1:
         raise MalformedEdit("the diff changes several files; pass the hunks for this file only")
-    i = 0
-    while i < len(snippet) and not _HUNK.match(snippet[i]):
-        i += 1
+    i = next((k for k, line in enumerate(snippet) if _HUNK.match(line)), len(snippet))
     while i < len(snippet):
         header = _HUNK.match(snippet[i])
         if header is None:
             raise MalformedEdit(f"line {i + 1} is not a hunk header")
-        hint = int(header.group(1)) - 1 if header.group(1) else None
+        hint, new_hint = _hunk_hints(header)
         old: list[str] = []
         new: list[str] = []
         i += 1
@@ -160,10 +159,19 @@ def parse_diff(snippet: Sequence[str]) -> list[Edit]:
             new.pop()
         if old == new:
             continue
-        edits.append(Edit(tuple(old), tuple(new), max(hint, 0) if hint is not None else None))
+        edits.append(Edit(tuple(old), tuple(new), hint, new_hint))
     if not edits:
         raise MalformedEdit("the diff has no hunk that changes anything")
     return edits
+
+
+def _hunk_hints(header: re.Match) -> tuple[int | None, int | None]:
+    """A hunk header's 0-based old- and new-side starts; none for `-0,0 +0,0` (a placeholder).
+    A side with no lines (`-N,0`) names the line before it, so it starts at index N."""
+    if (old := int(header.group(1) or 0)) == (new := int(header.group(3) or 0)) == 0:
+        return None, None
+    return tuple(start if count == "0" else max(start - 1, 0)  # type: ignore[return-value]
+                 for start, count in ((old, header.group(2)), (new, header.group(4))))
 
 
 # --------------------------------------------------------------------------- the ladder
@@ -296,8 +304,8 @@ def locate(text: Sequence[str], edit: Edit, lo: int = 0) -> tuple[Match | None, 
             continue
         if len(found) == 1:
             return found[0], None, None
-        if edit.line_hint is not None:
-            at_hint = [m for m in found if m.start == edit.line_hint]
+        for hint in (edit.new_hint, edit.line_hint):  # the new side's number first: see Edit
+            at_hint = [m for m in found if m.start == hint]
             if len(at_hint) == 1:
                 return at_hint[0], None, None
         lines = ", ".join(str(m.start + 1) for m in found[:4])
@@ -314,19 +322,15 @@ def locate(text: Sequence[str], edit: Edit, lo: int = 0) -> tuple[Match | None, 
 def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Merged:
     """Apply edits in order. Search/replace blocks may come in any order (each is searched in
     the whole file); diff hunks must come in file order (each is searched after the last)."""
-    text = list(original)
-    cursor = 0
-    weakest = 0
+    text, cursor, weakest = list(original), 0, 0
     refusal: str | None = None
     for number, edit in enumerate(edits, 1):
         label = "block" if kind == "search_replace" else "hunk"
         if not any(line.strip() for line in edit.search):
             placed = _place_empty_search(text, edit, kind)
             if placed is None:
-                refusal = refusal or (
-                    f"{label} {number} has nothing to search for; say where the new lines go "
-                    "by including an existing line"
-                )
+                refusal = refusal or (f"{label} {number} has nothing to search for; say where the new "
+                                      "lines go by including an existing line")
                 text = text + list(edit.replace)
                 continue
             text, cursor = placed
@@ -351,9 +355,7 @@ def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Me
         text[match.start : match.end] = replacement
         cursor = match.start + len(replacement)
     rung = RUNGS[weakest].__name__.removeprefix("match_")
-    if refusal:
-        return Merged(None, refusal, rung, text)
-    return Merged(text, None, rung)
+    return Merged(None, refusal, rung, text) if refusal else Merged(text, None, rung)
 
 
 def _trim_like(lines: list[str], lead: int, trail: int) -> list[str]:
@@ -368,13 +370,14 @@ def _trim_like(lines: list[str], lead: int, trail: int) -> list[str]:
 
 
 def _place_empty_search(text: list[str], edit: Edit, kind: str) -> tuple[list[str], int] | None:
-    """An empty SEARCH fills an empty file; a pure-addition hunk goes at its line number."""
+    """An empty SEARCH fills an empty file; a hunk with no old line but blank ones goes at its new
+    side's line (`@@ -N,0 +M,k @@`: new line M; N is off by the lines earlier hunks changed),
+    replacing the blank lines it removes when they are there."""
     if not any(line.strip() for line in text):
         return list(edit.replace), len(edit.replace)
-    if kind == "diff" and edit.line_hint is not None and edit.line_hint <= len(text):
-        # `@@ -N,0 +M,k @@` inserts after old line N.
-        at = edit.line_hint + 1 if edit.line_hint < len(text) else len(text)
-        return text[:at] + list(edit.replace) + text[at:], at + len(edit.replace)
+    at, n = edit.new_hint, len(edit.search)
+    if kind == "diff" and at is not None and at + n <= len(text) and not any(l.strip() for l in text[at : at + n]):
+        return text[:at] + list(edit.replace) + text[at + n :], at + len(edit.replace)
     return None
 
 

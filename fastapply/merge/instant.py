@@ -8,11 +8,13 @@
     no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
-then runs the guards (guards.py) on the result. A lazy snippet (after `+`/`-`/`@@` diff lines in it
-are undone) is read twice, by the joint placement (lazy.py) and the greedy one (greedy.py); see
-`_two_readings` for which result is written when they differ. Anything it does not trust becomes a refusal with
-a one-sentence reason; when a best untrusted result exists it is returned as `candidate`, which
-the model path can use as its draft.
+then runs the guards (guards.py) on the result. A lazy snippet with `+`/`-`/`@@` diff lines is
+first read literally, as the hunks it stands for (sections.as_hunks), written when every hunk
+matches exactly. Else (after its diff lines are undone) a lazy snippet is read twice, by the joint
+placement (lazy.py) and the greedy one (greedy.py); see `_two_readings` for which result is
+written when they differ. Anything it does not trust becomes a refusal with a one-sentence reason;
+when a best untrusted result exists it is returned as `candidate`, which the model path can use as
+its draft.
 
 Text conventions, handled here so the mergers only see lists of lines: the original's line
 endings are kept (CRLF in, CRLF out), the result ends with a newline exactly when the original
@@ -198,13 +200,19 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
 
     if blocks.looks_like_search_replace(snip_lines):
         return _finish(orig, blocks.merge_blocks(orig.lines, snip_lines), "search_replace", language, None)
-    if blocks.looks_like_diff(snip_lines):
+    if blocks.looks_like_diff(snip_lines) and not sections.is_lazy_diff(snip_lines, orig.lines):
         return _finish(orig, blocks.merge_diff(orig.lines, snip_lines), "diff", language, None)
 
-    snip_lines = sections.undiff_lazy(snip_lines, orig.lines) or snip_lines  # `+`/`-`/`@@` in a lazy snippet
+    undone = sections.undiff_lazy(snip_lines, orig.lines)  # `+`/`-`/`@@` in a lazy snippet
+    diff_snippet = snip_lines if undone is not None else None
+    hunks = sections.as_hunks(snip_lines, orig.lines) if undone is not None else None  # first read literally
+    literal = _finish(orig, blocks.merge_diff(orig.lines, hunks), "diff", language, None) if hunks else None
+    if literal is not None and literal.merged and literal.rung == "exact":
+        return literal
+    snip_lines = undone or snip_lines
     snip_lines, converted = _convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
-        return _two_readings(orig, snip_lines, language, converted)
+        return _two_readings(orig, snip_lines, language, converted, diff_snippet)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
         excerpt = _excerpt(orig, snip_lines, language, converted)
@@ -261,12 +269,14 @@ def _excerpt(orig: _Text, snip_lines: list[str], language: str | None, converted
                        result.rung, result.candidate, result.regions)
 
 
-def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
+def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool,
+                  diff_snippet: list[str] | None = None) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
     the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard). Refusals carry the best candidate (the model
-    path's draft) and the undecided regions."""
+    one also the strict copied-lines guard); a reading whose line counts disagree with the
+    snippet's `+`/`-` lines does not merge (`_honour_diff_lines`). Refusals carry the best
+    candidate (the model path's draft) and the undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
@@ -276,10 +286,11 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
     regions = tuple(getattr(joint_merge, "regions", ()))
+    joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
-        verdicts = [snippet_checks.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
+        verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
         if verdicts == [True, False]:
             return joint  # the greedy reading pasted a twin of existing code; the joint one did not
         if verdicts == [False, True]:
@@ -299,7 +310,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
         # than the original or the snippet has it (a moved block kept twice, a pasted twin).
-        copied = snippet_checks.check_copied_lines(orig.lines, _split(joint.text).lines, snip_lines)
+        copied = _copied(orig, joint.text, snip_lines, diff_snippet)
         if copied is None:
             return joint
         return MergeResult(None, copied, "lazy", joint.rung, joint.text,
@@ -307,6 +318,25 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
+
+
+def _honour_diff_lines(result: MergeResult, orig: _Text, diff_snippet: list[str] | None) -> MergeResult:
+    """A reading whose result disagrees with the snippet's `+`/`-` lines (keeps a removed line,
+    takes an original line for an added one) is refused, its text kept as the candidate
+    (sections.check_diff_counts says why the lazy readings can do that)."""
+    if not result.merged or not diff_snippet:
+        return result
+    reason = sections.check_diff_counts(orig.lines, _split(result.text).lines, diff_snippet)
+    return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
+
+
+def _copied(orig: _Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
+    """The copied-lines guard, which a reading of a snippet with diff lines passes when its line
+    counts agree with those lines exactly (sections.diff_counts_agree says why)."""
+    lines = _split(text).lines
+    if diff_snippet and sections.diff_counts_agree(orig.lines, lines, diff_snippet):
+        return None
+    return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
 
 
 def _without_blanks(text: str) -> list[str]:

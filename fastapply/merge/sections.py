@@ -11,12 +11,19 @@ prefixes removed; `@@` lines become markers), but only when the evidence says th
 diff syntax and not code (the `-` lines exist in the original without their prefix, the `+` lines
 do not exist in it with theirs).
 
+A snippet shaped like a unified diff (`@@` headers, only `+`/`-`/space-led lines) is such a lazy
+snippet when its context lines were copied verbatim from the original rather than prefixed with a
+space (`is_lazy_diff`, asked by the instant merge's dispatch before it picks the diff path). Such a
+snippet is also the unified diff it stands for (`as_hunks`, read literally first), and it fixes how
+often every line text occurs in the result (`check_diff_counts`, a guard on the lazy readings).
+
 This module knows lines and markers; where a section goes is `lazy.py`'s business.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -67,11 +74,57 @@ def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
 # --------------------------------------------------------------------------- diff lines in lazy snippets
 
 _HUNK = re.compile(r"^@@.*@@.*$|^@@\s*$")
+_PLACEHOLDER_HUNK = re.compile(r"^@@+\s*(?:-0(?:,0)?\s+\+0(?:,0)?\s*)?@@+\s*$|^@@\s*$")  # no real place
 _HEADER = re.compile(r"^(\+\+\+|---) (a/|b/|/dev/null|\S+\.\w+)")
 
 
 def _prefixed(line: str, sign: str) -> bool:
     return line.startswith(sign) and not line.startswith(sign * 3)
+
+
+@dataclass(frozen=True)
+class ContextEvidence:
+    """How a diff-like snippet's unprefixed context lines relate to the original.
+
+    verbatim: lines found in the original as written, but not with one leading space removed;
+    unified: lines found only with one leading space removed (unified-diff context)."""
+
+    verbatim: int
+    unified: int
+
+
+def context_evidence(snippet: Sequence[str], original: Sequence[str]) -> ContextEvidence:
+    """Count the snippet's context lines (not blank, not `+`/`-`/`\\`, not a hunk header or diff
+    preamble) that prove one of the two readings. A line found both ways, or neither, proves nothing."""
+    known = set(original)
+    verbatim = unified = 0
+    for line in snippet:
+        if not line.strip() or line[0] in "+-\\" or _HUNK.match(line):
+            continue
+        as_is = line in known
+        stripped = line.startswith(" ") and line[1:] in known
+        verbatim += as_is and not stripped
+        unified += stripped and not as_is
+    return ContextEvidence(verbatim, unified)
+
+
+def is_lazy_diff(snippet: Sequence[str], original: Sequence[str]) -> bool:
+    """True when a snippet shaped like a unified diff is really a lazy snippet with diff lines.
+
+    Reasoning models often write `+`/`-` lines between context lines copied verbatim from the
+    file (no leading space) and separate the places with `@@ -0,0 +0,0 @@` or a bare `@@`. Read
+    as a unified diff, every indented context line loses one column and the whitespace rung then
+    re-indents the `+` lines by one column too many, a wrong file. The context decides: more
+    lines found verbatim than only without their first space means lazy. When the context proves
+    nothing either way, placeholder headers (`@@ @@`, `@@ -0,0 +0,0 @@`: no real hunk has context
+    lines and starts at line 0) decide, provided some context line is shown at all."""
+    evidence = context_evidence(snippet, original)
+    if evidence.verbatim != evidence.unified:
+        return evidence.verbatim > evidence.unified
+    headers = [line for line in snippet if _HUNK.match(line)]
+    has_context = any(line.strip() and line[0] not in "+-\\" and not _HUNK.match(line)
+                      for line in snippet)
+    return bool(headers) and has_context and all(_PLACEHOLDER_HUNK.match(line) for line in headers)
 
 
 def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
@@ -95,11 +148,7 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         # Only `+` lines: diff syntax only when their text is code next to known context.
         if not any(classify(l) for l in snippet) or len(plus) < 2:
             return None
-    context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
-               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
-    unified = bool(context) and all(l.startswith(" ") for l in context) and any(
-        l[1:] in original_set for original_set in [set(original)] for l in context
-    )
+    unified = _unified_context(snippet, original)
     out: list[str] = []
     for line in snippet:
         if _HEADER.match(line):
@@ -115,6 +164,86 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         else:
             out.append(line)
     return out
+
+
+def _unified_context(snippet: Sequence[str], original: Sequence[str]) -> bool:
+    """Unified-diff context: every context line starts with a space and more are found without
+    it than with it."""
+    context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
+               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
+    evidence = context_evidence(context, original)
+    return bool(context) and all(l.startswith(" ") for l in context) and evidence.unified > evidence.verbatim
+
+
+def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
+    """A lazy snippet with diff lines written as the unified diff it stands for, or None when
+    `undiff_lazy` does not read its prefixes as diff syntax.
+
+    Each run between `@@` lines or markers becomes a hunk: its context lines (copied verbatim,
+    so given their one-space prefix here) and `-` lines are the text to find, its context and
+    `+` lines the text to put there. `blocks.merge_diff` reads that literally: the lines the
+    snippet shows, in order, must be found, where the lazy readings anchor on some of them.
+
+        @@ -0,0 +0,0 @@             @@ @@
+            if (a) {                     if (a) {
+        -     return 1;      ->     -     return 1;
+        +     return 2;             +     return 2;
+            }                            }
+    """
+    if undiff_lazy(snippet, original) is None:
+        return None
+    unified = _unified_context(snippet, original)
+    first = next((l for l in snippet if l.strip()), "")
+    out = [] if _HUNK.match(first) else ["@@ @@"]
+    for line in snippet:
+        if _HEADER.match(line):
+            continue
+        if _prefixed(line, "+") or _prefixed(line, "-") or not line.strip():
+            out.append(line)
+        elif _HUNK.match(line) or classify(line):
+            out.append("@@ @@")
+        else:
+            out.append(line if unified else " " + line)
+    return out
+
+
+def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """A refusal reason when `merged` disagrees with the lines of `snippet` (before `undiff_lazy`),
+    a lazy snippet with diff lines, else None (also when its prefixes are not diff syntax).
+
+    Such a snippet fixes how often each line text (whitespace aside) occurs afterwards: as often
+    as in the original, less its `-` lines, plus its `+` lines; every other line is unchanged.
+    Undoing the diff syntax loses that: a lazy reading may keep lines the snippet removes (it sees
+    only two shown lines made adjacent, and the reading that deletes less is usually the safer
+    one), take an original line as the anchor of a `+` line that repeats it (the original line is
+    moved, not kept), keep a shown block twice, add a blank line next to a marker, or drop lines
+    no `-` line removes. So the result's lines, counted as a multiset, must be exactly that.
+    A snippet that also deletes lines lazily (by leaving them out between two shown lines) is
+    refused: the two notations contradict each other there."""
+    if undiff_lazy(snippet, original) is None:
+        return None
+    removed = Counter(l[1:].strip() for l in snippet if _prefixed(l, "-"))
+    added = Counter(l[1:].strip() for l in snippet if _prefixed(l, "+"))
+    before = Counter(l.strip() for l in original)
+    after = Counter(l.strip() for l in merged)
+    for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], not t, t)):
+        want = before[text] - removed[text] + added[text]
+        line = f"`{text[:60]}`" if text else "a blank line"
+        if after[text] > want and removed[text]:
+            return (f"the snippet removes {line} (a `-` line) but the merge keeps it; include the "
+                    "unchanged lines around the removal so it can be placed")
+        if after[text] != want:
+            return (f"{line} would appear {after[text]} times, but the original with the snippet's "
+                    f"`-` and `+` lines has it {want} times; include more unchanged lines around the change")
+    return None
+
+
+def diff_counts_agree(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> bool:
+    """True when `snippet` is a lazy snippet with diff lines and `merged` has every line text
+    exactly as often as its `+`/`-` lines say (`check_diff_counts`). Such a result cannot hold a
+    twin of a shown line, which makes the copied-lines guard's bound (no more copies than the
+    original or the snippet has) redundant, and wrong for a `+` line that repeats existing code."""
+    return undiff_lazy(snippet, original) is not None and check_diff_counts(original, merged, snippet) is None
 
 
 def shift_indent(lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:

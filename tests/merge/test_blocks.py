@@ -2,6 +2,7 @@
 
 import pytest
 
+from fastapply.merge.sections import ContextEvidence, context_evidence, is_lazy_diff
 from fastapply.merge.blocks import (
     MalformedEdit, looks_like_diff, looks_like_search_replace, match_exact, match_fuzzy,
     match_whitespace, merge_blocks, merge_diff, parse_search_replace,
@@ -107,6 +108,30 @@ def test_diff_pure_addition_uses_the_line_number():
     assert m.lines == ["a", "new", "b"]
 
 
+def test_diff_hunks_after_a_changed_one_are_placed_by_their_new_side_numbers():
+    # The first hunk adds a line, so the second one's old-side number is one line short here.
+    original = ["a", "x", "b", "c", "a", "x", "b"]
+    m = merge_diff(original, ["@@ -1,0 +1 @@", "+top", "@@ -5,3 +6,3 @@", " a", "-x", "+y", " b"])
+    assert m.lines == ["top", "a", "x", "b", "c", "a", "y", "b"]
+    # Pure additions: the second goes after old line 3 (`c`), not after old line 3 of the edited text.
+    m = merge_diff(["a", "b", "c", "d"], ["@@ -1,0 +2,2 @@", "+n1", "+n2", "@@ -3,0 +6 @@", "+n3"])
+    assert m.lines == ["a", "n1", "n2", "b", "c", "n3", "d"]
+
+
+def test_diff_hunk_removing_only_blank_lines_is_placed_by_its_numbers():
+    # `-4 +4,0`: old line 4 goes; the new side has no lines, so it names the line before (index 4
+    # once the first hunk's line is in).
+    m = merge_diff(["a", "", "b", "", "c"], ["@@ -1,0 +2 @@", "+n", "@@ -4 +4,0 @@", "-"])
+    assert m.lines == ["a", "n", "", "b", "c"]
+
+
+def test_diff_placeholder_numbers_place_nothing():
+    m = merge_diff(["a", "b"], ["@@ -0,0 +0,0 @@", "+new"])
+    assert m.lines is None and "nothing to search for" in m.refused_reason
+    m = merge_diff(["a", "b", "a"], ["@@ -0,0 +0,0 @@", " a", "+new"])
+    assert m.lines is None and "occurs 2 times" in m.refused_reason  # `-0` is no line hint
+
+
 def test_diff_whitespace_rung():
     m = merge_diff(ORIGINAL, ["@@ -1,3 +1,3 @@", " def f(x):", "-  y = x + 1", "+  y = x * 2", "   return y"])
     assert m.rung == "whitespace"
@@ -116,3 +141,29 @@ def test_diff_whitespace_rung():
 def test_diff_for_several_files_is_refused():
     m = merge_diff(ORIGINAL, ["--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b", "--- a/y", "+++ b/y", "@@ -1 +1 @@", "-a", "+b"])
     assert m.lines is None and "several files" in m.refused_reason
+
+
+# A JavaScript-like file whose indented lines are never found with one space less.
+JS = ["function f(a) {", "  if (a) {", "    return 1;", "  }", "  return 2;", "}"]
+
+
+def test_context_copied_verbatim_makes_a_diff_shaped_snippet_lazy():
+    snippet = ["@@ -0,0 +0,0 @@", "  if (a) {", "-    return 1;", "+    return 10;", "  }"]
+    assert looks_like_diff(snippet)
+    assert context_evidence(snippet, JS) == ContextEvidence(verbatim=2, unified=0)
+    assert is_lazy_diff(snippet, JS)
+
+
+def test_unified_context_keeps_the_diff_reading_whatever_its_header():
+    for header in ("@@ -2,3 +2,3 @@", "@@ ... @@", "@@ -0,0 +0,0 @@"):
+        snippet = [header, "   if (a) {", "-    return 1;", "+    return 10;", "   }"]
+        assert context_evidence(snippet, JS) == ContextEvidence(verbatim=0, unified=2)
+        assert not is_lazy_diff(snippet, JS), header
+
+
+def test_placeholder_headers_decide_only_when_the_context_proves_nothing():
+    original = ["a", " a", "b"]  # ` a` is found both as written and without its space
+    assert not is_lazy_diff(["@@ -1,2 +1,2 @@", " a", "-b", "+c"], original)
+    assert is_lazy_diff(["@@ -0,0 +0,0 @@", " a", "-b", "+c"], original)
+    assert is_lazy_diff(["@@ @@", " a", "-b", "+c"], original)
+    assert not is_lazy_diff(["@@ -0,0 +0,0 @@", "-b", "+c"], original)  # no context line at all

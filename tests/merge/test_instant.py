@@ -345,3 +345,17 @@ def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
     result = instant_merge("\n".join(original) + "\n", "\n".join(snippet) + "\n", language=language)
     reason = result.refused_reason or ""
     assert "failed unexpectedly" not in reason and "too deeply nested" not in reason, reason
+
+
+def test_a_plus_block_repeating_existing_code_passes_the_copied_lines_guard_by_its_counts():
+    from fastapply.merge import snippet_checks
+    from fastapply.merge.instant import _copied, _split
+
+    original = ["def f():", "    a = 1", "    logger.info(\"starting the worker\")", "    logger.info(\"worker is ready\")"]
+    diff_snippet = ["@@ -0,0 +0,0 @@", "def f():", "+    logger.info(\"starting the worker\")", "+    logger.info(\"worker is ready\")", "    a = 1"]
+    lazy_snippet = ["// ... existing code ...", "def f():", "    logger.info(\"starting the worker\")", "    logger.info(\"worker is ready\")", "    a = 1"]
+    merged = "def f():\n    logger.info(\"starting the worker\")\n    logger.info(\"worker is ready\")\n    a = 1\n    logger.info(\"starting the worker\")\n    logger.info(\"worker is ready\")\n"
+    orig = _split("\n".join(original) + "\n")
+    assert snippet_checks.check_copied_lines(original, _split(merged).lines, lazy_snippet)  # two twins
+    assert _copied(orig, merged, lazy_snippet, diff_snippet) is None  # the `+` lines say there are two
+    assert _copied(orig, merged, lazy_snippet, None)  # a plain lazy snippet keeps the guard

@@ -45,6 +45,68 @@ def test_diff_lines_inside_a_lazy_snippet():
     assert r.text == GO.replace("helper(1)", "helper(3)")
 
 
+def test_diff_lines_between_verbatim_context_keep_their_columns():
+    js = "function f(a) {\n  if (a) {\n    log(a);\n    return 1;\n  }\n  return 2;\n}\n"
+    snippet = "@@ -0,0 +0,0 @@\n  if (a) {\n    log(a);\n-    return 1;\n+    if (a > 1) {\n+      return a;\n+    }\n  }\n@@ -0,0 +0,0 @@\n"
+    r = instant_merge(js, snippet, path="f.js")
+    assert r.merged, r.refused_reason
+    assert r.text == js.replace("    return 1;\n", "    if (a > 1) {\n      return a;\n    }\n")
+
+
+def test_a_reading_that_keeps_the_minus_lines_is_not_written():
+    # `options = options or {}` occurs twice, so one reading anchors the section on `# Defaults`
+    # alone and keeps the `if` block the snippet removes (and the other reading deletes).
+    py = ("def a(options):\n    options = options or {}\n    return options\n\n\n"
+          "def b(options):\n    options = options or {}\n\n    if options.get(\"layout\") is None:\n"
+          "        options[\"layout\"] = True\n\n    # Defaults\n    root = options.get(\"root\")\n    return root\n")
+    snippet = ("@@ -0,0 +0,0 @@\n    options = options or {}\n\n-    if options.get(\"layout\") is None:\n"
+               "-        options[\"layout\"] = True\n-\n    # Defaults\n    root = options.get(\"root\")\n@@ -0,0 +0,0 @@\n")
+    r = instant_merge(py, snippet, path="x.py")
+    assert r.merged, r.refused_reason
+    assert r.text == py.replace("    if options.get(\"layout\") is None:\n        options[\"layout\"] = True\n\n", "")
+
+
+def test_a_reading_that_takes_original_lines_for_plus_lines_is_not_written():
+    # The new `describe` repeats `request(app).get('/').end(done);`: one reading takes the
+    # original line as its anchor and so moves the first test's body into the new one.
+    js = ("describe('res', function(){\n  describe('.a()', function(){\n    it('works', function(done){\n"
+          "      var app = express();\n\n      app.use(function(req, res){\n        res.redirect('/x');\n"
+          "      });\n\n      request(app).get('/').end(done);\n    })\n  })\n})\n")
+    added = ("  describe('.c()', function(){\n    it('works too', function(done){\n      var app = express();\n\n"
+             "      app.use(function(req, res){\n        res.redirect('/y');\n      });\n\n"
+             "      request(app).get('/').end(done);\n    })\n  })\n")
+    snippet = ("@@ -0,0 +0,0 @@\ndescribe('res', function(){\n-  describe('.a()', function(){\n"
+               "+  describe('.b()', function(){\n    it('works', function(done){\n      var app = express();\n"
+               "@@ -0,0 +0,0 @@\n    })\n  })\n" + "".join("+" + l + "\n" for l in added.splitlines()) + "})\n")
+    r = instant_merge(js, snippet, path="x.js")
+    assert r.merged, r.refused_reason
+    assert r.text == js.replace(".a()", ".b()").replace("  })\n})\n", "  })\n" + added + "})\n")
+
+
+def test_a_blank_context_line_next_to_an_at_at_line_is_not_added():
+    # The blank line after `+import pytest` is context (it is in the file); one reading pastes it
+    # as a new blank line because it sits next to a marker. The diff lines fix the blank count.
+    py = "import click\n\n\ndef test_a(runner):\n    assert runner\n\n\ndef test_b(runner):\n    assert runner.invoke\n"
+    snippet = ("@@ -0,0 +0,0 @@\nimport click\n+import pytest\n\n@@ -0,0 +0,0 @@\n    assert runner.invoke\n+\n+\n"
+               "+def test_c(runner):\n+    assert not runner.invoke\n@@ -0,0 +0,0 @@\n")
+    r = instant_merge(py, snippet, path="t.py")
+    assert r.merged, r.refused_reason
+    assert r.text == py.replace("click\n", "click\nimport pytest\n", 1) + "\n\ndef test_c(runner):\n    assert not runner.invoke\n"
+
+
+def test_diff_lines_in_a_lazy_snippet_are_first_read_literally_as_hunks():
+    # The shown lines `render`, `if (err)`, `done();` are consecutive only in test `a`; the lazy
+    # readings anchor on them one by one and find two places.
+    js = ("it('a', function(done){\n  render('user.jade', function(err, str){\n    if (err) return done(err);\n"
+          "    done();\n  })\n})\n\nit('b', function(done){\n  render('user.jade', function(err, str){\n"
+          "    if (err) return done(err);\n    str.should.equal('x');\n    done();\n  })\n})\n")
+    snippet = ("@@ -0,0 +0,0 @@\n  render('user.jade', function(err, str){\n    if (err) return done(err);\n"
+               "+    str.should.equal('y');\n    done();\n@@ -0,0 +0,0 @@\n")
+    r = instant_merge(js, snippet, path="t.js")
+    assert r.merged and (r.method, r.rung) == ("diff", "exact"), r.refused_reason
+    assert r.text == js.replace("done(err);\n    done();", "done(err);\n    str.should.equal('y');\n    done();", 1)
+
+
 def test_blank_line_next_to_a_marker_is_not_inserted():
     snippet = "// ... existing code ...\n\nfunc tail() {\n\tfmt.Println(\"TAIL\")\n}\n"
     r = instant_merge(GO, snippet, path="m.go")

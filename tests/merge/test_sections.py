@@ -1,6 +1,6 @@
 """Sections and diff lines inside lazy snippets."""
 
-from fastapply.merge.sections import CANONICAL_MARKER, split_sections, undiff_lazy
+from fastapply.merge.sections import CANONICAL_MARKER, as_hunks, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy
 
 ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
 
@@ -15,6 +15,54 @@ def test_diff_prefixes_in_a_lazy_snippet_are_undone():
 def test_unified_context_lines_lose_their_space():
     snippet = [" def f():", "-    a = 1", "+    a = 10", "     b = 2"]
     assert undiff_lazy(snippet, ORIGINAL) == ["def f():", "    a = 10", "    b = 2"]
+
+
+def test_indented_context_found_verbatim_keeps_its_space():
+    # `          b)` is found both with and without its first space; the other context lines only
+    # as written, so none of them is unified-diff context.
+    original = ["def f(a, b):", "    x = g(a,", "          b)", "    y = h(a,", "         b)", "    return x + y"]
+    snippet = ["@@ -0,0 +0,0 @@", "    x = g(a,", "          b)", "-    y = h(a,", "-         b)", "+    y = 0",
+               "    return x + y"]
+    assert undiff_lazy(snippet, original) == [CANONICAL_MARKER, "    x = g(a,", "          b)", "    y = 0", "    return x + y"]
+
+
+def test_a_merge_must_agree_with_the_diff_lines_counts():
+    snippet = ["def f():", "-    a = 1", "+    a = 10", "     b = 2"]
+    right = ["def f():", "    a = 10", "    b = 2", "    return a + b", "", "x = f()"]
+    assert check_diff_counts(ORIGINAL, right, snippet) is None
+    reason = check_diff_counts(ORIGINAL, right[:1] + ["    a = 1"] + right[1:], snippet)
+    assert reason and "removes `a = 1`" in reason
+    # A `-` line whose text the snippet also adds (a moved line) may stay once.
+    moved = ["def f():", "-    a = 1", "     b = 2", "+    a = 1"]
+    assert check_diff_counts(ORIGINAL, ["def f():", "    b = 2", "    a = 1"] + ORIGINAL[3:], moved) is None
+    # An added line that repeats an original one: the merge must have both.
+    twice = ["@@ -1,3 +1,4 @@", "def f():", "     a = 1", "+    a = 1", "     b = 2"]
+    assert check_diff_counts(ORIGINAL, ORIGINAL[:2] + ORIGINAL[1:], twice) is None
+    assert "appear 1 times" in check_diff_counts(ORIGINAL, ORIGINAL, twice)
+    # A context line kept twice, a blank line added, a line dropped that no `-` line removes.
+    assert "`b = 2` would appear 2 times" in check_diff_counts(ORIGINAL, right[:3] + right[2:], snippet)
+    assert "a blank line would appear 2 times" in check_diff_counts(ORIGINAL, right[:1] + [""] + right[1:], snippet)
+    assert "`x = f()` would appear 0 times" in check_diff_counts(ORIGINAL, right[:-1], snippet)
+    # Prefixes that are not diff syntax (here code of the file) prove no removal.
+    assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
+
+
+def test_diff_counts_agree_only_for_diff_lines_that_hold():
+    snippet = ["@@ -0,0 +0,0 @@", "def f():", "+    log(a)", "+    log(b)", "    a = 1"]
+    original = ["def f():", "    a = 1", "    log(a)", "    log(b)"]
+    assert diff_counts_agree(original, ["def f():", "    log(a)", "    log(b)", "    a = 1", "    log(a)", "    log(b)"], snippet)
+    assert not diff_counts_agree(original, ["def f():", "    log(a)", "    log(b)", "    a = 1"], snippet)
+    assert not diff_counts_agree(original, original, ["def f():", "    a = 1"])  # no diff lines at all
+
+
+def test_a_lazy_snippet_with_diff_lines_as_hunks():
+    # Verbatim context gains the unified space; markers and `@@` lines separate hunks; a snippet
+    # that does not open with a header gets one.
+    snippet = ["def f():", "-    a = 1", "+    a = 10", "", "# ... existing code ...", "x = f()", "+y = 2"]
+    assert as_hunks(snippet, ORIGINAL) == ["@@ @@", " def f():", "-    a = 1", "+    a = 10", "", "@@ @@", " x = f()", "+y = 2"]
+    # Unified context keeps its one space; no diff syntax, no hunks.
+    assert as_hunks(["@@ -1 +1 @@", " def f():", "-    a = 1", "+    a = 10", "     b = 2"], ORIGINAL)[1] == " def f():"
+    assert as_hunks(["def f():", "    a = 1"], ORIGINAL) is None
 
 
 def test_code_that_starts_with_a_sign_is_not_diff_syntax():
