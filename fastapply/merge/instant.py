@@ -281,7 +281,11 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             return joint
         verdicts = [snippet_checks.check_copied_lines(orig.lines, _split(r.text).lines, snip_lines) is None for r in (joint, old)]
         if verdicts == [True, False]:
-            return joint  # the greedy reading pasted a twin of existing code; the joint one did not
+            lost = [snippet_checks.lost_distinctive_lines(orig.lines, _split(r.text).lines) for r in (joint, old)]
+            if lost[0] <= lost[1]:
+                return joint  # the greedy reading pasted a twin of existing code; the joint one did not
+            # else the joint reading kept the count by overwriting original lines the greedy one keeps:
+            # a new twin of an existing block, read once as added and once as replacing: refused below
         if verdicts == [False, True]:
             return old
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):

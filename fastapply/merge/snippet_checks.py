@@ -4,7 +4,8 @@ rarely fails but a model (or a loose placement) can.
 - `check_diff_prefix_leak`: new lines that start with `+`, `-` or `@@` in a file that never does;
 - `check_snippet_lines`: every line the snippet shows is in the result, in each section's order;
 - `check_unshown_deletions`: removed lines need the snippet around them (or marking them);
-- `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line.
+- `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line;
+- `lost_distinctive_lines`: how many distinctive original lines a reading overwrote (weighs two readings).
 
 Each returns None or a one-sentence reason. This module knows lines, markers and the snippet
 forms (blocks.py); it does not know languages or how the result was made.
@@ -260,3 +261,17 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
                 f"it ({len(copied)} such lines: a block kept twice?)")
     return None
+
+
+def lost_distinctive_lines(original: Sequence[str], result: Sequence[str]) -> int:
+    """How many distinctive original lines (counted with repeats, whitespace stripped) the
+    result no longer has: what a reading replaced or deleted, wherever it moved the rest.
+
+    Used to weigh two readings of one snippet: a snippet that adds a twin of an existing block
+    (a new test shaped like the one above it) copies lines by nature, so a reading that pastes
+    copies is no worse than one that keeps the count by overwriting the old twin."""
+    from collections import Counter
+
+    before = Counter(l.strip() for l in original if _distinctive(l))
+    after = Counter(l.strip() for l in result)
+    return sum((before - after).values())

@@ -68,3 +68,11 @@ def test_line_opcodes_agree_with_difflib_on_big_repetitive_files():
     ops = guards.line_opcodes(a, b)
     assert [op for op in ops if op[0] != "equal"] == [("replace", 2999, 3001, 2999, 3000)]
     assert guards.deletion_stats(a, b).unreplaced == 1
+
+
+def test_lost_distinctive_lines_counts_what_a_reading_overwrote():
+    original = ["def test_old(self):", "    auth = make_auth('u')", "    assert result_code == 200", "}"]
+    replaced = ["def test_new(self):", "    auth = make_auth('u')", "    assert stream_read() != ''", "}"]
+    assert snippet_checks.lost_distinctive_lines(original, replaced) == 2  # the header and the assert
+    assert snippet_checks.lost_distinctive_lines(original, original + replaced) == 0  # added, not replaced
+    assert snippet_checks.lost_distinctive_lines(original, original[:1]) == 2  # `}` is not distinctive

@@ -345,3 +345,51 @@ def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
     result = instant_merge("\n".join(original) + "\n", "\n".join(snippet) + "\n", language=language)
     reason = result.refused_reason or ""
     assert "failed unexpectedly" not in reason and "too deeply nested" not in reason, reason
+
+
+_TWIN_ORIGINAL = """\
+class TestAuth:
+    def test_basic(self):
+        auth = ('user', 'pass')
+        url = httpbin('basic-auth')
+        r = get(url, auth=auth)
+        self.assertEqual(r.status_code, 200)
+        s = session()
+        r = s.get(url)
+        self.assertEqual(r.status_code, 200)
+
+    def test_digest(self):
+        auth = HTTPDigestAuth('user', 'pass')
+        url = httpbin('digest-auth')
+        r = get(url, auth=auth)
+        self.assertEqual(r.status_code, 200)
+        s = session()
+        r = s.get(url)
+        self.assertEqual(r.status_code, 200)
+
+    def test_wrong(self):
+        pass
+"""
+_TWIN_SNIPPET = """\
+# ... existing code ...
+        r = s.get(url)
+        self.assertEqual(r.status_code, 200)
+
+    def test_digest_stream(self):
+        auth = HTTPDigestAuth('user', 'pass')
+        url = httpbin('digest-auth')
+        r = get(url, auth=auth, stream=True)
+        self.assertNotEqual(r.raw.read(), '')
+
+    def test_wrong(self):
+# ... existing code ...
+"""
+
+
+def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_is_refused():
+    """The joint reading overwrites test_digest (its lines unique in the file anchor the new
+    test); the greedy one adds test_digest_stream after it, copying two of its lines. The copies
+    are no evidence against the greedy reading here: the joint one drops original lines instead."""
+    result = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
+    assert not result.merged and "two ways" in result.refused_reason
+    assert result.candidate is not None
