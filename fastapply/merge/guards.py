@@ -7,6 +7,7 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
+- `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows.
 
 `run_guards` runs them in that order and returns the first failure. Ambiguous locations are the
@@ -81,6 +82,18 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
     return None
 
 
+def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse when the result starts with an indented line although the original does not: a
+    snippet that begins inside a body (no marker before it) was read as the start of the file,
+    and everything above it was dropped. No file starts in the middle of a block."""
+    first_o = next((l for l in original if l.strip()), None)
+    first_r = next((l for l in result if l.strip()), None)
+    if first_o is None or first_r is None or first_o[:1].isspace() or not first_r[:1].isspace():
+        return None
+    return (f"the result would start with the indented line `{first_r.strip()[:60]}` and drop the original's "
+            "first lines; start the snippet with a marker (`... existing code ...`) to keep them")
+
+
 def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
     """Count original lines that vanish without a line replacing them (a line diff)."""
     unreplaced = largest = 0
@@ -130,6 +143,8 @@ def run_guards(
         reason = check_parses(original, result, language)
     if reason is None:
         reason = check_empty_bodies(original, result, language)
+    if reason is None:
+        reason = check_file_head(original_lines, result_lines)
     if reason is None and shown_lines is not None:
         reason = check_deletions(original_lines, result_lines, shown_lines)
     if reason is None and snippet is not None:
@@ -187,6 +202,7 @@ def check_answer(
         ("diff_prefix", lambda: check_diff_prefix_leak(original_lines, result_lines)),
         ("parses", lambda: check_parses(original, result, language)),
         ("empty_bodies", lambda: check_empty_bodies(original, result, language)),
+        ("deletions", lambda: check_file_head(original_lines, result_lines)),
         ("deletions", lambda: check_deletions(original_lines, result_lines, shown)),
         ("deletions", lambda: check_unshown_deletions(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_duplicated_lines(original_lines, result_lines, snippet_lines)),

@@ -76,3 +76,12 @@ def test_lost_distinctive_lines_counts_what_a_reading_overwrote():
     assert snippet_checks.lost_distinctive_lines(original, replaced) == 2  # the header and the assert
     assert snippet_checks.lost_distinctive_lines(original, original + replaced) == 0  # added, not replaced
     assert snippet_checks.lost_distinctive_lines(original, original[:1]) == 2  # `}` is not distinctive
+
+
+def test_file_head_refuses_a_result_that_starts_inside_a_block():
+    original = ["import os", "", "class A:", "    def f(self):", "        self.x = 1", "        self.y = 2"]
+    dropped = ["        self.x = 1", "        self.y = 20"]
+    assert "drop the original's first lines" in guards.check_file_head(original, dropped)
+    assert guards.check_file_head(original, original[2:]) is None  # starts at column 0: may be a real deletion
+    assert guards.check_file_head(["    indented()", "x"], ["    other()"]) is None  # the original started indented
+    assert guards.run_guards("\n".join(original), "\n".join(dropped), language=None, shown_lines=None)
