@@ -265,7 +265,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
     the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard). Refusals carry the best candidate (the model
+    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard). Refusals carry the best candidate (the model
     path's draft) and the undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
@@ -299,7 +299,12 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
-        return old
+        # Only the greedy reading places it (the joint one found it ambiguous or unplaceable):
+        # trusted when every line it drops sits next to a unique line the snippet shows.
+        unshown = snippet_checks.check_unshown_deletions(orig.lines, _split(old.text).lines, snip_lines, strict=True)
+        if unshown is None:
+            return old
+        return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
         # than the original or the snippet has it (a moved block kept twice, a pasted twin).

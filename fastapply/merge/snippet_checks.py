@@ -138,14 +138,14 @@ def _distinctive(line: str) -> bool:
     return len(_WORDY.findall(line)) >= 8
 
 
-def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3) -> list[str]:
+def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3, unique: bool = False) -> list[str]:
     """Up to `want` lines from `start` walking by `step` that say where they are: unique in the
-    file or distinctive; blank lines and generic ones (`}`, `end`) are skipped."""
+    file or distinctive (with `unique`, unique only); blank and generic lines are skipped."""
     found = []
     i = start
     while 0 <= i < len(lines) and len(found) < want:
         line = lines[i].strip()
-        if line and (counts.get(line) == 1 or _distinctive(line)):
+        if line and (counts.get(line) == 1 or (not unique and _distinctive(line))):
             found.append(line)
         i += step
     return found
@@ -184,13 +184,19 @@ def _marked_deletions(snippet: Sequence[str]) -> set[str]:
     return marked
 
 
-def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+def check_unshown_deletions(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False
+) -> str | None:
     """Refuse when the result drops original lines far from anything the snippet shows.
 
     A snippet shows a deletion by showing the code around it (Morph's convention: context before
     and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
     removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
     distinctive lines) that the snippet shows. Runs of blank lines alone do not count.
+
+    `strict`: landmarks must be unique in the original. A distinctive line the file repeats
+    (`assert not result.exception`) that the snippet shows may be shown for another place; for a
+    result no second reading confirms, only a unique line says the snippet was here.
     """
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
@@ -211,8 +217,8 @@ def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snip
                 f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
                 f"where the snippet's marker says the existing code is kept"
             )
-        before = _landmarks(original, i1 - 1, -1, counts)
-        after = _landmarks(original, i2, +1, counts)
+        before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
+        after = _landmarks(original, i2, +1, counts, unique=strict)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
         # A pure deletion needs the snippet on both sides of it; a replacement that also drops
         # lines sits at an edited spot already, so one shown side is enough.

@@ -85,3 +85,21 @@ def test_file_head_refuses_a_result_that_starts_inside_a_block():
     assert guards.check_file_head(original, original[2:]) is None  # starts at column 0: may be a real deletion
     assert guards.check_file_head(["    indented()", "x"], ["    other()"]) is None  # the original started indented
     assert guards.run_guards("\n".join(original), "\n".join(dropped), language=None, shown_lines=None)
+
+
+def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
+    original = [
+        "def test_one(runner):", "    result = runner.invoke(cmd_one)", "    assert not result.exception",
+        "    assert result.output == 'one'", "", "    result = runner.invoke(cmd_two)",
+        "    assert result.output == 'two'", "", "def test_three(runner):", "    assert not result.exception",
+    ]
+    # The second check of test_one (lines 6-7) is dropped; the snippet only shows a new test that
+    # repeats `assert not result.exception`, a line the file has twice.
+    result = original[:5] + original[8:] + ["", "def test_new(runner):", "    assert not result.exception"]
+    snippet = ["# ... existing code ...", "def test_new(runner):", "    assert not result.exception"]
+    assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
+    reason = snippet_checks.check_unshown_deletions(original, result, snippet, strict=True)
+    assert reason and "does not touch" in reason
+    # A unique line next to the deletion that the snippet shows is enough, even when strict.
+    snippet_near = snippet + ["# ... existing code ...", "    assert result.output == 'one'", "", "def test_three(runner):"]
+    assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
