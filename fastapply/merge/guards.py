@@ -7,6 +7,7 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
+- `check_changed`       : the result is the original unchanged (the snippet matched as it is);
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows.
 
@@ -82,6 +83,16 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
     return None
 
 
+def check_changed(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse a merge that leaves the file exactly as it was: every section matched text that is
+    already there. An edit is sent to change something, so either it is applied already or its
+    sections landed on twins that already read that way (two docstrings alike, one edited)."""
+    if list(original) == list(result):
+        return ("the snippet would change nothing: every part of it matches the file as it is (already applied, "
+                "or it matches a similar place); include a line that says where the change goes")
+    return None
+
+
 def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:
     """Refuse when the result starts with an indented line although the original does not: a
     snippet that begins inside a body (no marker before it) was read as the start of the file,
@@ -139,6 +150,8 @@ def run_guards(
     original_lines = original.split("\n")
     result_lines = result.split("\n")
     reason = check_markers_left(original_lines, result_lines)
+    if reason is None:
+        reason = check_changed(original_lines, result_lines)
     if reason is None:
         reason = check_parses(original, result, language)
     if reason is None:

@@ -103,3 +103,10 @@ def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
     # A unique line next to the deletion that the snippet shows is enough, even when strict.
     snippet_near = snippet + ["# ... existing code ...", "    assert result.output == 'one'", "", "def test_three(runner):"]
     assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
+
+
+def test_changed_refuses_a_merge_that_leaves_the_file_as_it_was():
+    original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""']
+    assert "change nothing" in guards.check_changed(original, list(original))
+    assert guards.check_changed(original, original[:1] + ['    """:param url: a URL."""'] + original[2:]) is None
+    assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None, shown_lines=2)
