@@ -7,7 +7,7 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
-- `check_changed`       : the result is the original unchanged (the snippet matched as it is);
+- `check_changed`       : the result is the original unchanged although a section was not pinned;
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows.
 
@@ -83,13 +83,23 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
     return None
 
 
-def check_changed(original: Sequence[str], result: Sequence[str]) -> str | None:
-    """Refuse a merge that leaves the file exactly as it was: every section matched text that is
-    already there. An edit is sent to change something, so either it is applied already or its
-    sections landed on twins that already read that way (two docstrings alike, one edited)."""
-    if list(original) == list(result):
-        return ("the snippet would change nothing: every part of it matches the file as it is (already applied, "
-                "or it matches a similar place); include a line that says where the change goes")
+def check_changed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
+    """Refuse a merge that leaves the file exactly as it was when a section of the snippet has no
+    line unique in the original: such a section was matched to text that merely reads the same
+    (two docstrings alike, the edit meant for the one that differs). A snippet whose sections
+    are pinned by unique lines and change nothing is simply applied already: that passes."""
+    if snippet is None or list(original) != list(result):
+        return None
+    from collections import Counter
+
+    from fastapply.merge.sections import split_sections
+
+    counts = Counter(l.strip() for l in original)
+    for section in split_sections(snippet, original):
+        shown = [l.strip() for l in section.lines if l.strip()]
+        if shown and not any(counts.get(l) == 1 for l in shown):
+            return (f"the snippet would change nothing: its part starting `{shown[0][:60]}` matches text already "
+                    "in the file, and no line of it is unique there; include a line that says where the change goes")
     return None
 
 
@@ -151,7 +161,7 @@ def run_guards(
     result_lines = result.split("\n")
     reason = check_markers_left(original_lines, result_lines)
     if reason is None:
-        reason = check_changed(original_lines, result_lines)
+        reason = check_changed(original_lines, result_lines, snippet.split("\n") if snippet is not None else None)
     if reason is None:
         reason = check_parses(original, result, language)
     if reason is None:

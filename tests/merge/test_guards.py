@@ -105,8 +105,13 @@ def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
     assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
 
 
-def test_changed_refuses_a_merge_that_leaves_the_file_as_it_was():
+def test_changed_refuses_a_no_op_merge_only_when_a_section_was_not_pinned():
     original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""']
-    assert "change nothing" in guards.check_changed(original, list(original))
-    assert guards.check_changed(original, original[:1] + ['    """:param url: a URL."""'] + original[2:]) is None
-    assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None, shown_lines=2)
+    loose = ["# ... existing code ...", '    """:param url: the URL."""', "# ... existing code ..."]
+    assert "change nothing" in guards.check_changed(original, list(original), loose)
+    pinned = ["def put():", '    """:param url: the URL."""']
+    assert guards.check_changed(original, list(original), pinned) is None  # applied already: fine
+    assert guards.check_changed(original, original[:1] + ["    pass"] + original[2:], loose) is None
+    assert guards.check_changed(original, list(original), None) is None
+    assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None,
+                                                 shown_lines=1, snippet="\n".join(loose))
