@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge import definitions, syntax
-from fastapply.merge.landing import check_definition_kept_twice
+from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines
 from fastapply.merge.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_snippet_lines,
@@ -177,13 +177,14 @@ def run_guards(
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
-    distinctive line duplicated, no outer definition kept twice (landing.py), no deletion the
-    snippet does not show, every snippet line in the result in order. The first failure's
+    distinctive line duplicated, no outer definition kept twice nor a called one dropped
+    (landing.py), no deletion the snippet does not show, every snippet line in the result in order. The first failure's
     reason, or None."""
     for check in (
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
         lambda: check_definition_kept_twice(original, result, snippet),
+        lambda: check_dropped_definition(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet),
         lambda: check_snippet_lines(snippet, original, result),
     ):
@@ -230,6 +231,7 @@ def check_answer(
         ("deletions", lambda: check_unshown_deletions(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_duplicated_lines(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_definition_kept_twice(original_lines, result_lines, snippet_lines)),
+        ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
     )
     for name, check in checks:

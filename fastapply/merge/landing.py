@@ -30,6 +30,10 @@ Worked example (original, snippet, bad merge):
 
 `fn b() {` occurs once in the original and once in the snippet, twice in the merge: refused.
 
+The mirror mistake reads a new sibling as an edit of the old one and overwrites it:
+`check_dropped_definition` refuses a result in which a function the original defines is defined
+nowhere although the snippet itself calls it.
+
 This module knows lines and a handful of keywords common to mainstream languages; it does not
 parse, and it does not know how the result was made.
 """
@@ -90,4 +94,37 @@ def check_definition_kept_twice(
             return (f"the definition `{text[:60]}` would appear {n} times, more than the original or the snippet "
                     "has it: the snippet's copy did not land on the original one; include the lines just above "
                     "it so it can be placed")
+    return None
+
+
+_DEFINED_NAME = re.compile(
+    _MODIFIERS + r"(?:def|fn|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(")
+
+
+def defined_names(lines: Sequence[str]) -> Counter:
+    """Function names defined in `lines` (`def f(`, `function f(`, `fn f<T>(`, `func (r *T) f(`),
+    counted."""
+    names: Counter = Counter()
+    for line in lines:
+        m = _DEFINED_NAME.match(line.strip())
+        if m:
+            names[m.group(1)] += 1
+    return names
+
+
+def check_dropped_definition(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when a function the original defines is defined nowhere in the result although the
+    snippet itself calls it (`repos: sort(user.repositories)`): the snippet's author expects it to
+    exist, so the merge overwrote it with a new sibling shaped like it (`function sort` read as
+    edited into `function totalWatchers`) instead of adding that sibling. (A call elsewhere in the
+    file proves nothing: real commits move definitions to other files.)"""
+    before, after = defined_names(original), defined_names(result)
+    gone = [name for name in before if not after.get(name) and len(name) >= 3]
+    if not gone:
+        return None
+    calls = "\n".join(l for l in snippet if not _DEFINED_NAME.match(l.strip()))
+    for name in gone:
+        if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\(", calls):
+            return (f"the merge would remove the definition of `{name}` although the snippet calls it; if the "
+                    "snippet adds a function next to it, include the unchanged lines around the place it goes")
     return None

@@ -64,3 +64,22 @@ def test_the_guard_runs_on_every_lazy_merge_and_on_model_answers():
     assert reason and "did not land" in reason
     failure = guards.check_answer("\n".join(ORIGINAL), "\n".join(SNIPPET), "\n".join(pasted), language=None)
     assert failure is not None and failure.guard == "duplicates"
+
+
+def test_a_definition_the_snippet_calls_must_not_be_overwritten():
+    original = ["function sort(repos) {", "  return repos.sort(byWatchers);", "}", "", "app.get('/', show);"]
+    snippet = ["// ... existing code ...", "function total(repos) {", "  return repos.reduce(add, 0);", "}", "",
+               "app.get('/', function(req, res){ res.render({ total: total(r), repos: sort(r) }); });"]
+    overwritten = ["function total(repos) {", "  return repos.reduce(add, 0);", "}", "", snippet[-1]]
+    reason = landing.check_dropped_definition(original, overwritten, snippet)
+    assert reason and "`sort`" in reason
+    added = original[:4] + overwritten
+    assert landing.check_dropped_definition(original, added, snippet) is None
+    # Removed while only the rest of the file still calls it (moved to another module): not this guard's call.
+    assert landing.check_dropped_definition(original, overwritten, snippet[:-1]) is None
+
+
+def test_defined_names_reads_common_definition_forms():
+    lines = ["def load(path):", "    async def fetch(url):", "pub fn parse<T>(s: &str) -> T {",
+             "func (c *Command) Execute() error {", "export function render(x) {", "x = call(y)"]
+    assert dict(landing.defined_names(lines)) == {"load": 1, "fetch": 1, "parse": 1, "Execute": 1, "render": 1}
