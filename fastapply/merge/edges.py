@@ -12,7 +12,11 @@ first matched run, its *tail* after its last) is read one of three ways, each a 
 
 Candidates are ranked by (bracket balance of the replaced region equals that of its replacement,
 fewest original lines deleted without being shown, most lines of context). Candidates that rank
-equal but give different files raise `Ambiguous`.
+equal but give different files raise `Ambiguous`. One more reading overrides a best candidate that
+deletes: the edge's first (last) two or more lines matching consecutive original lines right next
+to the matched run, with only new lines between (`_adjacent_head`/`_adjacent_tail`): when a new
+block ends like its twin, the run grown from the anchor swallows its end, and the closing pair
+`});` `})` must then land on the adjacent pair, not split over two places (`_check_split_run`).
 
 Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
 original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
@@ -250,6 +254,10 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     best = _best(cands, sec[0], lambda c: None)
     if not t.section.open_start and lo == 0 and best.at == o_edge and blank_only(orig[:o_edge]):
         return 0, True  # only blank lines above: the file's edge, the snippet's first lines its own
+    split = _check_split_run(best, _adjacent_head(sec, keys, index, key, sf, of, o_edge, lo), sec[0],
+                             lambda p, c: sec[c : sf - (of - p - c)])
+    if split is not None:
+        return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
         return best.at, False
     r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
@@ -289,12 +297,63 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
             cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
     best = _best(cands, sec[-1], lambda c: None)
+    split = _check_split_run(best, _adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
+                             lambda q, d: sec[sl + 1 + (q - d) - (ol + 1) : n - d])
+    if split is not None:
+        return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
         return best.at, False
     r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
     return best.at + r, not r
+
+
+def _adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
+    """(place, lines matched) for readings where the section's first lines match the original
+    right before the run matched back from the anchor, with only new lines between: nothing of
+    the original is deleted. The run grown back from the anchor can swallow the tail of a new
+    twin block (`done(); }); })` of a new test equal to the old test's end); these readings are
+    the ones that split it there instead."""
+    found = []
+    for p in index.places(key(sec[0]), max(lo, o_edge), of):
+        c = 0
+        while p + c < of and c < sf and key(sec[c]) == keys[p + c]:
+            c += 1
+        kept = of - (p + c)  # the anchor run's last lines, which still match before the anchor
+        if c >= 2 and sf - kept > c and any(l.strip() for l in sec[c : sf - kept]):
+            found.append((p, c))
+    return found
+
+
+def _adjacent_tail(sec, keys, index: LineIndex, key, sl: int, ol: int, o_edge: int, hi: int) -> list[tuple[int, int]]:
+    """The mirror of `_adjacent_head` for a section's last lines (place of the last line + 1,
+    lines matched)."""
+    n, found = len(sec), []
+    for q in index.places(key(sec[-1]), ol + 1, min(hi, o_edge)):
+        d = 0
+        while q - d > ol and d < n - sl - 1 and key(sec[n - 1 - d]) == keys[q - d]:
+            d += 1
+        kept = (q - d + 1) - (ol + 1)
+        if d >= 2 and (n - d) - (sl + 1 + kept) > 0 and any(l.strip() for l in sec[sl + 1 + kept : n - d]):
+            found.append((q + 1, d))
+    return found
+
+
+def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, middle) -> int | None:
+    """When the chosen reading closes a section's edge on a match that deletes original lines
+    while another reading keeps the edge's lines adjacent (two or more consecutive snippet lines
+    matching consecutive original lines) and deletes nothing, take that reading (its place) if it
+    is the only one and its new lines (`middle(place, matched)`) balance their brackets; refuse
+    if not. `});` then `})` must not land on a `});` and a `})` eight lines apart when an
+    adjacent pair is right there."""
+    if not adjacent or best.deleted == 0 and not best.inserted:
+        return None
+    good = [p for p, c in adjacent if bracket_balance(middle(p, c)) == 0]
+    if len(adjacent) == 1 and good:
+        return good[0]
+    places = sorted({best.at} | {p for p, _ in adjacent})
+    raise Ambiguous(line, places, regions=[(min(places), max(places) + 1)])
 
 
 def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:

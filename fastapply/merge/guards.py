@@ -7,6 +7,8 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
+- `check_changed`       : the result is the original unchanged although a section was not pinned;
+- `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows.
 
 `run_guards` runs them in that order and returns the first failure. Ambiguous locations are the
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge import definitions, syntax
+from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines
 from fastapply.merge.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_snippet_lines,
@@ -80,6 +83,38 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
     return None
 
 
+def check_changed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
+    """Refuse a merge that leaves the file exactly as it was when a section of the snippet has no
+    line unique in the original: such a section was matched to text that merely reads the same
+    (two docstrings alike, the edit meant for the one that differs). A snippet whose sections
+    are pinned by unique lines and change nothing is simply applied already: that passes."""
+    if snippet is None or list(original) != list(result):
+        return None
+    from collections import Counter
+
+    from fastapply.merge.sections import split_sections
+
+    counts = Counter(l.strip() for l in original)
+    for section in split_sections(snippet, original):
+        shown = [l.strip() for l in section.lines if l.strip()]
+        if shown and not any(counts.get(l) == 1 for l in shown):
+            return (f"the snippet would change nothing: its part starting `{shown[0][:60]}` matches text already "
+                    "in the file, and no line of it is unique there; include a line that says where the change goes")
+    return None
+
+
+def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse when the result starts with an indented line although the original does not: a
+    snippet that begins inside a body (no marker before it) was read as the start of the file,
+    and everything above it was dropped. No file starts in the middle of a block."""
+    first_o = next((l for l in original if l.strip()), None)
+    first_r = next((l for l in result if l.strip()), None)
+    if first_o is None or first_r is None or first_o[:1].isspace() or not first_r[:1].isspace():
+        return None
+    return (f"the result would start with the indented line `{first_r.strip()[:60]}` and drop the original's "
+            "first lines; start the snippet with a marker (`... existing code ...`) to keep them")
+
+
 def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
     """Count original lines that vanish without a line replacing them (a line diff)."""
     unreplaced = largest = 0
@@ -126,9 +161,13 @@ def run_guards(
     result_lines = result.split("\n")
     reason = check_markers_left(original_lines, result_lines)
     if reason is None:
+        reason = check_changed(original_lines, result_lines, snippet.split("\n") if snippet is not None else None)
+    if reason is None:
         reason = check_parses(original, result, language)
     if reason is None:
         reason = check_empty_bodies(original, result, language)
+    if reason is None:
+        reason = check_file_head(original_lines, result_lines)
     if reason is None and shown_lines is not None:
         reason = check_deletions(original_lines, result_lines, shown_lines)
     if reason is None and snippet is not None:
@@ -138,11 +177,14 @@ def run_guards(
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
-    distinctive line duplicated, no deletion the snippet does not show, every snippet line in
-    the result in order. The first failure's reason, or None."""
+    distinctive line duplicated, no outer definition kept twice nor a called one dropped
+    (landing.py), no deletion the snippet does not show, every snippet line in the result in order. The first failure's
+    reason, or None."""
     for check in (
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
+        lambda: check_definition_kept_twice(original, result, snippet),
+        lambda: check_dropped_definition(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet),
         lambda: check_snippet_lines(snippet, original, result),
     ):
@@ -184,9 +226,12 @@ def check_answer(
         ("diff_prefix", lambda: check_diff_prefix_leak(original_lines, result_lines)),
         ("parses", lambda: check_parses(original, result, language)),
         ("empty_bodies", lambda: check_empty_bodies(original, result, language)),
+        ("deletions", lambda: check_file_head(original_lines, result_lines)),
         ("deletions", lambda: check_deletions(original_lines, result_lines, shown)),
         ("deletions", lambda: check_unshown_deletions(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_duplicated_lines(original_lines, result_lines, snippet_lines)),
+        ("duplicates", lambda: check_definition_kept_twice(original_lines, result_lines, snippet_lines)),
+        ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
     )
     for name, check in checks:

@@ -274,9 +274,10 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
     the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard); a reading whose line counts disagree with the
-    snippet's `+`/`-` lines does not merge (`_honour_diff_lines`). Refusals carry the best
-    candidate (the model path's draft) and the undecided regions."""
+    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard); a
+    reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
+    (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
+    undecided regions."""
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
@@ -292,7 +293,11 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             return joint
         verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
         if verdicts == [True, False]:
-            return joint  # the greedy reading pasted a twin of existing code; the joint one did not
+            lost = [snippet_checks.lost_distinctive_lines(orig.lines, _split(r.text).lines) for r in (joint, old)]
+            if lost[0] <= lost[1]:
+                return joint  # the greedy reading pasted a twin of existing code; the joint one did not
+            # else the joint reading kept the count by overwriting original lines the greedy one keeps:
+            # a new twin of an existing block, read once as added and once as replacing: refused below
         if verdicts == [False, True]:
             return old
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
@@ -306,7 +311,12 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
-        return old
+        # Only the greedy reading places it (the joint one found it ambiguous or unplaceable):
+        # trusted when every line it drops sits next to a unique line the snippet shows.
+        unshown = snippet_checks.check_unshown_deletions(orig.lines, _split(old.text).lines, snip_lines, strict=True)
+        if unshown is None:
+            return old
+        return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
         # than the original or the snippet has it (a moved block kept twice, a pasted twin).

@@ -30,10 +30,11 @@ trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from fastapply.merge import edges
-from fastapply.merge.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
+from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
@@ -154,8 +155,10 @@ def _indent(line: str) -> str:
 
 
 def _no_anchor(line: str) -> bool:
-    """Blank and punctuation-only lines never anchor; other lines anchor when unique."""
-    return not any(c.isalnum() for c in line)
+    """Blank, punctuation-only and lone-keyword lines without an operand (`pass`, `else:`, `end`,
+    `fi`) never anchor: unique in one file by chance, they pin a new block's `pass` onto some
+    other body. Other lines (`return 0` included) anchor when unique."""
+    return not any(c.isalnum() for c in line) or (is_generic(line) and len(re.findall(r"\w+", line)) == 1)
 
 
 def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int) -> int:

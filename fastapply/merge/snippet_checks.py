@@ -4,7 +4,8 @@ rarely fails but a model (or a loose placement) can.
 - `check_diff_prefix_leak`: new lines that start with `+`, `-` or `@@` in a file that never does;
 - `check_snippet_lines`: every line the snippet shows is in the result, in each section's order;
 - `check_unshown_deletions`: removed lines need the snippet around them (or marking them);
-- `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line.
+- `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line;
+- `lost_distinctive_lines`: how many distinctive original lines a reading overwrote (weighs two readings).
 
 Each returns None or a one-sentence reason. This module knows lines, markers and the snippet
 forms (blocks.py); it does not know languages or how the result was made.
@@ -137,14 +138,14 @@ def _distinctive(line: str) -> bool:
     return len(_WORDY.findall(line)) >= 8
 
 
-def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3) -> list[str]:
+def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3, unique: bool = False) -> list[str]:
     """Up to `want` lines from `start` walking by `step` that say where they are: unique in the
-    file or distinctive; blank lines and generic ones (`}`, `end`) are skipped."""
+    file or distinctive (with `unique`, unique only); blank and generic lines are skipped."""
     found = []
     i = start
     while 0 <= i < len(lines) and len(found) < want:
         line = lines[i].strip()
-        if line and (counts.get(line) == 1 or _distinctive(line)):
+        if line and (counts.get(line) == 1 or (not unique and _distinctive(line))):
             found.append(line)
         i += step
     return found
@@ -183,13 +184,19 @@ def _marked_deletions(snippet: Sequence[str]) -> set[str]:
     return marked
 
 
-def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+def check_unshown_deletions(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False
+) -> str | None:
     """Refuse when the result drops original lines far from anything the snippet shows.
 
     A snippet shows a deletion by showing the code around it (Morph's convention: context before
     and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
     removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
     distinctive lines) that the snippet shows. Runs of blank lines alone do not count.
+
+    `strict`: landmarks must be unique in the original. A distinctive line the file repeats
+    (`assert not result.exception`) that the snippet shows may be shown for another place; for a
+    result no second reading confirms, only a unique line says the snippet was here.
     """
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
@@ -210,8 +217,8 @@ def check_unshown_deletions(original: Sequence[str], result: Sequence[str], snip
                 f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
                 f"where the snippet's marker says the existing code is kept"
             )
-        before = _landmarks(original, i1 - 1, -1, counts)
-        after = _landmarks(original, i2, +1, counts)
+        before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
+        after = _landmarks(original, i2, +1, counts, unique=strict)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
         # A pure deletion needs the snippet on both sides of it; a replacement that also drops
         # lines sits at an edited spot already, so one shown side is enough.
@@ -260,3 +267,17 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
                 f"it ({len(copied)} such lines: a block kept twice?)")
     return None
+
+
+def lost_distinctive_lines(original: Sequence[str], result: Sequence[str]) -> int:
+    """How many distinctive original lines (counted with repeats, whitespace stripped) the
+    result no longer has: what a reading replaced or deleted, wherever it moved the rest.
+
+    Used to weigh two readings of one snippet: a snippet that adds a twin of an existing block
+    (a new test shaped like the one above it) copies lines by nature, so a reading that pastes
+    copies is no worse than one that keeps the count by overwriting the old twin."""
+    from collections import Counter
+
+    before = Counter(l.strip() for l in original if _distinctive(l))
+    after = Counter(l.strip() for l in result)
+    return sum((before - after).values())

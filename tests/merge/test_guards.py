@@ -68,3 +68,50 @@ def test_line_opcodes_agree_with_difflib_on_big_repetitive_files():
     ops = guards.line_opcodes(a, b)
     assert [op for op in ops if op[0] != "equal"] == [("replace", 2999, 3001, 2999, 3000)]
     assert guards.deletion_stats(a, b).unreplaced == 1
+
+
+def test_lost_distinctive_lines_counts_what_a_reading_overwrote():
+    original = ["def test_old(self):", "    auth = make_auth('u')", "    assert result_code == 200", "}"]
+    replaced = ["def test_new(self):", "    auth = make_auth('u')", "    assert stream_read() != ''", "}"]
+    assert snippet_checks.lost_distinctive_lines(original, replaced) == 2  # the header and the assert
+    assert snippet_checks.lost_distinctive_lines(original, original + replaced) == 0  # added, not replaced
+    assert snippet_checks.lost_distinctive_lines(original, original[:1]) == 2  # `}` is not distinctive
+
+
+def test_file_head_refuses_a_result_that_starts_inside_a_block():
+    original = ["import os", "", "class A:", "    def f(self):", "        self.x = 1", "        self.y = 2"]
+    dropped = ["        self.x = 1", "        self.y = 20"]
+    assert "drop the original's first lines" in guards.check_file_head(original, dropped)
+    assert guards.check_file_head(original, original[2:]) is None  # starts at column 0: may be a real deletion
+    assert guards.check_file_head(["    indented()", "x"], ["    other()"]) is None  # the original started indented
+    assert guards.run_guards("\n".join(original), "\n".join(dropped), language=None, shown_lines=None)
+
+
+def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
+    original = [
+        "def test_one(runner):", "    result = runner.invoke(cmd_one)", "    assert not result.exception",
+        "    assert result.output == 'one'", "", "    result = runner.invoke(cmd_two)",
+        "    assert result.output == 'two'", "", "def test_three(runner):", "    assert not result.exception",
+    ]
+    # The second check of test_one (lines 6-7) is dropped; the snippet only shows a new test that
+    # repeats `assert not result.exception`, a line the file has twice.
+    result = original[:5] + original[8:] + ["", "def test_new(runner):", "    assert not result.exception"]
+    snippet = ["# ... existing code ...", "def test_new(runner):", "    assert not result.exception"]
+    assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
+    reason = snippet_checks.check_unshown_deletions(original, result, snippet, strict=True)
+    assert reason and "does not touch" in reason
+    # A unique line next to the deletion that the snippet shows is enough, even when strict.
+    snippet_near = snippet + ["# ... existing code ...", "    assert result.output == 'one'", "", "def test_three(runner):"]
+    assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
+
+
+def test_changed_refuses_a_no_op_merge_only_when_a_section_was_not_pinned():
+    original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""']
+    loose = ["# ... existing code ...", '    """:param url: the URL."""', "# ... existing code ..."]
+    assert "change nothing" in guards.check_changed(original, list(original), loose)
+    pinned = ["def put():", '    """:param url: the URL."""']
+    assert guards.check_changed(original, list(original), pinned) is None  # applied already: fine
+    assert guards.check_changed(original, original[:1] + ["    pass"] + original[2:], loose) is None
+    assert guards.check_changed(original, list(original), None) is None
+    assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None,
+                                                 shown_lines=1, snippet="\n".join(loose))

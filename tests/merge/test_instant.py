@@ -359,3 +359,51 @@ def test_a_plus_block_repeating_existing_code_passes_the_copied_lines_guard_by_i
     assert snippet_checks.check_copied_lines(original, _split(merged).lines, lazy_snippet)  # two twins
     assert _copied(orig, merged, lazy_snippet, diff_snippet) is None  # the `+` lines say there are two
     assert _copied(orig, merged, lazy_snippet, None)  # a plain lazy snippet keeps the guard
+
+
+_TWIN_ORIGINAL = """\
+class TestAuth:
+    def test_basic(self):
+        auth = ('user', 'pass')
+        url = httpbin('basic-auth')
+        r = get(url, auth=auth)
+        self.assertEqual(r.status_code, 200)
+        s = session()
+        r = s.get(url)
+        self.assertEqual(r.status_code, 200)
+
+    def test_digest(self):
+        auth = HTTPDigestAuth('user', 'pass')
+        url = httpbin('digest-auth')
+        r = get(url, auth=auth)
+        self.assertEqual(r.status_code, 200)
+        s = session()
+        r = s.get(url)
+        self.assertEqual(r.status_code, 200)
+
+    def test_wrong(self):
+        pass
+"""
+_TWIN_SNIPPET = """\
+# ... existing code ...
+        r = s.get(url)
+        self.assertEqual(r.status_code, 200)
+
+    def test_digest_stream(self):
+        auth = HTTPDigestAuth('user', 'pass')
+        url = httpbin('digest-auth')
+        r = get(url, auth=auth, stream=True)
+        self.assertNotEqual(r.raw.read(), '')
+
+    def test_wrong(self):
+# ... existing code ...
+"""
+
+
+def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_is_refused():
+    """The joint reading overwrites test_digest (its lines unique in the file anchor the new
+    test); the greedy one adds test_digest_stream after it, copying two of its lines. The copies
+    are no evidence against the greedy reading here: the joint one drops original lines instead."""
+    result = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
+    assert not result.merged and "two ways" in result.refused_reason
+    assert result.candidate is not None

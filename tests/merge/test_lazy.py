@@ -176,3 +176,23 @@ def test_blank_line_shown_after_the_marker_is_not_doubled():
     m = merge_lazy(BLOCKS, ["// ... existing code ...", "", "const limit = 10;", "", "function b() {}",
                             "// ... existing code ..."])
     assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
+def test_lone_keyword_lines_never_anchor_but_lines_with_an_operand_may():
+    from fastapply.merge.lazy import _no_anchor
+
+    for line in ("        pass", "    else:", "end", "  fi", "    done", "    return", "    });"):
+        assert _no_anchor(line), line
+    for line in ("    return 0", "    return nil", "    value = 1", "def f():"):
+        assert not _no_anchor(line), line
+
+
+def test_a_unique_pass_does_not_pin_a_new_block_onto_another_body():
+    """`pass` is unique in this original (one stub); the snippet's new function also has one.
+    Anchored on it, the section would span from the stub to `main` (deleting `build`); not
+    anchored, the new function is inserted before `main`."""
+    original = ["def stub():", "    pass", "", "def build(config):", "    return make(config)", "",
+                "def main():", "    run(build({}))"]
+    snippet = ["# ... existing code ...", "def hook():", "    pass", "", "def main():", "# ... existing code ..."]
+    m = merge(snippet="\n".join(snippet), original=original)
+    assert m.refused_reason is None
+    expected = original[:6] + ["def hook():", "    pass", ""] + original[6:]
+    assert [l for l in m.lines if l.strip()] == [l for l in expected if l.strip()]  # blank lines: edges.py's rules

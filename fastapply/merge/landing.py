@@ -1,0 +1,130 @@
+"""Landing checks: did the snippet's copy of an existing definition land *on* that definition?
+
+A lazy snippet that shows a definition the original already has (`pub fn on_stdin() -> bool {`,
+`def test_greenlet_context_copying(app, client):`) means that definition, edited or not. A merge
+that matched the section's generic lines (`}`, `#[cfg(windows)]`, blank lines) onto a similar
+sibling instead keeps the original definition and pastes the snippet's copy next to it: the
+header then appears once more than the original or the snippet has it. Twin structures make this
+easy to get wrong (`#[cfg(unix)] fn on_stdin` / `#[cfg(windows)] fn on_stdin`, two functions with
+the same shape), and the result often still parses.
+
+`check_definition_kept_twice` refuses such a result. It only looks at *definition headers* at the
+outer levels of a file: a line that starts with a defining keyword (`def`, `fn`, `func`,
+`function`, `class`, `struct`, `impl`, ... after modifiers such as `pub`, `export`, `async`), that
+says where it is (distinctive), does not continue on the next line (`... (` or `,`), and is either
+at column 0 or directly inside a container (`class`, `impl`, `trait`, `interface`, `module`, ...).
+Nested helpers (`def cli(...)` inside each click test, `def cmd(arg):`) are left alone: a file
+legitimately repeats those, and a new test repeats them again.
+
+Worked example (original, snippet, bad merge):
+
+    fn a() {            // ... existing code ...        fn a() {
+        1                fn b() {                           1
+    }                        3                          }
+    fn b() {             }                              fn b() {      <- original kept
+        2                                                   2
+    }                                                   }
+                                                        fn b() {      <- snippet's copy pasted
+                                                            3
+                                                        }
+
+`fn b() {` occurs once in the original and once in the snippet, twice in the merge: refused.
+
+The mirror mistake reads a new sibling as an edit of the old one and overwrites it:
+`check_dropped_definition` refuses a result in which a function the original defines is defined
+nowhere although the snippet itself calls it.
+
+This module knows lines and a handful of keywords common to mainstream languages; it does not
+parse, and it does not know how the result was made.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Sequence
+
+from fastapply.merge.snippet_checks import _distinctive
+
+_MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
+             r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
+_DEFINITION = re.compile(_MODIFIERS + r"(?:def|fn|func|function|class|struct|impl|trait|enum|interface|module|"
+                         r"object|fun|sub|macro_rules!)\b")
+_CONTAINER = re.compile(_MODIFIERS + r"(?:class|impl|trait|interface|object|module|struct|enum|namespace|mod)\b")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def definition_headers(lines: Sequence[str]) -> list[str]:
+    """The stripped definition-header lines at the outer levels of `lines` (see the module
+    docstring), in order, repeats included."""
+    found = []
+    for k, line in enumerate(lines):
+        text = line.strip()
+        if not text or not _DEFINITION.match(text) or not _distinctive(text):
+            continue
+        if text.endswith(("(", "[", ",")):
+            continue  # a signature continued on the next lines: its first line says little
+        depth = _indent(line)
+        if depth:
+            scope = next((x for x in reversed(lines[:k]) if x.strip() and _indent(x) < depth), None)
+            if scope is None or not _CONTAINER.match(scope.strip()):
+                continue  # nested inside a function body: files repeat such helpers freely
+        found.append(text)
+    return found
+
+
+def check_definition_kept_twice(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str]
+) -> str | None:
+    """Refuse when an outer-level definition header appears in the result more often than in
+    the original or in the snippet, whichever has more: the snippet's copy of a definition was
+    pasted beside the original one instead of landing on it."""
+    headers = set(definition_headers(result))
+    if not headers:
+        return None
+    before = Counter(l.strip() for l in original)
+    after = Counter(l.strip() for l in result)
+    shown = Counter(l.strip() for l in snippet)
+    for text in sorted(headers):
+        n = after[text]
+        if n > 1 and n > max(before.get(text, 0), shown.get(text, 0)):
+            return (f"the definition `{text[:60]}` would appear {n} times, more than the original or the snippet "
+                    "has it: the snippet's copy did not land on the original one; include the lines just above "
+                    "it so it can be placed")
+    return None
+
+
+_DEFINED_NAME = re.compile(
+    _MODIFIERS + r"(?:def|fn|func|function|fun|sub)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(")
+
+
+def defined_names(lines: Sequence[str]) -> Counter:
+    """Function names defined in `lines` (`def f(`, `function f(`, `fn f<T>(`, `func (r *T) f(`),
+    counted."""
+    names: Counter = Counter()
+    for line in lines:
+        m = _DEFINED_NAME.match(line.strip())
+        if m:
+            names[m.group(1)] += 1
+    return names
+
+
+def check_dropped_definition(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when a function the original defines is defined nowhere in the result although the
+    snippet itself calls it (`repos: sort(user.repositories)`): the snippet's author expects it to
+    exist, so the merge overwrote it with a new sibling shaped like it (`function sort` read as
+    edited into `function totalWatchers`) instead of adding that sibling. (A call elsewhere in the
+    file proves nothing: real commits move definitions to other files.)"""
+    before, after = defined_names(original), defined_names(result)
+    gone = [name for name in before if not after.get(name) and len(name) >= 3]
+    if not gone:
+        return None
+    calls = "\n".join(l for l in snippet if not _DEFINED_NAME.match(l.strip()))
+    for name in gone:
+        if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\(", calls):
+            return (f"the merge would remove the definition of `{name}` although the snippet calls it; if the "
+                    "snippet adds a function next to it, include the unchanged lines around the place it goes")
+    return None

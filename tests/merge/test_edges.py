@@ -1,0 +1,95 @@
+"""Section edges: a generic closing pair stays adjacent when an adjacent reading exists."""
+
+import pytest
+
+from fastapply.merge import edges
+from fastapply.merge.edges import Ambiguous, _Cand
+from fastapply.merge.lazy import merge_lazy
+
+TEST_A = """\
+  it('calls back', function(done){
+    app.use(function(req, res){
+      res.sendfile('a.html', function(err){
+        ++calls;
+      });
+    });
+
+    request(app)
+    .end(function(res){
+      calls.should.equal(1);
+      done();
+    });
+  })
+"""
+TEST_404 = """\
+  it('calls back on 404', function(done){
+    app.use(function(req, res){
+      res.sendfile('nope.html', function(err){
+        ++calls;
+      });
+    });
+
+    request(app)
+    .end(function(res){
+      res.statusCode.should.equal(404);
+      done();
+    });
+  })
+"""
+NEW_TEST = """\
+  it('honours maxAge', function(done){
+    app.use(function(req, res){
+      res.sendfile('b.html', { maxAge: 60000 });
+    });
+
+    request(app)
+    .end(function(res){
+      res.should.have.header('Cache-Control');
+      done();
+    });
+  })
+"""
+ORIGINAL = "describe('res', function(){\n" + TEST_A + "\n" + TEST_404 + "})\n"
+# The new test ends like test A (`done(); }); })`), so the run matched back from the anchor
+# (`it('calls back on 404'`) swallows the new test's end; the snippet's first lines `});` `})`
+# then have an adjacent match (test A's end) and a split one (`});` of app.use, `})` of test A).
+SNIPPET = "    // ... existing code ...\n    });\n  })\n\n" + NEW_TEST + "\n  it('calls back on 404', function(done){\n    // ... existing code ...\n"
+
+
+def test_generic_closing_pair_lands_on_the_adjacent_match_and_deletes_nothing():
+    m = merge_lazy(ORIGINAL.split("\n"), SNIPPET.split("\n"))
+    assert m.refused_reason is None
+    expected = "describe('res', function(){\n" + TEST_A + "\n" + NEW_TEST + "\n" + TEST_404 + "})\n"
+    assert "\n".join(m.lines) == expected
+
+
+def _best(at=5, deleted=2, inserted=()):
+    return _Cand(at, True, deleted, 1, inserted)
+
+
+def test_split_run_takes_the_one_adjacent_reading_when_its_new_lines_balance():
+    assert edges._check_split_run(_best(), [(8, 2)], "});", lambda p, c: ["f() {", "}"]) == 8
+
+
+def test_split_run_refuses_two_adjacent_readings_or_an_unbalanced_one():
+    with pytest.raises(Ambiguous):
+        edges._check_split_run(_best(), [(8, 2), (12, 2)], "});", lambda p, c: ["x"])
+    with pytest.raises(Ambiguous):
+        edges._check_split_run(_best(), [(8, 2)], "});", lambda p, c: ["f() {"])
+
+
+def test_split_run_leaves_a_reading_that_deletes_and_inserts_nothing_alone():
+    assert edges._check_split_run(_best(deleted=0), [(8, 2)], "});", lambda p, c: []) is None
+    assert edges._check_split_run(_best(), [], "});", lambda p, c: []) is None
+
+
+def test_adjacent_tail_mirrors_the_head():
+    key = lambda l: l.rstrip()
+    orig = ["A()", "{", "x", "}", "{", "y", "}"]
+    index = edges.LineIndex.build(orig, "exact")
+    sec = ["A()", "{", "n", "}", "{", "x"]  # anchor A() at 0; a new block, then `}` `{` ... of the old
+    # the run forward from the anchor matches `{` only; `}` `{`... would need an adjacent pair after it
+    assert edges._adjacent_tail(sec, index.keys, index, key, 0, 0, 2, len(orig)) == []
+    sec = ["A()", "{", "x", "}", "{", "z", "}", "{", "x", "}"]
+    found = edges._adjacent_tail(sec, index.keys, index, key, 0, 0, 4, len(orig))
+    assert found == [(4, 3)]  # `{ x }` of the section's end matches original lines 1-3, adjacent to the anchor

@@ -1,0 +1,85 @@
+"""A snippet's copy of an existing outer definition must land on it, not beside it."""
+
+from fastapply.merge import guards, landing
+
+ORIGINAL = """\
+#[cfg(unix)]
+pub fn on_tty() -> bool {
+    unix_check()
+}
+
+#[cfg(windows)]
+pub fn on_tty() -> bool {
+    windows_check()
+}
+""".split("\n")
+
+SNIPPET = """\
+// ... existing code ...
+#[cfg(windows)]
+pub fn on_tty() -> bool {
+    true
+}
+""".split("\n")
+
+
+def test_a_twin_definition_pasted_beside_the_original_is_refused():
+    pasted = ORIGINAL[:-1] + ["", "#[cfg(windows)]", "pub fn on_tty() -> bool {", "    true", "}", ""]
+    reason = landing.check_definition_kept_twice(ORIGINAL, pasted, SNIPPET)
+    assert reason and "pub fn on_tty() -> bool {" in reason and "3 times" in reason
+
+
+def test_the_definition_landing_on_its_twin_passes():
+    landed = ORIGINAL[:6] + ["pub fn on_tty() -> bool {", "    true", "}", ""]
+    assert landing.check_definition_kept_twice(ORIGINAL, landed, SNIPPET) is None
+
+
+def test_a_method_inside_a_class_counts_but_a_nested_helper_does_not():
+    original = ["class A:", "    def run(self):", "        return 1", ""]
+    snippet = ["class A:", "    def run(self):", "        return 2"]
+    twice = original[:3] + ["    def run(self):", "        return 2", ""]
+    assert landing.check_definition_kept_twice(original, twice, snippet)
+    # Test files repeat nested helpers (`def cli():` in every test): a new test repeats it again.
+    tests = ["def test_a():", "    def cli():", "        pass", ""]
+    new = tests + ["def test_b():", "    def cli():", "        pass", ""]
+    assert landing.check_definition_kept_twice(tests, new, new[4:]) is None
+
+
+def test_a_snippet_that_shows_the_definition_twice_may_add_it_twice():
+    original = ["function a() {", "}", ""]
+    snippet = ["function b() {", "}", "function b() {", "}"]
+    result = original + snippet
+    assert landing.check_definition_kept_twice(original, result, snippet) is None
+
+
+def test_headers_skip_continued_signatures_and_generic_lines():
+    lines = ["def long_signature_here(", "    a,", "):", "    pass", "fn x() {", "}", "def handler_name(self):"]
+    assert landing.definition_headers(lines) == ["def handler_name(self):"]
+
+
+def test_the_guard_runs_on_every_lazy_merge_and_on_model_answers():
+    pasted = ORIGINAL[:-1] + ["", "#[cfg(windows)]", "pub fn on_tty() -> bool {", "    true", "}", ""]
+    reason = guards.run_guards("\n".join(ORIGINAL), "\n".join(pasted), language=None, shown_lines=None,
+                               snippet="\n".join(SNIPPET))
+    assert reason and "did not land" in reason
+    failure = guards.check_answer("\n".join(ORIGINAL), "\n".join(SNIPPET), "\n".join(pasted), language=None)
+    assert failure is not None and failure.guard == "duplicates"
+
+
+def test_a_definition_the_snippet_calls_must_not_be_overwritten():
+    original = ["function sort(repos) {", "  return repos.sort(byWatchers);", "}", "", "app.get('/', show);"]
+    snippet = ["// ... existing code ...", "function total(repos) {", "  return repos.reduce(add, 0);", "}", "",
+               "app.get('/', function(req, res){ res.render({ total: total(r), repos: sort(r) }); });"]
+    overwritten = ["function total(repos) {", "  return repos.reduce(add, 0);", "}", "", snippet[-1]]
+    reason = landing.check_dropped_definition(original, overwritten, snippet)
+    assert reason and "`sort`" in reason
+    added = original[:4] + overwritten
+    assert landing.check_dropped_definition(original, added, snippet) is None
+    # Removed while only the rest of the file still calls it (moved to another module): not this guard's call.
+    assert landing.check_dropped_definition(original, overwritten, snippet[:-1]) is None
+
+
+def test_defined_names_reads_common_definition_forms():
+    lines = ["def load(path):", "    async def fetch(url):", "pub fn parse<T>(s: &str) -> T {",
+             "func (c *Command) Execute() error {", "export function render(x) {", "x = call(y)"]
+    assert dict(landing.defined_names(lines)) == {"load": 1, "fetch": 1, "parse": 1, "Execute": 1, "render": 1}
