@@ -217,6 +217,8 @@ def check_unshown_deletions(
                 f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
                 f"where the snippet's marker says the existing code is kept"
             )
+        if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
+            continue
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
         after = _landmarks(original, i2, +1, counts, unique=strict)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
@@ -228,6 +230,27 @@ def check_unshown_deletions(
                 f"(`{lost[0].strip()[:60]}`) that the snippet does not touch"
             )
     return None
+
+
+SHOWN_GAP = 3  # non-blank lines a deletion shown only by its two neighbours may remove
+
+
+def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:
+    """True when the snippet shows the deleted run's two neighbours (the nearest non-blank
+    original lines before and after it) one right after the other, blank lines aside, and the
+    original never has them adjacent: the snippet's pair can only mean this gap closed (the
+    Morph convention for a deletion, even when the neighbours are plain lines like `try:`). Only
+    for short runs (SHOWN_GAP): over a long one the pair may be a changed line placed too far."""
+    above = next((original[k].strip() for k in range(i1 - 1, -1, -1) if original[k].strip()), None)
+    below = next((original[k].strip() for k in range(i2, len(original)) if original[k].strip()), None)
+    if above is None or below is None:
+        return False
+
+    def pairs(lines: Sequence[str]) -> set[tuple[str, str]]:
+        shown = [l.strip() for l in lines if l.strip()]
+        return set(zip(shown, shown[1:]))
+
+    return (above, below) in pairs(snippet) and (above, below) not in pairs(original)
 
 
 def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
