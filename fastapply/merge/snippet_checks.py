@@ -267,6 +267,7 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
     return None
 
 
+_COMMENT = re.compile(r"^(#|//|/\*|\*|--|;)")
 COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits rows wrong
 REPEATED_NEW_LINES = 2
 
@@ -283,8 +284,11 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     copied = [(line, n) for line, n in after.items()
               if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))]
     if 0 < len(copied) <= REPEATED_NEW_LINES and all(
-            shown.get(line) == 1 and n == before.get(line, 0) + 1 >= 3 for line, n in copied):
-        return None  # one or two new lines repeating an idiom the file already repeats (`if err != nil {`)
+            shown.get(line) == 1 and n == before.get(line, 0) + 1 and (n >= 3 or _COMMENT.match(line))
+            for line, n in copied):
+        # one or two new lines repeating an idiom the file already repeats (`if err != nil {`) or a
+        # boilerplate comment line (a doc example's `/// # use clap::App;`)
+        return None
     if len(copied) >= COPIED_LINES:
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
