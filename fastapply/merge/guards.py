@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import definitions, syntax
+from fastapply.merge import definitions, repeats, syntax
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines
 from fastapply.merge.snippet_checks import (
@@ -178,12 +178,15 @@ def run_guards(
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
     distinctive line duplicated, no outer definition kept twice nor a called one dropped
-    (landing.py), no deletion the snippet does not show, every snippet line in the result in order. The first failure's
-    reason, or None."""
+    (landing.py), no name defined twice in one block nor a run stuttered around unshown lines
+    (repeats.py), no deletion the snippet does not show, every snippet line in the result in
+    order. The first failure's reason, or None."""
     for check in (
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
         lambda: check_definition_kept_twice(original, result, snippet),
+        lambda: repeats.check_name_defined_twice(original, result, snippet),
+        lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet),
         lambda: check_snippet_lines(snippet, original, result),

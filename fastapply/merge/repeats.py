@@ -1,0 +1,142 @@
+"""Repeats checks: a merge that leaves the same structure twice where the snippet shows it once.
+
+A lazy snippet's new code often looks like the code it replaces. A reading that treats it as
+*added* keeps the original next to it, and the result then repeats something the original and
+the snippet each have once. `landing.check_definition_kept_twice` catches an identical header
+kept twice; these two catch the cases it cannot see:
+
+- `check_name_defined_twice`: the same name defined twice in one block, with different headers
+  (`commit: function(sid, hash) {` kept, `commit: function(session) {` pasted above it;
+  `exports.get = function(url, headers, fn)` kept, `exports.get = function(url, headers)` added
+  after it; `host: 'localhost',` kept beside `host: null,`). A block defines a name once: the
+  snippet's definition was meant to replace the original one.
+- `check_stutter`: the result reads X, G, X where one X (two lines or more) is new from the
+  snippet, the other X is the original's, and the short run G between them is original lines
+  the snippet does not show. The snippet's X could be the original X (and G deleted: Morph's
+  convention, the snippet shows X's neighbours) or new lines placed before G; the snippet
+  cannot settle which, so the merge must not pick.
+
+Worked example for `check_stutter` (original, snippet, bad merge):
+
+    /**                  // ... existing code ...       /**
+     * Options:           * Options:                     * Options:
+     *                    *                              *
+     * Most engines...    *  - `scope` ...               * Most engines...     <- G, kept
+     *  - `scope` ...    // ... existing code ...        * Options:            <- X again, new
+                                                         *
+                                                         *  - `scope` ...
+
+Each returns None or a one-sentence reason. This module knows lines, indentation and a few
+definition shapes of mainstream languages (`def`, `fn`, `func`, `function`, `exports.x =`,
+`key: ...`); it does not parse and does not know how the result was made.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Sequence
+
+from fastapply.merge.snippet_checks import line_opcodes
+
+_NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
+              "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",
+              "super", "require", "import", "from", "export", "let", "const", "var", "default"}
+_DEFINES = [
+    re.compile(r"^(?:async\s+)?def\s+(\w+)\s*\("),
+    re.compile(r"^class\s+(\w+)"),
+    re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)\s*\("),
+    re.compile(r"^func\s+(\([^)]*\)\s*\w+)\s*\("),  # a Go method: the receiver is part of the name
+    re.compile(r"^func\s+(\w+)\s*\("),
+    re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)"),
+    re.compile(r"^((?:module\.)?exports\.\w+|[\w$]+\.prototype\.[\w$]+)\s*="),
+    re.compile(r"^([\w$]+)\s*:\s*(?:async\s+)?function\b"),
+    re.compile(r"^['\"]?([\w$]+)['\"]?\s*:\s*\S"),  # an object key (JS, JSON, YAML-like)
+]
+
+
+def defined_name(line: str) -> str | None:
+    """The name `line` defines (`def f(` -> f, `exports.get = ...` -> exports.get, `host: null,`
+    -> host, `func (a T) Len(` -> `(a T) Len`), or None."""
+    text = line.strip()
+    for pattern in _DEFINES:
+        m = pattern.match(text)
+        if m:
+            name = m.group(1)
+            return None if name in _NOT_NAMES else re.sub(r"\s+", " ", name)
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
+    """(name, indentation) pairs that one block defines twice: two lines at the same indentation
+    with no less-indented non-blank line between them define the same name."""
+    twice = set()
+    open_blocks: dict[int, set[str]] = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        depth = _indent(line)
+        for deeper in [d for d in open_blocks if d > depth]:
+            del open_blocks[deeper]
+        name = defined_name(line)
+        if name is None:
+            continue
+        seen = open_blocks.setdefault(depth, set())
+        if name in seen:
+            twice.add((name, depth))
+        seen.add(name)
+    return twice
+
+
+def check_name_defined_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when one block of the result defines a name twice although the original's block
+    does not and the snippet shows that name's definition at most once: the snippet's new
+    definition was pasted beside the original one instead of replacing it."""
+    new = names_defined_twice(result) - names_defined_twice(original)
+    if not new:
+        return None
+    shown = Counter(defined_name(line) for line in snippet)
+    for name, _ in sorted(new):
+        if shown[name] < 2:
+            return (f"`{name}` would be defined twice in one block (the original's definition kept beside the "
+                    "snippet's); include the lines around it so the snippet's definition replaces the original one")
+    return None
+
+
+STUTTER_RUN = 2  # lines of X, the run the result has twice
+STUTTER_GAP = 3  # at most this many original lines between the two copies
+
+
+def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when the result reads X, G, X (see the module docstring): one copy of X new from the
+    snippet, the other the original's, G a short run of original lines the snippet does not
+    show. The snippet's X may be the original one with G deleted; the snippet cannot settle it."""
+    new = [False] * len(result)
+    for tag, _, _, j1, j2 in line_opcodes(original, result):
+        if tag != "equal":
+            new[j1:j2] = [True] * (j2 - j1)
+    text = [line.strip() for line in result]
+    shown = {line.strip() for line in snippet}
+    k = STUTTER_RUN
+    for a in range(len(text) - k + 1):
+        run = text[a : a + k]
+        if not any(run) or not (all(new[a : a + k]) or not any(new[a : a + k])):
+            continue
+        for gap in range(1, STUTTER_GAP + 1):
+            b = a + k + gap
+            if b + k > len(text):
+                break
+            if text[b : b + k] != run or new[a] == new[b] or not (all(new[b : b + k]) or not any(new[b : b + k])):
+                continue
+            between = text[a + k : b]
+            if any(new[a + k : b]) or not any(between) or any(line in shown for line in between if line):
+                continue
+            shown_run = next(line for line in reversed(run) if line)
+            return (f"the lines `{shown_run[:50]}` would appear twice around {gap} original line(s) the snippet does "
+                    f"not show (`{next(l for l in between if l)[:50]}`): the snippet may mean the original ones, "
+                    "with those lines deleted; include the lines just around them")
+    return None

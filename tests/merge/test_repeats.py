@@ -1,0 +1,88 @@
+"""A merge must not leave twice what the snippet shows once: a name defined twice in one block,
+a run stuttered around original lines the snippet does not show (merge/repeats.py)."""
+
+from fastapply.merge import repeats
+from fastapply.merge.instant import instant_merge
+
+
+def lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+# --------------------------------------------------------------------------- defined twice
+
+
+def test_defined_name_reads_common_definition_shapes():
+    assert repeats.defined_name("    def run(self):") == "run"
+    assert repeats.defined_name("export async function load(x) {") == "load"
+    assert repeats.defined_name("func (a pairs) Len() int {") == "(a pairs) Len"
+    assert repeats.defined_name("pub fn on_tty() -> bool {") == "on_tty"
+    assert repeats.defined_name("exports.get = function(url) {") == "exports.get"
+    assert repeats.defined_name("  save: function(item) {") == "save"
+    assert repeats.defined_name("  port: 3000,") == "port"
+    assert repeats.defined_name("  if (x) {") is None
+    assert repeats.defined_name("  return: 1") is None
+
+
+def test_a_key_defined_twice_in_one_object_is_refused():
+    original = lines("var Store = {\n  save: function(id, data) {\n    db[id] = data\n  },\n  load: 1\n}")
+    snippet = lines("// ... existing code ...\n  save: function(item) {\n    db[item.id] = item\n  },\n// ... existing code ...")
+    pasted = original[:1] + ["  save: function(item) {", "    db[item.id] = item", "  },"] + original[1:]
+    reason = repeats.check_name_defined_twice(original, pasted, snippet)
+    assert reason and "`save`" in reason
+    replaced = original[:1] + ["  save: function(item) {", "    db[item.id] = item", "  },"] + original[4:]
+    assert repeats.check_name_defined_twice(original, replaced, snippet) is None
+
+
+def test_the_same_name_in_two_blocks_or_shown_twice_passes():
+    original = lines("a = {\n  port: 1\n}\nb = {\n  host: 2\n}")
+    result = lines("a = {\n  port: 1\n}\nb = {\n  port: 3,\n  host: 2\n}")  # another object: fine
+    assert repeats.check_name_defined_twice(original, result, ["  port: 3,"]) is None
+    twice = lines("a = {\n  port: 1,\n  port: 3\n}")
+    assert repeats.check_name_defined_twice(lines("a = {\n  port: 1\n}"), twice, ["port: 1,", "port: 3"]) is None
+
+
+def test_instant_merge_refuses_a_new_definition_pasted_beside_its_namesake():
+    original = ("exports.get = function(url, headers, fn) {\n  request('GET', url, headers).then(fn)\n}\n\n"
+                "exports.call('http://example.com', function(content){\n  print(content)\n})\n")
+    snippet = ("// ... existing code ...\n}\n\nexports.get = function(url, headers) {\n"
+               "  return request('GET', url, headers)\n}\n")
+    result = instant_merge(original, snippet, language="javascript")
+    assert result.text is None or result.text.count("exports.get =") == 1
+
+
+# --------------------------------------------------------------------------- stutter
+
+
+ORIGINAL = lines("/**\n * Render a view.\n *\n * Options:\n *\n * Most engines take these:\n *  - `scope` the context\n */")
+
+
+def test_a_run_repeated_around_unshown_original_lines_is_refused():
+    snippet = lines("// ... existing code ...\n * Options:\n *\n *  - `scope` the context\n// ... existing code ...")
+    stuttered = ORIGINAL[:6] + [" * Options:", " *"] + ORIGINAL[6:]
+    reason = repeats.check_stutter(ORIGINAL, stuttered, snippet)
+    assert reason and "Most engines take these:" in reason
+    deleted = ORIGINAL[:5] + ORIGINAL[6:]
+    assert repeats.check_stutter(ORIGINAL, deleted, snippet) is None
+
+
+def test_a_repeat_whose_middle_the_snippet_shows_passes():
+    snippet = lines("// ... existing code ...\n * Most engines take these:\n * Options:\n *\n// ... existing code ...")
+    stuttered = ORIGINAL[:6] + [" * Options:", " *"] + ORIGINAL[6:]
+    assert repeats.check_stutter(ORIGINAL, stuttered, snippet) is None
+
+
+def test_a_repeat_further_away_than_the_gap_passes():
+    original = lines("}\n\na()\nb()\nc()\nd()\ne()")
+    result = lines("}\n\na()\nb()\nc()\nd()\n}\n\ne()")
+    assert repeats.check_stutter(original, result, ["d()", "}", "", "e()"]) is None
+
+
+def test_instant_merge_does_not_write_a_stuttered_doc_comment():
+    original = ("var a = 1\n\n/**\n * Render a view.\n *\n * Options:\n *  \n *  Most engines accept one or more options,\n"
+                " *  both kinds accept all:\n *\n *  - `scope` the context\n *  - `debug` Output debugging information\n"
+                " */\n\nfunction render() {}\n\n/**\n * Options:\n */\n")
+    snippet = ("// ... existing code ...\n/**\n // ... existing code ...\n * Options:\n *  \n *  - `scope` the context\n"
+               " *  - `debug` Output debugging information\n// ... existing code ...\n")
+    result = instant_merge(original, snippet, language="javascript")
+    assert result.text is None or result.text.count(" * Options:") == 2  # the first doc comment's, the second's
