@@ -30,7 +30,7 @@ from fastapply.merge import definitions, repeats, syntax
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines
 from fastapply.merge.snippet_checks import (
-    check_diff_prefix_leak, check_duplicated_lines, check_snippet_lines,
+    check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
     check_unshown_deletions, expected_sections, line_opcodes,
 )
 
@@ -180,7 +180,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
     distinctive line duplicated, no outer definition kept twice nor a called one dropped
     (landing.py), no name defined twice in one block nor a run stuttered around unshown lines
     (repeats.py), no deletion the snippet does not show, every snippet line in the result in
-    order. The first failure's reason, or None."""
+    order and with the snippet's nesting. The first failure's reason, or None."""
     for check in (
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
@@ -190,6 +190,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: check_dropped_definition(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet),
         lambda: check_snippet_lines(snippet, original, result),
+        lambda: check_relative_indentation(snippet, result),
     ):
         reason = check()
         if reason:

@@ -3,6 +3,7 @@ rarely fails but a model (or a loose placement) can.
 
 - `check_diff_prefix_leak`: new lines that start with `+`, `-` or `@@` in a file that never does;
 - `check_snippet_lines`: every line the snippet shows is in the result, in each section's order;
+- `check_relative_indentation`: the snippet's lines keep their nesting (one shift for all);
 - `check_unshown_deletions`: removed lines need the snippet around them (or marking them);
 - `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line;
 - `lost_distinctive_lines`: how many distinctive original lines a reading overwrote (weighs two readings).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from typing import Sequence
 
 
@@ -127,6 +129,30 @@ def check_snippet_lines(snippet: Sequence[str], original: Sequence[str], result:
                 at = stripped.index(line, at) + 1
             except ValueError:
                 return f"the snippet line `{line[:80]}` is not in the result (or not in the snippet's order)"
+    return None
+
+
+def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse when the snippet's lines land in the result shifted by different amounts: the
+    snippet shows how its lines nest (`    @property` inside a class, `class Next:` at the top),
+    and a merge may move the whole snippet left or right (another indentation width) but not
+    re-nest part of it (a method re-indented to the top level). Only lines that occur once in
+    the snippet and once in the result are compared; they say where they landed."""
+    def indent(line: str) -> int:
+        return len(line) - len(line.lstrip())
+
+    in_result = Counter(l.strip() for l in result)
+    in_snippet = Counter(l.strip() for l in snippet)
+    where = {l.strip(): l for l in result}
+    shifts: dict[int, str] = {}
+    for line in snippet:
+        text = line.strip()
+        if text and in_result[text] == 1 and in_snippet[text] == 1:
+            shifts.setdefault(indent(where[text]) - indent(line), text)
+    if len(shifts) > 1:
+        (a, first), (b, second) = sorted(shifts.items())[:2]
+        return (f"the snippet's lines would land re-nested (`{first[:40]}` moved by {a} columns, `{second[:40]}` by "
+                f"{b}); include the lines around the change so it keeps the snippet's nesting")
     return None
 
 
