@@ -205,7 +205,11 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
             # else the joint reading kept the count by overwriting original lines the greedy one keeps:
             # a new twin of an existing block, read once as added and once as replacing: refused below
         if verdicts == [False, True]:
-            return old
+            lost = [snippet_checks.lost_distinctive_lines(orig.lines, split_text(r.text).lines) for r in (joint, old)]
+            if not (lost[0] == 0 < lost[1]):
+                return old  # the joint reading pasted a twin of existing code; the greedy one did not
+            # else the joint reading only adds (a new block shaped like an existing one copies lines by
+            # nature) where the greedy one overwrites original lines: add or replace? refused below
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True]:
