@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, join_lines, split_text, unfence
-from fastapply.merge import anchors, blocks, definitions, greedy, guards, lazy, sections, snippet_checks, syntax
+from fastapply.merge import anchors, blocks, definitions, greedy, guards, lazy, readings, sections, snippet_checks, syntax
 
 
 @dataclass(frozen=True)
@@ -178,8 +178,10 @@ def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted:
 def _two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
                   diff_snippet: list[str] | None = None) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
-    (greedy.py, one section at a time). Both merge: written when they agree, else refused with
-    the joint result as candidate. One merges: written when it passes its guards (the joint
+    (greedy.py, one section at a time). Both merge: written when they agree, or when one of them
+    pasted a twin and the other did not overwrite what the first kept, or they differ in blank
+    lines only, or one deletes much less (not a short final block: readings.py); else refused
+    with the joint result as candidate. One merges: written when it passes its guards (the joint
     one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard); a
     reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
     (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
@@ -212,6 +214,12 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
             # nature) where the greedy one overwrites original lines: add or replace? refused below
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
+        if verdicts == [True, True] and readings.differ_by_final_block(
+                split_text(joint.text).lines, split_text(old.text).lines, snip_lines):
+            return MergeResult(None, "the snippet stops without a marker before the file's short final block, which "
+                               "one reading keeps and the other deletes; end the snippet with a marker to keep it, "
+                               "or show the lines around it to delete it", "lazy", joint.rung, joint.text,
+                               changed_regions(orig.lines, split_text(old.text).lines))
         if verdicts == [True, True]:
             kept = [guards.deletion_stats(orig.lines, split_text(r.text).lines).unreplaced for r in (joint, old)]
             if abs(kept[0] - kept[1]) >= 3:

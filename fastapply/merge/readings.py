@@ -1,0 +1,59 @@
+"""Reading choice: when the two readings of a lazy snippet (joint and greedy) both merge but give
+different files, which differences the snippet can settle.
+
+`instant._two_readings` writes one reading alone when the other pasted a twin, or when they
+differ in blank lines only, or when one deletes much less than the other. One difference no
+rule can settle is a *final block*: the snippet stops without a marker just before the file's
+short final block, set apart by a blank line. One reading keeps it (the planner left the marker out, as planners often do), the other
+deletes it (the snippet shows the file's end, Morph's convention). Both happen in real commits
+(a trailing `if __name__ == '__main__':` or a circular import removed; an `app.listen(3000)`
+kept), so `differ_by_final_block` names the case and the caller refuses. (Not at the file's
+start: a licence or header comment above the first line a snippet shows is kept by planners
+who leave out the first marker, and commits seldom delete it; a real planner snippet does.)
+
+Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonify`):
+
+    joint                          greedy
+    jsonify = json.jsonify         jsonify = json.jsonify
+    <blank>
+    # backwards compat
+    json_available = True
+
+This module knows lines only; it does not know how either reading was made.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+FINAL_BLOCK = 8  # non-blank lines: a longer final block is not one a snippet deletes by stopping short
+
+
+def _trim(lines: Sequence[str]) -> list[str]:
+    out = list(lines)
+    while out and not out[-1].strip():
+        out.pop()
+    while out and not out[0].strip():
+        out.pop(0)
+    return out
+
+
+def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[str]) -> bool:
+    """True when one of two results is the other plus a short block (at most FINAL_BLOCK non-blank
+    lines) at the file's end after a blank line, blank lines at the very edges aside, and the
+    snippet does not end with a marker: the readings disagree only on whether the missing
+    marker keeps that block."""
+    from fastapply.merge.markers import is_marker
+
+    shown = _trim(snippet)
+    if not shown:
+        return False
+    a, b = _trim(a), _trim(b)
+    if len(a) == len(b):
+        return False
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    if is_marker(shown[-1]) or not shorter or longer[:len(shorter)] != shorter:
+        return False
+    block = longer[len(shorter):]
+    code = [line for line in block if line.strip()]
+    return not block[0].strip() and 0 < len(code) <= FINAL_BLOCK

@@ -1,0 +1,37 @@
+"""Reading choice (merge/readings.py): a final block one reading keeps and the other deletes."""
+
+from fastapply.merge import readings
+from fastapply.merge.instant import instant_merge
+
+KEPT = ["x = 1", "jsonify = json.jsonify", "", "# backwards compat", "json_available = True", ""]
+DELETED = ["x = 1", "jsonify = json.jsonify", ""]
+SNIPPET = ["# ... existing code ...", "jsonify = json.jsonify", ""]
+
+
+def test_a_short_final_block_after_a_snippet_without_a_closing_marker_is_named():
+    assert readings.differ_by_final_block(KEPT, DELETED, SNIPPET)
+    assert readings.differ_by_final_block(DELETED, KEPT, SNIPPET)
+
+
+def test_a_closing_marker_a_long_block_or_an_unseparated_one_is_not():
+    assert not readings.differ_by_final_block(KEPT, DELETED, SNIPPET + ["# ... existing code ..."])
+    long_block = DELETED[:2] + [""] + [f"v{i} = {i}" for i in range(readings.FINAL_BLOCK + 1)]
+    assert not readings.differ_by_final_block(long_block, DELETED, SNIPPET)
+    glued = ["x = 1", "jsonify = json.jsonify", "json_available = True"]
+    assert not readings.differ_by_final_block(glued, DELETED, SNIPPET)
+
+
+def test_readings_that_differ_elsewhere_are_not():
+    other = ["x = 2", "jsonify = json.jsonify", "", "# backwards compat", "json_available = True"]
+    assert not readings.differ_by_final_block(other, DELETED, SNIPPET)
+
+
+def test_instant_merge_refuses_to_guess_whether_a_final_block_stays():
+    original = ("import json\n\nfrom .app import Flask\n\nVERSION = '1.0'\n\n# a more generic name.\n"
+                "jsonify = json.jsonify\n\n# backwards compat, goes away in 1.0\n"
+                "from .sessions import SecureCookieSession as Session\njson_available = True\n")
+    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+    result = instant_merge(original, snippet, language="python")
+    assert result.text is None
+    assert "final block" in result.refused_reason
+    assert result.candidate and "VERSION = '1.1'" in result.candidate
