@@ -32,14 +32,16 @@ This module knows lines, sections and anchors, not languages or guards.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
 from fastapply.merge.sections import Section
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
+RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
 MAX_REGION = 400  # a replaced region longer than this is no candidate (the deletion guard's domain)
 
 
@@ -136,6 +138,8 @@ class _Cand:
     deleted: int
     context: int
     inserted: tuple[str, ...]  # section lines inserted beyond the matched run (edge rules apply)
+    replaced: int = 0  # original lines the reading replaces
+    rival: tuple[int, str] | None = None  # (original line, new line it would become): starts_alike
 
     def rank(self) -> tuple:
         return (not self.valid, self.deleted, -self.context)
@@ -183,7 +187,7 @@ def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) ->
     valid = bracket_balance(region) == bracket_balance(repl)
     inside = {key(l) for l in region}
     dup = _duplicates([l for l in repl if key(l) not in inside], nearby, key)
-    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, ())
+    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, (), len(region))
 
 
 def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int]:
@@ -244,8 +248,11 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
             while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
                 c += 1
             if o_edge - (p + c) <= MAX_REGION:
-                cands.append(_replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
-                                           keys[max(lo, p - s_edge - 10) : p]))
+                cand = _replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
+                                     keys[max(lo, p - s_edge - 10) : p])
+                cands.append(_proven(cand, orig[p + c : o_edge], sec[c:s_edge], sec[s_edge:], sec[c - 1 :: -1]))
+                if len(cands) <= 1 + RIVALS:
+                    cands[-1] = _with_rival(cands[-1], orig[p + c : o_edge], sec[c:s_edge], p + c, 1)
         for p in _edited_places(sec[0], orig, max(lo, o_edge - 3 * s_edge - 10), o_edge):
             cands.append(_replace_cand(p, orig[p + 1 : o_edge], sec[1:s_edge], key, b + 1,
                                        keys[max(lo, p - s_edge - 10) : p]))
@@ -259,8 +266,11 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     if split is not None:
         return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
+        _rival(best, cands, orig, -1, doubts)
         return best.at, False
-    r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
+    r = _edge(list(reversed(best.inserted)), orig, best.at - 1, max(lo, best.at - 40) - 1, doubts)
+    if not r:
+        _rival(best, cands, orig, -1, doubts)
     if not r and not t.section.open_start and lo == 0 and any(l.strip() for l in orig[: best.at]):
         # No marker before the snippet's first section, new lines first, and the file has code
         # above: they replace the file's head (the convention) or go above it (a forgotten marker).
@@ -289,8 +299,13 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
                 c += 1
             if (p - c + 1) - o_edge <= MAX_REGION:
-                cands.append(_replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
-                                           keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
+                cand = _replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
+                                     keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
+                cands.append(_proven(cand, orig[o_edge : p - c + 1], sec[s_edge : n - c], sec[s_edge - 1 :: -1],
+                                     sec[n - c :]))
+                if len(cands) <= 1 + RIVALS:
+                    cands[-1] = _with_rival(cands[-1], orig[o_edge : p - c + 1][::-1], sec[s_edge : n - c][::-1],
+                                            p - c, -1)
         for p in _edited_places(sec[-1], orig, o_edge, min(hi, o_edge + 3 * (n - s_edge) + 10)):
             cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
@@ -302,8 +317,11 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     if split is not None:
         return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
+        _rival(best, cands, orig, 1, doubts)
         return best.at, False
-    r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
+    r = _edge(list(best.inserted), orig, best.at, min(hi, best.at + 40), doubts)
+    if not r:
+        _rival(best, cands, orig, 1, doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
     return best.at + r, not r
@@ -356,11 +374,45 @@ def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, mi
     raise Ambiguous(line, places, regions=[(min(places), max(places) + 1)])
 
 
-def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:
+def _proven(cand: _Cand, region, repl, inner, outer) -> _Cand:
+    """`cand` with nothing counted deleted when its new lines provably replace the gap it
+    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped."""
+    return replace(cand, deleted=0) if replaces_gap(region, repl, inner, outer) else cand
+
+
+def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:
+    """`cand` (a reading that replaces `region` by `repl`, both nearest its closing match first,
+    `region[0]` at `at`, the next lines `step` away) marked as a rival when its first new line
+    is alike to the first original line it replaces (doubts.starts_alike)."""
+    k = starts_alike(region, repl)
+    if k is None:
+        return cand
+    return replace(cand, rival=(at + step * k, next(l for l in repl if l.strip())))
+
+
+def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> None:
+    """Doubt a reading that deletes and replaces nothing, only adds new lines, when one of the
+    nearest readings that close on a match further out instead changes the original line right
+    inside that match into the section's first new line there (`_with_rival`): `/**` then a
+    reworded summary inserted before the old comment's tail, or replacing its body; a test
+    commented out in place, or a commented copy added after it. The snippet cannot say which."""
+    if doubts or best.replaced or best.deleted:
+        return
+    rival = next((c for c in cands[1 : 1 + RIVALS] if c.rival is not None and c.at != best.at), None)
+    if rival is not None:
+        at, line = rival.rival
+        doubts.append(Ambiguous(line, (), doubt=True, note=rival_note(line, orig, at)))
+
+
+def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubts: list) -> int:
+    """Original lines beyond the edge (from `start` towards `stop`, exclusive) that `inserted`
+    replaces (edits.edge_edit); a doubt is recorded with a message naming the line."""
+    step = 1 if stop >= start else -1
     try:
-        return edge_edit(inserted, beyond)
+        return edge_edit(inserted, [orig[i] for i in range(start, stop, step)])
     except EdgeDoubt as doubt:
-        doubts.append(Ambiguous(doubt.line, (), doubt=True))
+        at = None if doubt.at is None else start + step * doubt.at
+        doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step)))
         return 0
 
 

@@ -20,11 +20,15 @@ from fastapply.merge.anchors import collapse, is_generic
 
 
 class EdgeDoubt(Exception):
-    """An inserted line may be new or a change to the similar original `line` beyond the edge."""
+    """An inserted line may be new or a change to a similar original line beyond the edge.
+    `line`: the line the message names; `shown`: the inserted line; `at`: the index in `beyond`
+    (`edge_edit`) of the original line it may change."""
 
-    def __init__(self, line: str):
+    def __init__(self, line: str, shown: str | None = None, at: int | None = None):
         super().__init__(line)
         self.line = line
+        self.shown = shown if shown is not None else line
+        self.at = at
 
 
 _NAME = re.compile(r"^\s*(.*?)\s*(:=|(?<![=!<>])=(?!=)|\((?!\))|(?<!:):(?!:)|\{)")
@@ -114,17 +118,19 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
         consumed = j
     if edited:
         rest = [l for l in inserted[i:] if l.strip()]
-        after = [l for l in beyond[consumed : consumed + 3] if l.strip()][:1]
-        if rest and after and (rewritten_by(rest, after[0]) or any(similar(l, after[0]) for l in rest[:2])):
-            raise EdgeDoubt(after[0])  # the edits go on past what can be paired
+        after = [k for k in range(consumed, min(len(beyond), consumed + 3)) if beyond[k].strip()][:1]
+        if rest and after and (rewritten_by(rest, beyond[after[0]]) or any(similar(l, beyond[after[0]]) for l in rest[:2])):
+            shown = next((l for l in rest[:2] if similar(l, beyond[after[0]])), rest[0])
+            raise EdgeDoubt(beyond[after[0]], shown, after[0])  # the edits go on past what can be paired
         return consumed
     ins = [l for l in inserted if l.strip()]
-    near = [l for l in beyond[:3] if l.strip()][:2]
-    doubtful = next((l for l in ins[:2] if any(similar(l, o) for o in near)), None)
-    if doubtful is None and near and rewritten_by(ins, near[0]):
-        doubtful = near[0]
-    if doubtful is not None:
-        raise EdgeDoubt(doubtful)
+    near = [k for k in range(min(3, len(beyond))) if beyond[k].strip()][:2]
+    for l in ins[:2]:
+        k = next((k for k in near if similar(l, beyond[k])), None)
+        if k is not None:
+            raise EdgeDoubt(l, l, k)
+    if near and rewritten_by(ins, beyond[near[0]]):
+        raise EdgeDoubt(beyond[near[0]], ins[0], near[0])
     return 0
 
 
