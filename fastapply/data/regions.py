@@ -38,7 +38,10 @@ def _text(lines: list[str]) -> str:
 def planner_rows(pairs: Iterable[dict], n: int, seed: int = 0, max_lines: int = 600) -> list[dict]:
     """Up to `n` eval rows, styles in turn, from pairs of at most `max_lines` lines; deterministic."""
     rng = random.Random(seed)
-    chosen = [p for p in pairs if p["before"] != p["after"] and p["before"].count("\n") <= max_lines]
+    # A commit that only adds or drops the file's final newline cannot be shown by any snippet
+    # (the merge keeps the original's): such pairs would score a right merge as wrong.
+    chosen = [p for p in pairs if p["before"] != p["after"] and p["before"].count("\n") <= max_lines
+              and p["before"].endswith("\n") == p["after"].endswith("\n")]
     rng.shuffle(chosen)
     rows: list[dict] = []
     for p in chosen:

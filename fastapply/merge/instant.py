@@ -16,10 +16,10 @@ written when they differ. Anything it does not trust becomes a refusal with a on
 when a best untrusted result exists it is returned as `candidate`, which the model path can use as
 its draft.
 
-Text conventions, handled here so the mergers only see lists of lines: the original's line
-endings are kept (CRLF in, CRLF out), the result ends with a newline exactly when the original
-does, a snippet wrapped in a ``` fence is unwrapped, and a snippet indented with spaces for a
-tab-indented original (or the reverse) is converted when that makes more of its lines match.
+Text conventions (conventions.py) are applied here, so the mergers only see lists of lines: line
+endings, final newline and BOM kept, a ``` fence unwrapped, tabs/spaces converted to the original's.
+A marker-free snippet that is neither the whole file nor whole definitions is read as an excerpt
+(`_excerpt`: a marker at each end) when a unique line pins each of its ends.
 
 Example:
 
@@ -32,10 +32,9 @@ This module never raises on string input and knows nothing about models.
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 
+from fastapply.merge.conventions import Text, convert_indent, join_lines, split_text, unfence
 from fastapply.merge import anchors, blocks, definitions, greedy, guards, lazy, sections, snippet_checks, syntax
 
 
@@ -93,105 +92,12 @@ def check_input(original: str, snippet: str) -> str | None:
     return None
 
 
-# --------------------------------------------------------------------------- text conventions
-
-
-@dataclass(frozen=True)
-class _Text:
-    lines: list[str]
-    newline: str
-    final_newline: bool
-    bom: str
-
-
-def _split(text: str) -> _Text:
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    text = text[len(bom):]
-    crlf = text.count("\r\n")
-    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
-    text = text.replace("\r\n", "\n")
-    final = text.endswith("\n")
-    lines = text.split("\n")
-    if final:
-        lines.pop()
-    return _Text(lines, newline, final, bom)
-
-
-def _join(lines: list[str], like: _Text) -> str:
-    body = "\n".join(lines)
-    if lines and like.final_newline:
-        body += "\n"
-    if like.newline != "\n":
-        body = body.replace("\n", like.newline)
-    return like.bom + body
-
-
-_FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
-
-
-def _unfence(lines: list[str]) -> list[str]:
-    """Drop a ``` fence around the snippet. Blank lines are content otherwise (a file may start
-    or end with one), so they are only trimmed around a fence."""
-    a, b = 0, len(lines)
-    while a < b and not lines[a].strip():
-        a += 1
-    while b > a and not lines[b - 1].strip():
-        b -= 1
-    if b - a >= 2 and _FENCE.match(lines[a]) and _FENCE.match(lines[b - 1]):
-        return lines[a + 1 : b - 1]
-    return lines
-
-
-def _indent_unit(lines: list[str]) -> int:
-    widths = [len(l) - len(l.lstrip(" ")) for l in lines if l.startswith(" ") and l.strip()]
-    unit = 0
-    for w in widths:
-        unit = math.gcd(unit, w)
-    return unit if 2 <= unit <= 8 else 4
-
-
-def _convert_indent(snippet: list[str], original: list[str]) -> tuple[list[str], bool]:
-    """Convert the snippet's tabs to the original's spaces (or spaces to tabs) when the original
-    is consistently indented one way, the snippet consistently the other, and converting makes
-    more snippet lines occur verbatim in the original. Mixed files (Go with space-indented
-    templates in strings) are left alone: there the difference may be the edit itself."""
-    tabs_orig = sum(1 for l in original if l.startswith("\t"))
-    spaces_orig = sum(1 for l in original if l.startswith(" ") and l.strip())
-    if min(tabs_orig, spaces_orig) > 0.1 * max(tabs_orig, spaces_orig, 1):
-        return snippet, False
-    indented = [l for l in snippet if l.strip() and l[:1] in " \t"]
-    want = "\t" if tabs_orig > spaces_orig else " "
-    if not indented or any(l.startswith(want) for l in indented):
-        return snippet, False
-    if want == "\t":
-        unit = _indent_unit(snippet)
-
-        def convert(line: str) -> str:
-            body = line.lstrip(" ")
-            width = len(line) - len(body)
-            return "\t" * (width // unit) + " " * (width % unit) + body
-    else:
-        unit = _indent_unit(original)
-
-        def convert(line: str) -> str:
-            body = line.lstrip("\t")
-            return " " * (unit * (len(line) - len(body))) + body
-
-    known = set(original)
-    converted = [convert(l) if l.strip() else l for l in snippet]
-    before = sum(1 for l in indented if l in known)
-    after = sum(1 for l in converted if l.strip() and l[:1] in " \t" and l in known)
-    if after > before:
-        return converted, True
-    return snippet, False
-
-
 # --------------------------------------------------------------------------- dispatch
 
 
 def _merge(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
-    orig = _split(original)
-    snip_lines = _unfence(_split(snippet).lines)
+    orig = split_text(original)
+    snip_lines = unfence(split_text(snippet).lines)
     if not any(line.strip() for line in snip_lines):
         return _refuse("the snippet is empty; there is nothing to apply")
     language = syntax.normalize_language(language) or syntax.detect_language(path, original)
@@ -210,7 +116,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     if literal is not None and literal.merged and literal.rung == "exact":
         return literal
     snip_lines = undone or snip_lines
-    snip_lines, converted = _convert_indent(snip_lines, orig.lines)
+    snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
         return _two_readings(orig, snip_lines, language, converted, diff_snippet)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
@@ -247,7 +153,7 @@ def _loose_edge(original: list[str], snippet: list[str]) -> str | None:
     return None
 
 
-def _excerpt(orig: _Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
+def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
     """A marker-free snippet that is neither the whole file nor whole definitions is an excerpt
     (an agent pasting the changed lines with their context and no markers): the file goes on
     before and after it, so it is read as if a marker stood at each end, with every guard."""
@@ -259,7 +165,7 @@ def _excerpt(orig: _Text, snip_lines: list[str], language: str | None, converted
     if loose is not None:
         return _refuse(f"{unmarked} (its {loose} lines match no unique line of the original)")
     result = _two_readings(orig, [EXCERPT_MARKER, *snip_lines, EXCERPT_MARKER], language, converted)
-    if result.merged and _split(result.text).lines == orig.lines:
+    if result.merged and split_text(result.text).lines == orig.lines:
         return _refuse("the snippet, read as an excerpt (it has no markers), changes nothing where it fits; "
                        "mark the elided parts and show the change with the lines around it", "lazy")
     if result.merged:
@@ -269,7 +175,7 @@ def _excerpt(orig: _Text, snip_lines: list[str], language: str | None, converted
                        result.rung, result.candidate, result.regions)
 
 
-def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, converted: bool,
+def _two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
                   diff_snippet: list[str] | None = None) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). Both merge: written when they agree, else refused with
@@ -293,7 +199,7 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
             return joint
         verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
         if verdicts == [True, False]:
-            lost = [snippet_checks.lost_distinctive_lines(orig.lines, _split(r.text).lines) for r in (joint, old)]
+            lost = [snippet_checks.lost_distinctive_lines(orig.lines, split_text(r.text).lines) for r in (joint, old)]
             if lost[0] <= lost[1]:
                 return joint  # the greedy reading pasted a twin of existing code; the joint one did not
             # else the joint reading kept the count by overwriting original lines the greedy one keeps:
@@ -303,17 +209,17 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True]:
-            kept = [guards.deletion_stats(orig.lines, _split(r.text).lines).unreplaced for r in (joint, old)]
+            kept = [guards.deletion_stats(orig.lines, split_text(r.text).lines).unreplaced for r in (joint, old)]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
-        regions = regions or changed_regions(orig.lines, _split(joint.text).lines) + changed_regions(
-            orig.lines, _split(old.text).lines)
+        regions = regions or changed_regions(orig.lines, split_text(joint.text).lines) + changed_regions(
+            orig.lines, split_text(old.text).lines)
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
         # Only the greedy reading places it (the joint one found it ambiguous or unplaceable):
         # trusted when every line it drops sits next to a unique line the snippet shows.
-        unshown = snippet_checks.check_unshown_deletions(orig.lines, _split(old.text).lines, snip_lines, strict=True)
+        unshown = snippet_checks.check_unshown_deletions(orig.lines, split_text(old.text).lines, snip_lines, strict=True)
         if unshown is None:
             return old
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
@@ -324,26 +230,26 @@ def _two_readings(orig: _Text, snip_lines: list[str], language: str | None, conv
         if copied is None:
             return joint
         return MergeResult(None, copied, "lazy", joint.rung, joint.text,
-                           regions or changed_regions(orig.lines, _split(joint.text).lines))
+                           regions or changed_regions(orig.lines, split_text(joint.text).lines))
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
 
 
-def _honour_diff_lines(result: MergeResult, orig: _Text, diff_snippet: list[str] | None) -> MergeResult:
+def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] | None) -> MergeResult:
     """A reading whose result disagrees with the snippet's `+`/`-` lines (keeps a removed line,
     takes an original line for an added one) is refused, its text kept as the candidate
     (sections.check_diff_counts says why the lazy readings can do that)."""
     if not result.merged or not diff_snippet:
         return result
-    reason = sections.check_diff_counts(orig.lines, _split(result.text).lines, diff_snippet)
+    reason = sections.check_diff_counts(orig.lines, split_text(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
 
 
-def _copied(orig: _Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
+def _copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
     """The copied-lines guard, which a reading of a snippet with diff lines passes when its line
     counts agree with those lines exactly (sections.diff_counts_agree says why)."""
-    lines = _split(text).lines
+    lines = split_text(text).lines
     if diff_snippet and sections.diff_counts_agree(orig.lines, lines, diff_snippet):
         return None
     return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
@@ -353,7 +259,7 @@ def _without_blanks(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip()]
 
 
-def _merge_into_empty(orig: _Text, snip_lines: list[str]) -> MergeResult:
+def _merge_into_empty(orig: Text, snip_lines: list[str]) -> MergeResult:
     """An empty original: a plain snippet (or an empty-SEARCH block) is the new file."""
     if blocks.looks_like_search_replace(snip_lines):
         merged = blocks.merge_blocks([], snip_lines)
@@ -364,8 +270,8 @@ def _merge_into_empty(orig: _Text, snip_lines: list[str]) -> MergeResult:
         return _refuse("the original is empty but the snippet elides code with markers")
     else:
         lines = snip_lines
-    like = _Text([], orig.newline, True, orig.bom)
-    return MergeResult(_join(lines, like), None, "lazy", "exact", None)
+    like = Text([], orig.newline, True, orig.bom)
+    return MergeResult(join_lines(lines, like), None, "lazy", "exact", None)
 
 
 def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
@@ -378,18 +284,18 @@ def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
 
 
 def _finish(
-    orig: _Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
+    orig: Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
     snippet: str | None = None,
 ) -> MergeResult:
     rung = merged.rung or ("exact" if method == "definition" else None)
     if converted and rung == "exact":
         rung = "whitespace"
     if merged.lines is None:
-        candidate = _join(merged.candidate, orig) if merged.candidate else None
-        if candidate == _join(orig.lines, orig):
+        candidate = join_lines(merged.candidate, orig) if merged.candidate else None
+        if candidate == join_lines(orig.lines, orig):
             candidate = None  # an unchanged file is no draft worth handing on
         return _refuse(merged.refused_reason or "the snippet could not be applied", method, rung, candidate)
-    text = _join(merged.lines, orig)
+    text = join_lines(merged.lines, orig)
     original_text = "\n".join(orig.lines)
     reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language,
                                shown_lines=shown_lines, snippet=snippet)

@@ -217,6 +217,8 @@ def check_unshown_deletions(
                 f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
                 f"where the snippet's marker says the existing code is kept"
             )
+        if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
+            continue
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
         after = _landmarks(original, i2, +1, counts, unique=strict)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
@@ -228,6 +230,27 @@ def check_unshown_deletions(
                 f"(`{lost[0].strip()[:60]}`) that the snippet does not touch"
             )
     return None
+
+
+SHOWN_GAP = 3  # non-blank lines a deletion shown only by its two neighbours may remove
+
+
+def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:
+    """True when the snippet shows the deleted run's two neighbours (the nearest non-blank
+    original lines before and after it) one right after the other, blank lines aside, and the
+    original never has them adjacent: the snippet's pair can only mean this gap closed (the
+    Morph convention for a deletion, even when the neighbours are plain lines like `try:`). Only
+    for short runs (SHOWN_GAP): over a long one the pair may be a changed line placed too far."""
+    above = next((original[k].strip() for k in range(i1 - 1, -1, -1) if original[k].strip()), None)
+    below = next((original[k].strip() for k in range(i2, len(original)) if original[k].strip()), None)
+    if above is None or below is None:
+        return False
+
+    def pairs(lines: Sequence[str]) -> set[tuple[str, str]]:
+        shown = [l.strip() for l in lines if l.strip()]
+        return set(zip(shown, shown[1:]))
+
+    return (above, below) in pairs(snippet) and (above, below) not in pairs(original)
 
 
 def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -244,6 +267,7 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
     return None
 
 
+_COMMENT = re.compile(r"^(#|//|/\*|\*|--|;)")
 COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits rows wrong
 REPEATED_NEW_LINES = 2
 
@@ -260,8 +284,11 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     copied = [(line, n) for line, n in after.items()
               if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))]
     if 0 < len(copied) <= REPEATED_NEW_LINES and all(
-            shown.get(line) == 1 and n == before.get(line, 0) + 1 >= 3 for line, n in copied):
-        return None  # one or two new lines repeating an idiom the file already repeats (`if err != nil {`)
+            shown.get(line) == 1 and n == before.get(line, 0) + 1 and (n >= 3 or _COMMENT.match(line))
+            for line, n in copied):
+        # one or two new lines repeating an idiom the file already repeats (`if err != nil {`) or a
+        # boilerplate comment line (a doc example's `/// # use clap::App;`)
+        return None
     if len(copied) >= COPIED_LINES:
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "

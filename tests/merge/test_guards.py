@@ -115,3 +115,31 @@ def test_changed_refuses_a_no_op_merge_only_when_a_section_was_not_pinned():
     assert guards.check_changed(original, list(original), None) is None
     assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None,
                                                  shown_lines=1, snippet="\n".join(loose))
+
+
+def test_a_short_deletion_shown_by_its_two_plain_neighbours_is_allowed():
+    body = ["    exception = None", "    exit_code = 0", "    error_message = ''", "", "    try:", "        run()",
+            "    except Exception:", "        pass"]
+    original = ["def invoke():"] + body + ["", "def other():", "    try:", "        run()", "    finally:", "        pass"]
+    result = original[:3] + original[4:]  # `error_message = ''` deleted
+    snippet = ["# ... existing code ...", "    exit_code = 0", "", "    try:", "# ... existing code ..."]
+    assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
+    # The same pair far apart (a long gap): the pair may be a changed line placed too far; refused.
+    long = original[:3] + [f"    step_{i}()" for i in range(6)] + original[3:]
+    assert snippet_checks.check_unshown_deletions(long, original[:3] + original[4:], snippet)
+    # Neighbours already adjacent elsewhere in the original say nothing about this gap.
+    twice = original + ["def third():", "    exit_code = 0", "    try:", "        pass"]
+    assert snippet_checks.check_unshown_deletions(twice, result + twice[len(original):], snippet)
+
+
+def test_copied_lines_allows_a_repeated_boilerplate_comment_line_but_not_a_code_line():
+    original = ["/// Example:", "/// # use clap::App;", "/// let app = App::new();", "pub const A: u32 = 1;",
+                "", "pub const B: u32 = 2;"]
+    new = ["/// Example:", "/// # use clap::App;", "/// let c = App::new().about(C);", "pub const C: u32 = 3;"]
+    result = original + new
+    snippet = ["// ... existing code ...", "pub const B: u32 = 2;"] + new[1:]
+    assert snippet_checks.check_copied_lines(original, result, snippet) is None
+    # The same shape for a code line (shown once, once more than the original has it): refused.
+    code_snippet = ["// ... existing code ...", "pub const B: u32 = 2;", "pub const A: u32 = 1;"]
+    code_result = original + ["pub const A: u32 = 1;"]
+    assert "would appear 2 times" in snippet_checks.check_copied_lines(original, code_result, code_snippet)

@@ -349,7 +349,8 @@ def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
 
 def test_a_plus_block_repeating_existing_code_passes_the_copied_lines_guard_by_its_counts():
     from fastapply.merge import snippet_checks
-    from fastapply.merge.instant import _copied, _split
+    from fastapply.merge.conventions import split_text as _split
+    from fastapply.merge.instant import _copied
 
     original = ["def f():", "    a = 1", "    logger.info(\"starting the worker\")", "    logger.info(\"worker is ready\")"]
     diff_snippet = ["@@ -0,0 +0,0 @@", "def f():", "+    logger.info(\"starting the worker\")", "+    logger.info(\"worker is ready\")", "    a = 1"]

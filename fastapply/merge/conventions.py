@@ -1,0 +1,107 @@
+"""Text conventions of the instant merge, handled once so the mergers only see lists of lines.
+
+- `split_text` / `join_lines`: a file's lines without newlines, and back: the original's line
+  endings (CRLF in, CRLF out), its final newline and its byte-order mark are kept;
+- `unfence`: a snippet wrapped in a ``` fence is unwrapped (blank lines are content otherwise);
+- `convert_indent`: a snippet indented with spaces for a tab-indented original (or the reverse)
+  is converted when that makes more of its lines match.
+
+This module knows text and indentation; it does not know snippets' markers or merging.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+
+
+@dataclass(frozen=True)
+class Text:
+    lines: list[str]
+    newline: str
+    final_newline: bool
+    bom: str
+
+
+def split_text(text: str) -> Text:
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    text = text[len(bom):]
+    crlf = text.count("\r\n")
+    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
+    text = text.replace("\r\n", "\n")
+    final = text.endswith("\n")
+    lines = text.split("\n")
+    if final:
+        lines.pop()
+    return Text(lines, newline, final, bom)
+
+
+def join_lines(lines: list[str], like: Text) -> str:
+    body = "\n".join(lines)
+    if lines and like.final_newline:
+        body += "\n"
+    if like.newline != "\n":
+        body = body.replace("\n", like.newline)
+    return like.bom + body
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
+
+
+def unfence(lines: list[str]) -> list[str]:
+    """Drop a ``` fence around the snippet. Blank lines are content otherwise (a file may start
+    or end with one), so they are only trimmed around a fence."""
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    if b - a >= 2 and _FENCE.match(lines[a]) and _FENCE.match(lines[b - 1]):
+        return lines[a + 1 : b - 1]
+    return lines
+
+
+def _indent_unit(lines: list[str]) -> int:
+    widths = [len(l) - len(l.lstrip(" ")) for l in lines if l.startswith(" ") and l.strip()]
+    unit = 0
+    for w in widths:
+        unit = math.gcd(unit, w)
+    return unit if 2 <= unit <= 8 else 4
+
+
+def convert_indent(snippet: list[str], original: list[str]) -> tuple[list[str], bool]:
+    """Convert the snippet's tabs to the original's spaces (or spaces to tabs) when the original
+    is consistently indented one way, the snippet consistently the other, and converting makes
+    more snippet lines occur verbatim in the original. Mixed files (Go with space-indented
+    templates in strings) are left alone: there the difference may be the edit itself."""
+    tabs_orig = sum(1 for l in original if l.startswith("\t"))
+    spaces_orig = sum(1 for l in original if l.startswith(" ") and l.strip())
+    if min(tabs_orig, spaces_orig) > 0.1 * max(tabs_orig, spaces_orig, 1):
+        return snippet, False
+    indented = [l for l in snippet if l.strip() and l[:1] in " \t"]
+    want = "\t" if tabs_orig > spaces_orig else " "
+    if not indented or any(l.startswith(want) for l in indented):
+        return snippet, False
+    if want == "\t":
+        unit = _indent_unit(snippet)
+
+        def convert(line: str) -> str:
+            body = line.lstrip(" ")
+            width = len(line) - len(body)
+            return "\t" * (width // unit) + " " * (width % unit) + body
+    else:
+        unit = _indent_unit(original)
+
+        def convert(line: str) -> str:
+            body = line.lstrip("\t")
+            return " " * (unit * (len(line) - len(body))) + body
+
+    known = set(original)
+    converted = [convert(l) if l.strip() else l for l in snippet]
+    before = sum(1 for l in indented if l in known)
+    after = sum(1 for l in converted if l.strip() and l[:1] in " \t" and l in known)
+    if after > before:
+        return converted, True
+    return snippet, False
