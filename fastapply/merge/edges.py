@@ -19,12 +19,10 @@ block ends like its twin, the run grown from the anchor swallows its end, and th
 `});` `})` must then land on the adjacent pair, not split over two places (`_check_split_run`).
 
 Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
-original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
-section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`); a
-first section without a marker before it and only blank lines above its matched run starts at the
-file's first line, with the snippet's own first lines (`blank_only`); new lines inserted between a
-marker and a matched run that opens with blank lines go beyond those blank lines, the original's
-separation between blocks (`blank_separation`).
+original line beyond the edge replaces it, a merely similar one is refused, doubts.py names the
+line); a reading that replaces a gap the section brackets line for line is proven
+(`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
+change a similar line instead (`_rival`). Blank lines at a section's edges: blank_edges.py.
 
 This module knows lines, sections and anchors, not languages or guards.
 """
@@ -36,9 +34,9 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
-from fastapply.merge.sections import Section
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
@@ -76,59 +74,6 @@ class Unplaceable(Exception):
     def __init__(self, detail: str = ""):
         super().__init__(detail)
         self.detail = detail
-
-
-@dataclass(frozen=True)
-class Trimmed:
-    """A section without the blank lines at its marker edges (kept aside in `lead`/`trail`)."""
-
-    section: Section
-    lines: tuple[str, ...]
-    lead: tuple[str, ...]
-    trail: tuple[str, ...]
-
-
-def trim_blank_edges(section: Section) -> Trimmed:
-    """Blank lines next to a marker (or at the snippet's start) carry no position; at the end of
-    a snippet that runs to the file's end they are the file's own last lines."""
-    lines = list(section.lines)
-    a, b = 0, len(lines)
-    while a < b and not lines[a].strip():
-        a += 1
-    while b > a and not lines[b - 1].strip():
-        b -= 1
-    if not section.open_end and b > a:
-        b = len(lines)  # the file's last lines: blank lines there are content
-    return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))
-
-
-def blank_only(lines: Sequence[str]) -> bool:
-    """True for a non-empty run of blank lines. A snippet without a marker before its first
-    section starts at the file's edge; when all the original has above the section's matched
-    run is blank lines, no forgotten marker can have meant to keep them (a marker stands for
-    code), so the section starts at line 1 and the snippet's own first lines (blank or not)
-    replace them: a file that loses or keeps its leading blank line as the snippet shows.
-    Not mirrored at the file's end: a snippet's trailing blank lines are unreliable (stripped
-    text, fences), so the original's last blank lines stay."""
-    return bool(lines) and not any(line.strip() for line in lines)
-
-
-def blank_separation(run: Sequence[str], beyond: str) -> int:
-    """How many blank lines that open a matched run (`run`, read away from the new lines) belong
-    on the far side of new lines inserted between a marker and that run.
-
-    The snippet shows new code, a blank line, then original code; the original has a blank line
-    between the code the marker keeps (`beyond`, non-blank) and that code. Read as matched
-    context, the blank line would glue the new code to `beyond`; it is the original's separation
-    between blocks, kept on its side, and the snippet's blank line separates the new code from
-    the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
-    them instead, so this applies only without one."""
-    if not beyond.strip():
-        return 0
-    k = 0
-    while k < len(run) and not run[k].strip():
-        k += 1
-    return k if k < len(run) else 0
 
 
 @dataclass(frozen=True)
@@ -414,54 +359,3 @@ def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubt
         at = None if doubt.at is None else start + step * doubt.at
         doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step)))
         return 0
-
-
-# --------------------------------------------------------------------------- floating sections
-
-
-def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
-    """(Span, lines) for a section with no anchor in orig[lo:hi]; None when it is pure context
-    (it occurs there verbatim, so placing it changes nothing)."""
-    sec, keys, n = t.lines, index.keys, len(t.lines)
-    heads = index.places(key(sec[0]), lo, hi)
-    for p in heads:
-        if p + n <= hi and all(key(sec[c]) == keys[p + c] for c in range(n)):
-            return None
-    cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
-    for p in heads[:MAX_CANDIDATES * 4]:
-        c = 0
-        while c < n and p + c < hi and key(sec[c]) == keys[p + c]:
-            c += 1
-        rest = sec[c:]
-        options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
-        if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
-            options.append((_replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
-        for q in index.places(key(sec[-1]), p + c, hi)[:3]:
-            d = 0
-            while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
-                d += 1
-            region, repl = orig[p + c : q - d + 1], sec[c : n - d]
-            if len(region) <= MAX_REGION:
-                cand = _replace_cand(q + 1, region, repl, key, c + d)
-                options.append((cand.rank(), q + 1))
-        if options:
-            rank, end = min(options)
-            cands.append((rank, p, end))
-    if not heads and t.section.open_start:
-        for q in index.places(key(sec[-1]), lo, hi)[:MAX_CANDIDATES]:
-            d = 0
-            while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
-                d += 1
-            cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
-    if not cands:
-        raise Unplaceable("no line of it occurs there")
-    cands.sort()
-    rank, start, end = cands[0]
-    rivals = sorted({(s, e) for r, s, e in cands if r == rank})
-    guess = (Span(start, end, "exact", ambiguous=True), list(sec))
-    if len(rivals) > 1:
-        line = sec[0] if heads else sec[-1]
-        raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
-    if rank[0]:
-        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
-    return Span(start, end, "exact"), list(sec)

@@ -36,6 +36,7 @@ from typing import Sequence
 from fastapply.merge import edges
 from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
+from fastapply.merge.floating import place_floating
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
@@ -97,7 +98,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             if own:
                 span, lines = edges.place_anchored(t, orig, index, key, own, cursor, hi)
             else:
-                placed = edges.place_floating(t, orig, index, key, cursor, hi)
+                placed = place_floating(t, orig, index, key, cursor, hi)
                 if placed is None:
                     continue  # only context: changes nothing wherever it lands
                 span, lines = placed
