@@ -84,6 +84,7 @@ class _Cand:
     context: int
     inserted: tuple[str, ...]  # section lines inserted beyond the matched run (edge rules apply)
     replaced: int = 0  # original lines the reading replaces
+    new: tuple[str, ...] = ()  # the non-blank lines it shows beyond its matched runs
     rival: tuple[int, str] | None = None  # (original line, new line it would become): starts_alike
 
     def rank(self) -> tuple:
@@ -132,7 +133,8 @@ def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) ->
     valid = bracket_balance(region) == bracket_balance(repl)
     inside = {key(l) for l in region}
     dup = _duplicates([l for l in repl if key(l) not in inside], nearby, key)
-    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, (), len(region))
+    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, (), len(region),
+                 tuple(l for l in repl if l.strip()))
 
 
 def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int]:
@@ -186,7 +188,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     ins = tuple(sec[:s_edge])
     dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
     dup += _keyword_twins(ins, keys[max(lo, o_edge - 3) : o_edge], key)
-    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins)]
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge > 0:
         for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
             c = 0
@@ -237,7 +239,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     ins = tuple(sec[s_edge:])
     dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
     dup += _keyword_twins(ins, keys[o_edge : min(hi, o_edge + 3)], key)
-    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins)]
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge < n:
         for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
             c = 0
@@ -338,12 +340,13 @@ def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:
 def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> None:
     """Doubt a reading that deletes and replaces nothing, only adds new lines, when one of the
     nearest readings that close on a match further out instead changes the original line right
-    inside that match into the section's first new line there (`_with_rival`): `/**` then a
+    inside that match into one of those new lines (`_with_rival`): `/**` then a
     reworded summary inserted before the old comment's tail, or replacing its body; a test
     commented out in place, or a commented copy added after it. The snippet cannot say which."""
     if doubts or best.replaced or best.deleted:
         return
-    rival = next((c for c in cands[1 : 1 + RIVALS] if c.rival is not None and c.at != best.at), None)
+    rival = next((c for c in cands[1 : 1 + RIVALS] if c.rival is not None and c.at != best.at
+                  and c.rival[1] in best.new), None)
     if rival is not None:
         at, line = rival.rival
         doubts.append(Ambiguous(line, (), doubt=True, note=rival_note(line, orig, at)))

@@ -63,7 +63,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             break  # a looser rung never settles an ambiguity
     assert first is not None
     return Merged(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
-                     first.candidate, first.spans, shown, first.regions)
+                     first.candidate, first.spans, shown, first.regions, doubted=first.doubted)
 
 
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> Merged:
@@ -85,6 +85,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     spans: list[Span] = []
     cursor = 0
     refusal: str | None = None
+    doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
     regions: list[tuple[int, int]] = []
     for i, t in enumerate(trimmed):
         hi = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
@@ -107,6 +108,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             regions.extend(amb.regions)
             if amb.guess is None:
                 return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
+            doubted = doubted or (refusal is None and amb.doubt)
             refusal = refusal or reason
             span, lines = amb.guess
         except Unplaceable as err:
@@ -126,7 +128,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         spans.append(span)
     out.extend(orig[cursor:])
     if refusal:
-        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions))
+        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted)
     return Merged(out, None, rung, None, tuple(spans), shown)
 
 

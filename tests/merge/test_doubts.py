@@ -1,6 +1,8 @@
 """Doubt at section edges: proven gap replacements, rival readings, messages naming the line."""
 
 from fastapply.merge.doubts import doubt_note, replaces_gap, starts_alike
+from fastapply.merge import greedy
+from fastapply.merge.instant import instant_merge
 from fastapply.merge.lazy import merge_lazy
 
 ORIGINAL = '''\
@@ -133,3 +135,25 @@ def test_doubt_note_names_the_line_and_the_unchanged_line_that_settles_it():
     assert "line 4 (`b = 2`) if it replaces it" in note
     assert "line 1 (`a = 1`)" in doubt_note("value = new(1)", orig, 1, -1)
     assert "next to it; include the unchanged line beyond it" in doubt_note("x", orig, None, 1)
+
+
+
+def test_a_second_reading_agreeing_with_a_doubted_one_confirms_nothing():
+    joint = merge_lazy(COMMENTED, COMMENTED_SNIPPET)
+    assert joint.doubted and greedy.merge_lazy(COMMENTED, COMMENTED_SNIPPET).lines == joint.candidate
+    result = instant_merge("\n".join(COMMENTED), "\n".join(COMMENTED_SNIPPET), language="python", path="t.py")
+    assert result.text is None and "could be a new line" in result.refused_reason
+
+
+def test_no_rival_doubt_for_lines_the_reading_matches():
+    # `package cmd` is matched context in the best reading (the template's own header); a reading
+    # that closes on the earlier `{{ .Header }}` would change `package main` into it, but it is no
+    # new line of the best reading, so only the new `{{- if .Flag }}` is added. (`package cmd` and
+    # `import (` occur twice, so the section's only anchor is `"fmt"`.)
+    orig = ["{{ .Header }}", "package main", "", "func main() {}", "", "{{ .Header }}", "package cmd", "",
+            "import (", '\t"fmt"', ")", "", "{{ .Footer }}", "package cmd", "", "import (", ")"]
+    snippet = ["// ... existing code ...", "{{ .Header }}", "package cmd", "", "import (", "{{- if .Flag }}",
+               '\t"fmt"', ")", "// ... existing code ..."]
+    m = merge_lazy(orig, snippet)
+    assert m.refused_reason is None
+    assert m.lines == orig[:9] + ["{{- if .Flag }}"] + orig[9:]
