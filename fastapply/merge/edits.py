@@ -3,7 +3,8 @@
 A planner often starts or ends a section on a changed line, with no unchanged line beyond it:
 `html_title = "new"` right after a marker that stands for `html_title = "old"`. These rules decide,
 line against line, whether an inserted line is an edited copy (`same_edit`: same leading name,
-a line cut short or continued, a reworded end, a re-indented copy), merely `similar` (then the
+a declaration without its initializer, a line cut short or continued, a reworded end, a
+re-indented copy), merely `similar` (then the
 reading is doubtful and the merge refuses), or new; `rewritten_by` spots one original line
 rewritten as a block. `edge_edit` pairs inserted lines with the original lines beyond an edge.
 
@@ -65,6 +66,8 @@ def same_edit(new: str, old: str) -> bool:
     na, nb = leading_name(a), leading_name(b)
     if na is not None and na == nb:
         return True
+    if bare_declaration(a, nb) or bare_declaration(b, na):
+        return True
     shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
     if len(shorter) >= 20 and longer.startswith(shorter):
         return True  # a line cut short or continued (`// due to X.` vs `// due to X, although ...`)
@@ -72,6 +75,13 @@ def same_edit(new: str, old: str) -> bool:
     if prefix >= 12 and prefix >= 0.6 * max(len(a), len(b)):
         return True  # a comment or string reworded at its end
     return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
+
+
+def bare_declaration(line: str, name: str | None) -> bool:
+    """True when a (collapsed) `line` is only `name`, the leading name of another line, with an
+    optional `;` or `,`: `let context;` next to `let context = {};` is that declaration with
+    its initializer dropped or added, not a second declaration of the same name."""
+    return name is not None and " " in name and line.rstrip(";,").rstrip() == name
 
 
 def similar(a: str, b: str) -> bool:
