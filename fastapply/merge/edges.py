@@ -85,6 +85,7 @@ class _Cand:
     inserted: tuple[str, ...]  # section lines inserted beyond the matched run (edge rules apply)
     replaced: int = 0  # original lines the reading replaces
     new: tuple[str, ...] = ()  # the non-blank lines it shows beyond its matched runs
+    after_block: bool = False  # its `inserted` lines follow the closing line of the anchor's block
     rival: tuple[int, str] | None = None  # (original line, new line it would become): starts_alike
 
     def rank(self) -> tuple:
@@ -258,6 +259,13 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
             cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
+        closed = _block_end(ins, orig, key, o_edge, hi)
+        if closed is not None:
+            k, q = closed
+            cand = _replace_cand(q + 1, orig[o_edge:q], ins[:k], key, e + 1,
+                                 keys[q + 1 : min(hi, q + 1 + len(ins) + 10)])
+            cands.append(replace(cand, valid=cand.valid and bracket_balance(ins[k + 1 :]) == 0, inserted=ins[k + 1 :],
+                                 after_block=True))
     best = _best(cands, sec[-1], lambda c: None)
     split = _check_split_run(best, _adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
                              lambda q, d: sec[sl + 1 + (q - d) - (ol + 1) : n - d])
@@ -271,7 +279,32 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
         _rival(best, cands, orig, 1, doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
+    if best.after_block and best.at < hi and not orig[best.at].strip():
+        return best.at + r, False  # the original's blank line after the block separates the new lines
     return best.at + r, not r
+
+
+def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
+    """(k, q) when the tail's new lines `ins` close the block the section's matched run sits in
+    at `ins[k]` (their running bracket depth first drops below zero there), new lines follow it,
+    and the original closes that block at `orig[q]` with the same line: the lines before it
+    then replace the block's rest (`return x` `}` shown right after unchanged lines ends the
+    function there), and the lines after it are new ones after the block."""
+    depth = 0
+    for k, line in enumerate(ins):
+        depth += bracket_balance([line])
+        if depth < 0:
+            break
+    else:
+        return None
+    if depth != -1 or k == len(ins) - 1:
+        return None
+    depth = 0
+    for q in range(o_edge, min(hi, o_edge + MAX_REGION)):
+        depth += bracket_balance([orig[q]])
+        if depth < 0:
+            return (k, q) if key(orig[q]) == key(ins[k]) else None
+    return None
 
 
 def _adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:

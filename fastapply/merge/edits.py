@@ -128,10 +128,10 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
         consumed = j
     if edited:
         rest = [l for l in inserted[i:] if l.strip()]
-        after = [k for k in range(consumed, min(len(beyond), consumed + 3)) if beyond[k].strip()][:1]
-        if rest and after and (rewritten_by(rest, beyond[after[0]]) or any(similar(l, beyond[after[0]]) for l in rest[:2])):
-            shown = next((l for l in rest[:2] if similar(l, beyond[after[0]])), rest[0])
-            raise EdgeDoubt(beyond[after[0]], shown, after[0])  # the edits go on past what can be paired
+        k = next((k for k in range(consumed, min(len(beyond), consumed + 3)) if beyond[k].strip()), None)
+        if rest and k is not None and (rewritten_by(rest, beyond[k]) or any(similar(l, beyond[k]) for l in rest[:2])):
+            shown = next((l for l in rest[:2] if similar(l, beyond[k])), rest[0])
+            raise EdgeDoubt(beyond[k], shown, k)  # the edits go on past what can be paired
         return consumed
     ins = [l for l in inserted if l.strip()]
     near = [k for k in range(min(3, len(beyond))) if beyond[k].strip()][:2]

@@ -157,3 +157,17 @@ def test_no_rival_doubt_for_lines_the_reading_matches():
     m = merge_lazy(orig, snippet)
     assert m.refused_reason is None
     assert m.lines == orig[:9] + ["{{- if .Flag }}"] + orig[9:]
+
+
+BLOCK = ["func a() error {", "\tx := 1", "\trun(x)", "\treturn nil", "}", "", "func b() {", "\ty := 2", "}", ""]
+# a()'s last lines change and a new function follows; the snippet ends on a new comment line,
+# so no reading closes on a match of its last line.
+NEW_FUNC = ["func loadConfiguration(path string) error {", "\treturn done()", "}", "// c is new"]
+BLOCK_SNIPPET = (["// ... existing code ...", "\tx := 1", "\treturn run(x)", "}", ""] + NEW_FUNC
+                 + ["// ... existing code ..."])
+
+
+def test_new_lines_that_close_the_anchors_block_end_it_where_the_original_does():
+    m = merge_lazy(BLOCK, BLOCK_SNIPPET)
+    assert m.refused_reason is None
+    assert m.lines == ["func a() error {", "\tx := 1", "\treturn run(x)", "}", ""] + NEW_FUNC + BLOCK[5:]
