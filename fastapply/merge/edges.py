@@ -19,12 +19,10 @@ block ends like its twin, the run grown from the anchor swallows its end, and th
 `});` `})` must then land on the adjacent pair, not split over two places (`_check_split_run`).
 
 Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
-original line beyond the edge replaces it, a merely similar one is refused); blank lines at a
-section's marker edges are dropped unless they surround inserted code (`trim_blank_edges`); a
-first section without a marker before it and only blank lines above its matched run starts at the
-file's first line, with the snippet's own first lines (`blank_only`); new lines inserted between a
-marker and a matched run that opens with blank lines go beyond those blank lines, the original's
-separation between blocks (`blank_separation`).
+original line beyond the edge replaces it, a merely similar one is refused, doubts.py names the
+line); a reading that replaces a gap the section brackets line for line is proven
+(`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
+change a similar line instead (`_rival`). Blank lines at a section's edges: blank_edges.py.
 
 This module knows lines, sections and anchors, not languages or guards.
 """
@@ -32,14 +30,16 @@ This module knows lines, sections and anchors, not languages or guards.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, trim_blank_edges  # noqa: F401 (lazy.py)
+from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
-from fastapply.merge.sections import Section
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
+RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
 MAX_REGION = 400  # a replaced region longer than this is no candidate (the deletion guard's domain)
 
 
@@ -77,65 +77,16 @@ class Unplaceable(Exception):
 
 
 @dataclass(frozen=True)
-class Trimmed:
-    """A section without the blank lines at its marker edges (kept aside in `lead`/`trail`)."""
-
-    section: Section
-    lines: tuple[str, ...]
-    lead: tuple[str, ...]
-    trail: tuple[str, ...]
-
-
-def trim_blank_edges(section: Section) -> Trimmed:
-    """Blank lines next to a marker (or at the snippet's start) carry no position; at the end of
-    a snippet that runs to the file's end they are the file's own last lines."""
-    lines = list(section.lines)
-    a, b = 0, len(lines)
-    while a < b and not lines[a].strip():
-        a += 1
-    while b > a and not lines[b - 1].strip():
-        b -= 1
-    if not section.open_end and b > a:
-        b = len(lines)  # the file's last lines: blank lines there are content
-    return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))
-
-
-def blank_only(lines: Sequence[str]) -> bool:
-    """True for a non-empty run of blank lines. A snippet without a marker before its first
-    section starts at the file's edge; when all the original has above the section's matched
-    run is blank lines, no forgotten marker can have meant to keep them (a marker stands for
-    code), so the section starts at line 1 and the snippet's own first lines (blank or not)
-    replace them: a file that loses or keeps its leading blank line as the snippet shows.
-    Not mirrored at the file's end: a snippet's trailing blank lines are unreliable (stripped
-    text, fences), so the original's last blank lines stay."""
-    return bool(lines) and not any(line.strip() for line in lines)
-
-
-def blank_separation(run: Sequence[str], beyond: str) -> int:
-    """How many blank lines that open a matched run (`run`, read away from the new lines) belong
-    on the far side of new lines inserted between a marker and that run.
-
-    The snippet shows new code, a blank line, then original code; the original has a blank line
-    between the code the marker keeps (`beyond`, non-blank) and that code. Read as matched
-    context, the blank line would glue the new code to `beyond`; it is the original's separation
-    between blocks, kept on its side, and the snippet's blank line separates the new code from
-    the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
-    them instead, so this applies only without one."""
-    if not beyond.strip():
-        return 0
-    k = 0
-    while k < len(run) and not run[k].strip():
-        k += 1
-    return k if k < len(run) else 0
-
-
-@dataclass(frozen=True)
 class _Cand:
     at: int  # start (head) or end (tail) in the original
     valid: bool
     deleted: int
     context: int
     inserted: tuple[str, ...]  # section lines inserted beyond the matched run (edge rules apply)
+    replaced: int = 0  # original lines the reading replaces
+    new: tuple[str, ...] = ()  # the non-blank lines it shows beyond its matched runs
+    after_block: bool = False  # its `inserted` lines follow the closing line of the anchor's block
+    rival: tuple[int, str] | None = None  # (original line, new line it would become): starts_alike
 
     def rank(self) -> tuple:
         return (not self.valid, self.deleted, -self.context)
@@ -183,7 +134,8 @@ def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) ->
     valid = bracket_balance(region) == bracket_balance(repl)
     inside = {key(l) for l in region}
     dup = _duplicates([l for l in repl if key(l) not in inside], nearby, key)
-    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, ())
+    return _Cand(at, valid, len(region) - equal - edited + dup, context + equal, (), len(region),
+                 tuple(l for l in repl if l.strip()))
 
 
 def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int]:
@@ -237,15 +189,18 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     ins = tuple(sec[:s_edge])
     dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
     dup += _keyword_twins(ins, keys[max(lo, o_edge - 3) : o_edge], key)
-    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins)]
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge > 0:
         for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
             c = 0
             while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
                 c += 1
             if o_edge - (p + c) <= MAX_REGION:
-                cands.append(_replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
-                                           keys[max(lo, p - s_edge - 10) : p]))
+                cand = _replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
+                                     keys[max(lo, p - s_edge - 10) : p])
+                cands.append(_proven(cand, orig[p + c : o_edge], sec[c:s_edge], sec[s_edge:], sec[c - 1 :: -1]))
+                if len(cands) <= 1 + RIVALS:
+                    cands[-1] = _with_rival(cands[-1], orig[p + c : o_edge], sec[c:s_edge], p + c, 1)
         for p in _edited_places(sec[0], orig, max(lo, o_edge - 3 * s_edge - 10), o_edge):
             cands.append(_replace_cand(p, orig[p + 1 : o_edge], sec[1:s_edge], key, b + 1,
                                        keys[max(lo, p - s_edge - 10) : p]))
@@ -259,8 +214,11 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     if split is not None:
         return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
+        _rival(best, cands, orig, -1, doubts)
         return best.at, False
-    r = _edge(list(reversed(best.inserted)), [orig[i] for i in range(best.at - 1, max(lo, best.at - 40) - 1, -1)], doubts)
+    r = _edge(list(reversed(best.inserted)), orig, best.at - 1, max(lo, best.at - 40) - 1, doubts)
+    if not r:
+        _rival(best, cands, orig, -1, doubts)
     if not r and not t.section.open_start and lo == 0 and any(l.strip() for l in orig[: best.at]):
         # No marker before the snippet's first section, new lines first, and the file has code
         # above: they replace the file's head (the convention) or go above it (a forgotten marker).
@@ -282,31 +240,71 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     ins = tuple(sec[s_edge:])
     dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
     dup += _keyword_twins(ins, keys[o_edge : min(hi, o_edge + 3)], key)
-    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins)]
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge < n:
         for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
             c = 0
             while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
                 c += 1
             if (p - c + 1) - o_edge <= MAX_REGION:
-                cands.append(_replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
-                                           keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
+                cand = _replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
+                                     keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
+                cands.append(_proven(cand, orig[o_edge : p - c + 1], sec[s_edge : n - c], sec[s_edge - 1 :: -1],
+                                     sec[n - c :]))
+                if len(cands) <= 1 + RIVALS:
+                    cands[-1] = _with_rival(cands[-1], orig[o_edge : p - c + 1][::-1], sec[s_edge : n - c][::-1],
+                                            p - c, -1)
         for p in _edited_places(sec[-1], orig, o_edge, min(hi, o_edge + 3 * (n - s_edge) + 10)):
             cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
             cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
+        closed = _block_end(ins, orig, key, o_edge, hi)
+        if closed is not None:
+            k, q = closed
+            cand = _replace_cand(q + 1, orig[o_edge:q], ins[:k], key, e + 1,
+                                 keys[q + 1 : min(hi, q + 1 + len(ins) + 10)])
+            cands.append(replace(cand, valid=cand.valid and bracket_balance(ins[k + 1 :]) == 0, inserted=ins[k + 1 :],
+                                 after_block=True))
     best = _best(cands, sec[-1], lambda c: None)
     split = _check_split_run(best, _adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
                              lambda q, d: sec[sl + 1 + (q - d) - (ol + 1) : n - d])
     if split is not None:
         return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
+        _rival(best, cands, orig, 1, doubts)
         return best.at, False
-    r = _edge(list(best.inserted), [orig[i] for i in range(best.at, min(hi, best.at + 40))], doubts)
+    r = _edge(list(best.inserted), orig, best.at, min(hi, best.at + 40), doubts)
+    if not r:
+        _rival(best, cands, orig, 1, doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
+    if best.after_block and best.at < hi and not orig[best.at].strip():
+        return best.at + r, False  # the original's blank line after the block separates the new lines
     return best.at + r, not r
+
+
+def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
+    """(k, q) when the tail's new lines `ins` close the block the section's matched run sits in
+    at `ins[k]` (their running bracket depth first drops below zero there), new lines follow it,
+    and the original closes that block at `orig[q]` with the same line: the lines before it
+    then replace the block's rest (`return x` `}` shown right after unchanged lines ends the
+    function there), and the lines after it are new ones after the block."""
+    depth = 0
+    for k, line in enumerate(ins):
+        depth += bracket_balance([line])
+        if depth < 0:
+            break
+    else:
+        return None
+    if depth != -1 or k == len(ins) - 1:
+        return None
+    depth = 0
+    for q in range(o_edge, min(hi, o_edge + MAX_REGION)):
+        depth += bracket_balance([orig[q]])
+        if depth < 0:
+            return (k, q) if key(orig[q]) == key(ins[k]) else None
+    return None
 
 
 def _adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
@@ -356,60 +354,44 @@ def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, mi
     raise Ambiguous(line, places, regions=[(min(places), max(places) + 1)])
 
 
-def _edge(inserted: list[str], beyond: list[str], doubts: list) -> int:
+def _proven(cand: _Cand, region, repl, inner, outer) -> _Cand:
+    """`cand` with nothing counted deleted when its new lines provably replace the gap it
+    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped."""
+    return replace(cand, deleted=0) if replaces_gap(region, repl, inner, outer) else cand
+
+
+def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:
+    """`cand` (a reading that replaces `region` by `repl`, both nearest its closing match first,
+    `region[0]` at `at`, the next lines `step` away) marked as a rival when its first new line
+    is alike to the first original line it replaces (doubts.starts_alike)."""
+    k = starts_alike(region, repl)
+    if k is None:
+        return cand
+    return replace(cand, rival=(at + step * k, next(l for l in repl if l.strip())))
+
+
+def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> None:
+    """Doubt a reading that deletes and replaces nothing, only adds new lines, when one of the
+    nearest readings that close on a match further out instead changes the original line right
+    inside that match into one of those new lines (`_with_rival`): `/**` then a
+    reworded summary inserted before the old comment's tail, or replacing its body; a test
+    commented out in place, or a commented copy added after it. The snippet cannot say which."""
+    if doubts or best.replaced or best.deleted:
+        return
+    rival = next((c for c in cands[1 : 1 + RIVALS] if c.rival is not None and c.at != best.at
+                  and c.rival[1] in best.new), None)
+    if rival is not None:
+        at, line = rival.rival
+        doubts.append(Ambiguous(line, (), doubt=True, note=rival_note(line, orig, at)))
+
+
+def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubts: list) -> int:
+    """Original lines beyond the edge (from `start` towards `stop`, exclusive) that `inserted`
+    replaces (edits.edge_edit); a doubt is recorded with a message naming the line."""
+    step = 1 if stop >= start else -1
     try:
-        return edge_edit(inserted, beyond)
+        return edge_edit(inserted, [orig[i] for i in range(start, stop, step)])
     except EdgeDoubt as doubt:
-        doubts.append(Ambiguous(doubt.line, (), doubt=True))
+        at = None if doubt.at is None else start + step * doubt.at
+        doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step)))
         return 0
-
-
-# --------------------------------------------------------------------------- floating sections
-
-
-def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
-    """(Span, lines) for a section with no anchor in orig[lo:hi]; None when it is pure context
-    (it occurs there verbatim, so placing it changes nothing)."""
-    sec, keys, n = t.lines, index.keys, len(t.lines)
-    heads = index.places(key(sec[0]), lo, hi)
-    for p in heads:
-        if p + n <= hi and all(key(sec[c]) == keys[p + c] for c in range(n)):
-            return None
-    cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
-    for p in heads[:MAX_CANDIDATES * 4]:
-        c = 0
-        while c < n and p + c < hi and key(sec[c]) == keys[p + c]:
-            c += 1
-        rest = sec[c:]
-        options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
-        if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
-            options.append((_replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
-        for q in index.places(key(sec[-1]), p + c, hi)[:3]:
-            d = 0
-            while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
-                d += 1
-            region, repl = orig[p + c : q - d + 1], sec[c : n - d]
-            if len(region) <= MAX_REGION:
-                cand = _replace_cand(q + 1, region, repl, key, c + d)
-                options.append((cand.rank(), q + 1))
-        if options:
-            rank, end = min(options)
-            cands.append((rank, p, end))
-    if not heads and t.section.open_start:
-        for q in index.places(key(sec[-1]), lo, hi)[:MAX_CANDIDATES]:
-            d = 0
-            while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
-                d += 1
-            cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
-    if not cands:
-        raise Unplaceable("no line of it occurs there")
-    cands.sort()
-    rank, start, end = cands[0]
-    rivals = sorted({(s, e) for r, s, e in cands if r == rank})
-    guess = (Span(start, end, "exact", ambiguous=True), list(sec))
-    if len(rivals) > 1:
-        line = sec[0] if heads else sec[-1]
-        raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
-    if rank[0]:
-        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
-    return Span(start, end, "exact"), list(sec)

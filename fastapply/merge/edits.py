@@ -3,7 +3,8 @@
 A planner often starts or ends a section on a changed line, with no unchanged line beyond it:
 `html_title = "new"` right after a marker that stands for `html_title = "old"`. These rules decide,
 line against line, whether an inserted line is an edited copy (`same_edit`: same leading name,
-a line cut short or continued, a reworded end, a re-indented copy), merely `similar` (then the
+a declaration without its initializer, a line cut short or continued, a reworded end, a
+re-indented copy), merely `similar` (then the
 reading is doubtful and the merge refuses), or new; `rewritten_by` spots one original line
 rewritten as a block. `edge_edit` pairs inserted lines with the original lines beyond an edge.
 
@@ -20,11 +21,15 @@ from fastapply.merge.anchors import collapse, is_generic
 
 
 class EdgeDoubt(Exception):
-    """An inserted line may be new or a change to the similar original `line` beyond the edge."""
+    """An inserted line may be new or a change to a similar original line beyond the edge.
+    `line`: the line the message names; `shown`: the inserted line; `at`: the index in `beyond`
+    (`edge_edit`) of the original line it may change."""
 
-    def __init__(self, line: str):
+    def __init__(self, line: str, shown: str | None = None, at: int | None = None):
         super().__init__(line)
         self.line = line
+        self.shown = shown if shown is not None else line
+        self.at = at
 
 
 _NAME = re.compile(r"^\s*(.*?)\s*(:=|(?<![=!<>])=(?!=)|\((?!\))|(?<!:):(?!:)|\{)")
@@ -61,6 +66,8 @@ def same_edit(new: str, old: str) -> bool:
     na, nb = leading_name(a), leading_name(b)
     if na is not None and na == nb:
         return True
+    if bare_declaration(a, nb) or bare_declaration(b, na):
+        return True
     shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
     if len(shorter) >= 20 and longer.startswith(shorter):
         return True  # a line cut short or continued (`// due to X.` vs `// due to X, although ...`)
@@ -68,6 +75,13 @@ def same_edit(new: str, old: str) -> bool:
     if prefix >= 12 and prefix >= 0.6 * max(len(a), len(b)):
         return True  # a comment or string reworded at its end
     return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
+
+
+def bare_declaration(line: str, name: str | None) -> bool:
+    """True when a (collapsed) `line` is only `name`, the leading name of another line, with an
+    optional `;` or `,`: `let context;` next to `let context = {};` is that declaration with
+    its initializer dropped or added, not a second declaration of the same name."""
+    return name is not None and " " in name and line.rstrip(";,").rstrip() == name
 
 
 def similar(a: str, b: str) -> bool:
@@ -114,17 +128,19 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
         consumed = j
     if edited:
         rest = [l for l in inserted[i:] if l.strip()]
-        after = [l for l in beyond[consumed : consumed + 3] if l.strip()][:1]
-        if rest and after and (rewritten_by(rest, after[0]) or any(similar(l, after[0]) for l in rest[:2])):
-            raise EdgeDoubt(after[0])  # the edits go on past what can be paired
+        k = next((k for k in range(consumed, min(len(beyond), consumed + 3)) if beyond[k].strip()), None)
+        if rest and k is not None and (rewritten_by(rest, beyond[k]) or any(similar(l, beyond[k]) for l in rest[:2])):
+            shown = next((l for l in rest[:2] if similar(l, beyond[k])), rest[0])
+            raise EdgeDoubt(beyond[k], shown, k)  # the edits go on past what can be paired
         return consumed
     ins = [l for l in inserted if l.strip()]
-    near = [l for l in beyond[:3] if l.strip()][:2]
-    doubtful = next((l for l in ins[:2] if any(similar(l, o) for o in near)), None)
-    if doubtful is None and near and rewritten_by(ins, near[0]):
-        doubtful = near[0]
-    if doubtful is not None:
-        raise EdgeDoubt(doubtful)
+    near = [k for k in range(min(3, len(beyond))) if beyond[k].strip()][:2]
+    for l in ins[:2]:
+        k = next((k for k in near if similar(l, beyond[k])), None)
+        if k is not None:
+            raise EdgeDoubt(l, l, k)
+    if near and rewritten_by(ins, beyond[near[0]]):
+        raise EdgeDoubt(beyond[near[0]], ins[0], near[0])
     return 0
 
 

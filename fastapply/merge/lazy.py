@@ -36,6 +36,7 @@ from typing import Sequence
 from fastapply.merge import edges
 from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
+from fastapply.merge.floating import place_floating
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
@@ -62,7 +63,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             break  # a looser rung never settles an ambiguity
     assert first is not None
     return Merged(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
-                     first.candidate, first.spans, shown, first.regions)
+                     first.candidate, first.spans, shown, first.regions, doubted=first.doubted)
 
 
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> Merged:
@@ -84,6 +85,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     spans: list[Span] = []
     cursor = 0
     refusal: str | None = None
+    doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
     regions: list[tuple[int, int]] = []
     for i, t in enumerate(trimmed):
         hi = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
@@ -97,7 +99,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             if own:
                 span, lines = edges.place_anchored(t, orig, index, key, own, cursor, hi)
             else:
-                placed = edges.place_floating(t, orig, index, key, cursor, hi)
+                placed = place_floating(t, orig, index, key, cursor, hi)
                 if placed is None:
                     continue  # only context: changes nothing wherever it lands
                 span, lines = placed
@@ -106,6 +108,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             regions.extend(amb.regions)
             if amb.guess is None:
                 return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
+            doubted = doubted or (refusal is None and amb.doubt)
             refusal = refusal or reason
             span, lines = amb.guess
         except Unplaceable as err:
@@ -125,7 +128,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         spans.append(span)
     out.extend(orig[cursor:])
     if refusal:
-        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions))
+        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted)
     return Merged(out, None, rung, None, tuple(spans), shown)
 
 

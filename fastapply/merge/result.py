@@ -23,3 +23,4 @@ class Merged:
     spans: tuple[Any, ...] = ()  # lazy mergers: where each section landed in the original
     shown_lines: int = 0  # non-blank, non-marker snippet lines
     regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
+    doubted: bool = False  # refused for a doubt about `candidate` itself, not a choice between places

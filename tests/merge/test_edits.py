@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge.edits import EdgeDoubt, edge_edit, leading_name, rewritten_by, same_edit
+from fastapply.merge.edits import EdgeDoubt, bare_declaration, edge_edit, leading_name, rewritten_by, same_edit
 
 
 @pytest.mark.parametrize(
@@ -60,3 +60,11 @@ def test_rewritten_by_spots_a_one_liner_spread_over_a_block():
     assert rewritten_by(block, '@{Name="$Name";Description="$Description"}')
     assert not rewritten_by(block, '@{Name="$Name";Tooltip="$Tooltip";Extra="$Extra"}')
     assert not rewritten_by(block, "@{a=1}")  # too few names to tell
+
+
+def test_a_declaration_without_its_initializer_is_an_edited_copy():
+    assert same_edit("    let context;", "    let context = {};")
+    assert same_edit("    int count = 0;", "    int count;")
+    assert not same_edit("    context;", "    context = {};")  # one word: an expression, not a declaration
+    assert not bare_declaration("let other;", "let context")
+    assert edge_edit(["  let context;"], ["  let context = {};", "  const program = make();"]) == 1

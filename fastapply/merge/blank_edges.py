@@ -1,0 +1,70 @@
+"""Blank lines at a section's edges: which belong to the section and which to the original.
+
+A section between markers is trimmed of the blank lines next to its markers (they carry no
+position; `trim_blank_edges`); a first section without a marker before it and only blank lines
+above its matched run starts at the file's first line, with the snippet's own first lines
+(`blank_only`); new lines inserted between a marker and a matched run that opens with blank
+lines go beyond those blank lines, the original's separation between blocks (`blank_separation`).
+
+This module knows lines and sections, not anchors or candidates (edges.py uses it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from fastapply.merge.sections import Section
+
+
+@dataclass(frozen=True)
+class Trimmed:
+    """A section without the blank lines at its marker edges (kept aside in `lead`/`trail`)."""
+
+    section: Section
+    lines: tuple[str, ...]
+    lead: tuple[str, ...]
+    trail: tuple[str, ...]
+
+
+def trim_blank_edges(section: Section) -> Trimmed:
+    """Blank lines next to a marker (or at the snippet's start) carry no position; at the end of
+    a snippet that runs to the file's end they are the file's own last lines."""
+    lines = list(section.lines)
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    if not section.open_end and b > a:
+        b = len(lines)  # the file's last lines: blank lines there are content
+    return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))
+
+
+def blank_only(lines: Sequence[str]) -> bool:
+    """True for a non-empty run of blank lines. A snippet without a marker before its first
+    section starts at the file's edge; when all the original has above the section's matched
+    run is blank lines, no forgotten marker can have meant to keep them (a marker stands for
+    code), so the section starts at line 1 and the snippet's own first lines (blank or not)
+    replace them: a file that loses or keeps its leading blank line as the snippet shows.
+    Not mirrored at the file's end: a snippet's trailing blank lines are unreliable (stripped
+    text, fences), so the original's last blank lines stay."""
+    return bool(lines) and not any(line.strip() for line in lines)
+
+
+def blank_separation(run: Sequence[str], beyond: str) -> int:
+    """How many blank lines that open a matched run (`run`, read away from the new lines) belong
+    on the far side of new lines inserted between a marker and that run.
+
+    The snippet shows new code, a blank line, then original code; the original has a blank line
+    between the code the marker keeps (`beyond`, non-blank) and that code. Read as matched
+    context, the blank line would glue the new code to `beyond`; it is the original's separation
+    between blocks, kept on its side, and the snippet's blank line separates the new code from
+    the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
+    them instead, so this applies only without one."""
+    if not beyond.strip():
+        return 0
+    k = 0
+    while k < len(run) and not run[k].strip():
+        k += 1
+    return k if k < len(run) else 0

@@ -1,0 +1,98 @@
+"""Doubt at a section's edge: are new lines next to matched ones new, or changes of similar lines?
+
+A section's lines beyond its matched run read as inserted unless the edge rules (edits.py) pair
+them with edited copies in the original; when they are merely similar to the original lines
+there, the merge refuses (the snippet cannot say whether `x = 2` is new or replaces `x = 1`).
+This module holds the two places where that doubt is settled or explained:
+
+- `replaces_gap`: a changed run the section brackets on both sides with lines it matches in the
+  original, where the original's gap between those lines is as long as the run, line for line
+  similar, and opens or closes no block. The snippet itself then shows the change: its lines
+  are contiguous, so nothing of the gap can stay, and each new line pairs with the old one it
+  replaces. (A new block inserted before its twin is not proven this way: its gap opens a block
+  that the bracketing lines close, or sits shallower than them.)
+- `doubt_note`: the refusal message when the doubt stays, naming the line and the unchanged
+  original line that would settle it.
+
+This module knows lines, brackets and indentation, not sections, anchors or candidates (edges.py).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from fastapply.merge.anchors import bracket_balance, is_generic
+from fastapply.merge.edits import same_edit, similar
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _alike(new: str, old: str) -> bool:
+    return new.strip() == old.strip() or same_edit(new, old) or similar(new, old)
+
+
+def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str], outer: Sequence[str]) -> bool:
+    """True when the new lines `repl`, shown between two runs of lines the section matches in
+    the original (`inner`: the run grown from the anchor, `outer`: the run the edge closes on,
+    both nearest line first), provably replace the original lines `region` between them.
+
+    Proof: the region is exactly as long as the replacement and pairs with it line for line
+    (blank with blank, the same indentation), its first non-blank pair alike (equal, an edited
+    copy or `similar`); both balance their brackets to zero; no line of either sits shallower
+    than the nearest non-blank line of the bracketing runs; and `outer` holds a non-blank line
+    (blank lines pin nothing). The bracket and depth conditions keep out a new block inserted
+    before its twin (a new test ending like the next one): there the gap opens the block its
+    closing lines end, or starts at the level of the block the closing lines sit inside."""
+    if not region or len(region) != len(repl):
+        return False
+    pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
+    if not pairs or any(not n.strip() or not o.strip() or _indent(n) != _indent(o) for n, o in pairs):
+        return False
+    if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
+        return False
+    sides = [next((l for l in run if l.strip()), None) for run in (inner, outer)]
+    if sides[1] is None:
+        return False
+    level = max(_indent(l) for l in sides if l is not None)
+    return all(_indent(l) >= level for l in list(region) + list(repl) if l.strip())
+
+
+def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:
+    """Index in `region` of its first non-blank line when the first non-blank line of `repl` is
+    alike (an edited copy or `similar`, not generic): a reading that replaces `region` by `repl`
+    is then a real rival to one that inserts `repl` elsewhere. Nearest lines first."""
+    i = next((k for k, l in enumerate(region) if l.strip()), None)
+    new = next((l for l in repl if l.strip()), None)
+    if i is None or new is None or is_generic(new) or new.strip() == region[i].strip():
+        return None
+    return i if same_edit(new, region[i]) or similar(new, region[i]) else None
+
+
+def doubt_note(shown: str, original: Sequence[str], at: int | None, step: int) -> str:
+    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based;
+    None when the edge rules did not say which line): if `shown` is new, showing that original
+    line unchanged next to it settles it; if it replaces that line, showing the unchanged line
+    beyond it (`step` away from the section: +1 after a tail, -1 before a head) does."""
+    line = shown.strip()[:60]
+    if at is None or not 0 <= at < len(original):
+        return (f"`{line}` could be a new line or a change to the similar original line next to it; "
+                "include the unchanged line beyond it so the change is clear")
+    old = original[at].strip()[:60]
+    beyond = at + step
+    while 0 <= beyond < len(original) and not original[beyond].strip():
+        beyond += step
+    settle = f"the unchanged original line {at + 1} (`{old}`) if it is new"
+    if 0 <= beyond < len(original):
+        settle += f", or line {beyond + 1} (`{original[beyond].strip()[:60]}`) if it replaces it"
+    return (f"`{line}` could be a new line or a change to the similar original line {at + 1} "
+            f"(`{old}`) next to it; include {settle}")
+
+
+def rival_note(shown: str, original: Sequence[str], at: int) -> str:
+    """The refusal message when `shown` may be new or a change of the similar `original[at]`,
+    a few lines from where it would be inserted (edges._rival)."""
+    return (f"`{shown.strip()[:60]}` could be a new line or a change to the similar original line {at + 1} "
+            f"(`{original[at].strip()[:60]}`) near it; include the unchanged lines right around line {at + 1} "
+            "if it changes that line, or the unchanged lines where it goes if it is new")
