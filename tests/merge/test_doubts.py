@@ -171,3 +171,13 @@ def test_new_lines_that_close_the_anchors_block_end_it_where_the_original_does()
     m = merge_lazy(BLOCK, BLOCK_SNIPPET)
     assert m.refused_reason is None
     assert m.lines == ["func a() error {", "\tx := 1", "\treturn run(x)", "}", ""] + NEW_FUNC + BLOCK[5:]
+
+
+def test_greedy_doubts_name_the_similar_line_and_the_line_that_settles_it():
+    before = greedy.merge_lazy(["a = 1", "value = old(1)", "b = 2", "c = 3"],
+                               ["# ... existing code ...", "value = new(1)", "b = 2", "# ... existing code ..."])
+    assert "similar original line 2 (`value = old(1)`)" in before.refused_reason
+    assert "or line 1 (`a = 1`) if it replaces it" in before.refused_reason
+    after = greedy.merge_lazy(["a = 1", "b = 2", "value = old(1)", "c = 3"],
+                              ["# ... existing code ...", "b = 2", "value = new(1)", "# ... existing code ..."])
+    assert "or line 4 (`c = 3`) if it replaces it" in after.refused_reason
