@@ -41,10 +41,12 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     Proof: the region is exactly as long as the replacement and pairs with it line for line
     (blank with blank, the same indentation), its first non-blank pair alike (equal, an edited
     copy or `similar`); both balance their brackets to zero; no line of either sits shallower
-    than the nearest non-blank line of the bracketing runs; and `outer` holds a non-blank line
-    (blank lines pin nothing). The bracket and depth conditions keep out a new block inserted
-    before its twin (a new test ending like the next one): there the gap opens the block its
-    closing lines end, or starts at the level of the block the closing lines sit inside."""
+    than the nearest non-blank line of the bracketing runs; `outer` holds a non-blank line
+    (blank lines pin nothing); and the nearest non-blank line on one side is not generic. These
+    keep out a new block inserted before its twin (a new test ending like the next one): there
+    the gap opens the block its closing lines end, or starts shallower than the lines around
+    it, or sits between generic lines (`*/` ... `/**`: a new doc comment and function before
+    an old one of the same shape)."""
     if not region or len(region) != len(repl):
         return False
     pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
@@ -53,7 +55,7 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
         return False
     sides = [next((l for l in run if l.strip()), None) for run in (inner, outer)]
-    if sides[1] is None:
+    if sides[1] is None or all(l is None or is_generic(l) for l in sides):
         return False
     level = max(_indent(l) for l in sides if l is not None)
     return all(_indent(l) >= level for l in list(region) + list(repl) if l.strip())

@@ -181,3 +181,11 @@ def test_greedy_doubts_name_the_similar_line_and_the_line_that_settles_it():
     after = greedy.merge_lazy(["a = 1", "b = 2", "value = old(1)", "c = 3"],
                               ["# ... existing code ...", "b = 2", "value = new(1)", "# ... existing code ..."])
     assert "or line 4 (`c = 3`) if it replaces it" in after.refused_reason
+
+
+def test_gap_proof_needs_a_distinctive_line_next_to_the_gap():
+    # A new documented function before an old one of the same shape, between `/**` lines.
+    region = [" * Render the foo view.", " */", "function foo() {", "  return render('foo');", "}", ""]
+    repl = [" * Render the bar view.", " */", "function bar() {", "  return render('bar');", "}", ""]
+    assert not replaces_gap(region, repl, ["/**"], ["/**"])
+    assert replaces_gap(region, repl, ["/** Views. */"], ["/**"])
