@@ -258,7 +258,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
-            cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
+            cand = _replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e)
+            cands.append(_proven(cand, orig[o_edge:hi], sec[s_edge:], sec[s_edge - 1 :: -1], None))
         closed = _block_end(ins, orig, key, o_edge, hi)
         if closed is not None:
             k, q = closed
@@ -356,8 +357,11 @@ def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, mi
 
 def _proven(cand: _Cand, region, repl, inner, outer) -> _Cand:
     """`cand` with nothing counted deleted when its new lines provably replace the gap it
-    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped."""
-    return replace(cand, deleted=0) if replaces_gap(region, repl, inner, outer) else cand
+    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped, and
+    counts as context (it pins the reading like a matched line)."""
+    if not replaces_gap(region, repl, inner, outer):
+        return cand
+    return replace(cand, deleted=0, context=cand.context + sum(1 for l in region if l.strip()))
 
 
 def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:

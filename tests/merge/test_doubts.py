@@ -189,3 +189,13 @@ def test_gap_proof_needs_a_distinctive_line_next_to_the_gap():
     repl = [" * Render the bar view.", " */", "function bar() {", "  return render('bar');", "}", ""]
     assert not replaces_gap(region, repl, ["/**"], ["/**"])
     assert replaces_gap(region, repl, ["/** Views. */"], ["/**"])
+
+
+def test_a_last_section_without_a_marker_replaces_the_files_last_lines_line_for_line():
+    orig = ["def pair(t):", "    assert len(t) >= 2", "", "    # Return the pair.", "    return (t[0], t[1:])", "", ""]
+    snippet = ["# ... existing code ...", "    # Return the pair.", "    return (t[0], tuple(t[1:]))", "", "", ""]
+    m = merge_lazy(orig, snippet)
+    assert m.refused_reason is None
+    assert m.lines[:5] == orig[:4] + ["    return (t[0], tuple(t[1:]))"]
+    assert replaces_gap(["x = old(1)", ""], ["x = new(1)", "", ""], ["# set x"], None)
+    assert not replaces_gap(["x = old(1)", "y = 2"], ["x = new(1)"], ["# set x"], None)
