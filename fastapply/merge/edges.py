@@ -33,7 +33,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic
 from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
@@ -287,25 +287,17 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
 
 def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
     """(k, q) when the tail's new lines `ins` close the block the section's matched run sits in
-    at `ins[k]` (their running bracket depth first drops below zero there), new lines follow it,
-    and the original closes that block at `orig[q]` with the same line: the lines before it
-    then replace the block's rest (`return x` `}` shown right after unchanged lines ends the
-    function there), and the lines after it are new ones after the block."""
-    depth = 0
-    for k, line in enumerate(ins):
-        depth += bracket_balance([line])
-        if depth < 0:
-            break
-    else:
+    at `ins[k]` (anchors.block_close), new lines follow it, and the original closes that block
+    at `orig[q]` with the same line: the lines before it then replace the block's rest (`return
+    x` `}` shown right after unchanged lines ends the function there), the lines after it are new
+    ones after the block."""
+    k = block_close(ins)
+    if k is None or k == len(ins) - 1:
         return None
-    if depth != -1 or k == len(ins) - 1:
+    q = block_close(orig[o_edge : min(hi, o_edge + MAX_REGION)])
+    if q is None or key(orig[o_edge + q]) != key(ins[k]):
         return None
-    depth = 0
-    for q in range(o_edge, min(hi, o_edge + MAX_REGION)):
-        depth += bracket_balance([orig[q]])
-        if depth < 0:
-            return (k, q) if key(orig[q]) == key(ins[k]) else None
-    return None
+    return k, o_edge + q
 
 
 def _adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
