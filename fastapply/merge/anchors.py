@@ -143,3 +143,15 @@ def bracket_balance(lines: Sequence[str]) -> int:
         text = _LINE_COMMENT.sub("", text)
         total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
     return total
+
+
+def block_close(lines: Sequence[str]) -> int | None:
+    """Index of the first line where the running bracket balance of `lines` drops to exactly
+    -1 (the line that closes the block the lines start in: `}` after a function's last
+    statements), or None when it never drops below zero."""
+    depth = 0
+    for k, line in enumerate(lines):
+        depth += bracket_balance([line])
+        if depth < 0:
+            return k if depth == -1 else None
+    return None

@@ -33,30 +33,49 @@ def _alike(new: str, old: str) -> bool:
     return new.strip() == old.strip() or same_edit(new, old) or similar(new, old)
 
 
-def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str], outer: Sequence[str]) -> bool:
+def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
+                 outer: Sequence[str] | None) -> bool:
     """True when the new lines `repl`, shown between two runs of lines the section matches in
     the original (`inner`: the run grown from the anchor, `outer`: the run the edge closes on,
-    both nearest line first), provably replace the original lines `region` between them.
+    both nearest line first; `outer` None: the file's end, for a last section without a marker
+    after it), provably replace the original lines `region` between them.
 
     Proof: the region is exactly as long as the replacement and pairs with it line for line
     (blank with blank, the same indentation), its first non-blank pair alike (equal, an edited
     copy or `similar`); both balance their brackets to zero; no line of either sits shallower
-    than the nearest non-blank line of the bracketing runs; and `outer` holds a non-blank line
-    (blank lines pin nothing). The bracket and depth conditions keep out a new block inserted
-    before its twin (a new test ending like the next one): there the gap opens the block its
-    closing lines end, or starts at the level of the block the closing lines sit inside."""
-    if not region or len(region) != len(repl):
+    than the nearest non-blank line of the bracketing runs; `outer` holds a non-blank line
+    (blank lines pin nothing); and the nearest non-blank line on one side is not generic. These
+    keep out a new block inserted before its twin (a new test ending like the next one): there
+    the gap opens the block its closing lines end, or starts shallower than the lines around
+    it, or sits between generic lines (`*/` ... `/**`: a new doc comment and function before
+    an old one of the same shape)."""
+    if outer is not None and (not region or len(region) != len(repl)):
         return False
     pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
     if not pairs or any(not n.strip() or not o.strip() or _indent(n) != _indent(o) for n, o in pairs):
         return False
     if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
         return False
-    sides = [next((l for l in run if l.strip()), None) for run in (inner, outer)]
-    if sides[1] is None:
+    if outer is None:  # the file's end: its trailing blank lines say nothing
+        region, repl = _trim_end(region), _trim_end(repl)
+        if not region or len(region) != len(repl):
+            return False
+        sides = [next((l for l in inner if l.strip()), None), None]
+    else:
+        sides = [next((l for l in run if l.strip()), None) for run in (inner, outer)]
+        if sides[1] is None:
+            return False
+    if all(l is None or is_generic(l) for l in sides):
         return False
     level = max(_indent(l) for l in sides if l is not None)
     return all(_indent(l) >= level for l in list(region) + list(repl) if l.strip())
+
+
+def _trim_end(lines: Sequence[str]) -> list[str]:
+    lines = list(lines)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
 
 
 def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:

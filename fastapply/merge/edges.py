@@ -33,7 +33,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic
+from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic
 from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
@@ -258,7 +258,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
-            cands.append(_replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e))
+            cand = _replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e)
+            cands.append(_proven(cand, orig[o_edge:hi], sec[s_edge:], sec[s_edge - 1 :: -1], None))
         closed = _block_end(ins, orig, key, o_edge, hi)
         if closed is not None:
             k, q = closed
@@ -286,25 +287,17 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
 
 def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
     """(k, q) when the tail's new lines `ins` close the block the section's matched run sits in
-    at `ins[k]` (their running bracket depth first drops below zero there), new lines follow it,
-    and the original closes that block at `orig[q]` with the same line: the lines before it
-    then replace the block's rest (`return x` `}` shown right after unchanged lines ends the
-    function there), and the lines after it are new ones after the block."""
-    depth = 0
-    for k, line in enumerate(ins):
-        depth += bracket_balance([line])
-        if depth < 0:
-            break
-    else:
+    at `ins[k]` (anchors.block_close), new lines follow it, and the original closes that block
+    at `orig[q]` with the same line: the lines before it then replace the block's rest (`return
+    x` `}` shown right after unchanged lines ends the function there), the lines after it are new
+    ones after the block."""
+    k = block_close(ins)
+    if k is None or k == len(ins) - 1:
         return None
-    if depth != -1 or k == len(ins) - 1:
+    q = block_close(orig[o_edge : min(hi, o_edge + MAX_REGION)])
+    if q is None or key(orig[o_edge + q]) != key(ins[k]):
         return None
-    depth = 0
-    for q in range(o_edge, min(hi, o_edge + MAX_REGION)):
-        depth += bracket_balance([orig[q]])
-        if depth < 0:
-            return (k, q) if key(orig[q]) == key(ins[k]) else None
-    return None
+    return k, o_edge + q
 
 
 def _adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
@@ -356,8 +349,11 @@ def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, mi
 
 def _proven(cand: _Cand, region, repl, inner, outer) -> _Cand:
     """`cand` with nothing counted deleted when its new lines provably replace the gap it
-    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped."""
-    return replace(cand, deleted=0) if replaces_gap(region, repl, inner, outer) else cand
+    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped, and
+    counts as context (it pins the reading like a matched line)."""
+    if not replaces_gap(region, repl, inner, outer):
+        return cand
+    return replace(cand, deleted=0, context=cand.context + sum(1 for l in region if l.strip()))
 
 
 def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:

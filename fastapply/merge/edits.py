@@ -3,9 +3,9 @@
 A planner often starts or ends a section on a changed line, with no unchanged line beyond it:
 `html_title = "new"` right after a marker that stands for `html_title = "old"`. These rules decide,
 line against line, whether an inserted line is an edited copy (`same_edit`: same leading name,
-a declaration without its initializer, a line cut short or continued, a reworded end, a
-re-indented copy), merely `similar` (then the
-reading is doubtful and the merge refuses), or new; `rewritten_by` spots one original line
+a declaration without its initializer or with another keyword, a line cut short or continued,
+a reworded end, a re-indented copy), merely `similar` (then the reading is doubtful and the
+merge refuses), or new; `rewritten_by` spots one original line
 rewritten as a block. `edge_edit` pairs inserted lines with the original lines beyond an edge.
 
 This module knows single lines and short runs of them; edges.py decides where they apply.
@@ -68,6 +68,8 @@ def same_edit(new: str, old: str) -> bool:
         return True
     if bare_declaration(a, nb) or bare_declaration(b, na):
         return True
+    if na is not None and nb is not None and na != nb and _declared(na) == _declared(nb):
+        return True
     shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
     if len(shorter) >= 20 and longer.startswith(shorter):
         return True  # a line cut short or continued (`// due to X.` vs `// due to X, although ...`)
@@ -82,6 +84,15 @@ def bare_declaration(line: str, name: str | None) -> bool:
     optional `;` or `,`: `let context;` next to `let context = {};` is that declaration with
     its initializer dropped or added, not a second declaration of the same name."""
     return name is not None and " " in name and line.rstrip(";,").rstrip() == name
+
+
+_DECLARE = re.compile(r"^(?:var|let|const)\s+")
+
+
+def _declared(name: str) -> str:
+    """A leading name without its declaration keyword (`var x` -> `x`, `const x` -> `x`): the
+    same name declared with another keyword, or continued in a `var` chain, is an edit."""
+    return _DECLARE.sub("", name)
 
 
 def similar(a: str, b: str) -> bool:

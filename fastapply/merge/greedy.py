@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from fastapply.merge.doubts import doubt_note
 from fastapply.merge.greedy_locate import (
     _EQ, RUNGS, Span, _collapse, _Ambiguous, _find_forward, locate,
 )
@@ -182,10 +183,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         except _Ambiguous as amb:
             guess = amb.span
             if amb.doubt:
-                reason = (
-                    f"{label}: `{amb.what.strip()[:50]}` could be a new line or a change to a "
-                    "similar line just before it; include the unchanged line before it"
-                )
+                reason = f"{label}: {_doubt_note(amb, original)}"
             else:
                 reason = (
                     f"{label} matches {len(amb.places)} places in the original "
@@ -237,3 +235,13 @@ def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
 
 def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
+
+
+def _doubt_note(amb: _Ambiguous, original: Sequence[str]) -> str:
+    """A doubt's message: the line, the similar original line it may change (when known), and
+    the unchanged line that would settle it (doubts.doubt_note)."""
+    if amb.near is None:
+        return (f"`{amb.what.strip()[:50]}` could be a new line or a change to a similar line next to it; "
+                "include the unchanged lines around it")
+    step = -1 if amb.span is not None and amb.near < amb.span.start else 1
+    return doubt_note(amb.what, original, amb.near, step)

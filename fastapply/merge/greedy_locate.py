@@ -84,6 +84,7 @@ class _Ambiguous(Exception):
         self.s = s
         self.doubt = doubt  # not several places: an inserted line that may be a changed one
         self.span: Span | None = None
+        self.near: int | None = None  # for a doubt: the similar original line (0-based), if one
 
 
 def _find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
@@ -189,11 +190,12 @@ def locate(
         # the convention they would be dropped like `blank_lead`'s; this doubt stays because it
         # also stops placements that are wrong elsewhere: dropping it wrote 2 more wrong files
         # in the generated planner set for 3 more right ones.)
-        near = orig[span.end : min(hi, span.end + len(leftover) + 2)]
-        doubtful = next((l for l in leftover if any(_similar(l, o) for o in near)), None)
+        near = range(span.end, min(hi, span.end + len(leftover) + 2))
+        doubtful = next((l for l in leftover if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None or not any(l.strip() for l in leftover):
             err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
             err.span = span
+            err.near = next((o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None)
             raise err
     if not pick_first:
         _check_insertions(section, orig, lo, hi, s0, start, span)
@@ -242,11 +244,12 @@ def _check_insertions(section, orig, lo, hi, s0, start, span: Span) -> None:
     changed version of that line (the snippet left out the context that would tell): refuse."""
     sec = section.lines
     if section.open_start and s0 > 0:
-        near = orig[max(lo, start - s0 - 2) : start]
-        doubtful = next((l for l in sec[:s0] if any(_similar(l, o) for o in near)), None)
+        near = range(max(lo, start - s0 - 2), start)
+        doubtful = next((l for l in sec[:s0] if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None:
             err = _Ambiguous(doubtful, (), 0, doubt=True)
             err.span = span
+            err.near = next(o for o in near if _similar(doubtful, orig[o]))
             raise err
 
 

@@ -1,6 +1,6 @@
 """Anchors: unique lines chained in order, generic lines, bracket balance, the line index."""
 
-from fastapply.merge.anchors import LineIndex, bracket_balance, is_generic, longest_chain, unique_anchors
+from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic, longest_chain, unique_anchors
 
 
 def test_generic_lines_pin_nothing():
@@ -30,3 +30,9 @@ def test_whitespace_rung_index_collapses_runs():
 def test_bracket_balance_ignores_strings_and_comments():
     assert bracket_balance(["func f() {", '    s := "}}}"  // }', "    if x {"]) == 2
     assert bracket_balance(["}", "})"]) == -3
+
+
+def test_block_close_finds_the_line_that_closes_the_enclosing_block():
+    assert block_close(["\treturn run(x)", "}", "", "func c() {", "}"]) == 1
+    assert block_close(["\tif x {", "\t}", "\ty()"]) is None  # never leaves the block
+    assert block_close(["\tx()", "})"]) is None  # closes two at once: no single block end

@@ -171,3 +171,31 @@ def test_new_lines_that_close_the_anchors_block_end_it_where_the_original_does()
     m = merge_lazy(BLOCK, BLOCK_SNIPPET)
     assert m.refused_reason is None
     assert m.lines == ["func a() error {", "\tx := 1", "\treturn run(x)", "}", ""] + NEW_FUNC + BLOCK[5:]
+
+
+def test_greedy_doubts_name_the_similar_line_and_the_line_that_settles_it():
+    before = greedy.merge_lazy(["a = 1", "value = old(1)", "b = 2", "c = 3"],
+                               ["# ... existing code ...", "value = new(1)", "b = 2", "# ... existing code ..."])
+    assert "similar original line 2 (`value = old(1)`)" in before.refused_reason
+    assert "or line 1 (`a = 1`) if it replaces it" in before.refused_reason
+    after = greedy.merge_lazy(["a = 1", "b = 2", "value = old(1)", "c = 3"],
+                              ["# ... existing code ...", "b = 2", "value = new(1)", "# ... existing code ..."])
+    assert "or line 4 (`c = 3`) if it replaces it" in after.refused_reason
+
+
+def test_gap_proof_needs_a_distinctive_line_next_to_the_gap():
+    # A new documented function before an old one of the same shape, between `/**` lines.
+    region = [" * Render the foo view.", " */", "function foo() {", "  return render('foo');", "}", ""]
+    repl = [" * Render the bar view.", " */", "function bar() {", "  return render('bar');", "}", ""]
+    assert not replaces_gap(region, repl, ["/**"], ["/**"])
+    assert replaces_gap(region, repl, ["/** Views. */"], ["/**"])
+
+
+def test_a_last_section_without_a_marker_replaces_the_files_last_lines_line_for_line():
+    orig = ["def pair(t):", "    assert len(t) >= 2", "", "    # Return the pair.", "    return (t[0], t[1:])", "", ""]
+    snippet = ["# ... existing code ...", "    # Return the pair.", "    return (t[0], tuple(t[1:]))", "", "", ""]
+    m = merge_lazy(orig, snippet)
+    assert m.refused_reason is None
+    assert m.lines[:5] == orig[:4] + ["    return (t[0], tuple(t[1:]))"]
+    assert replaces_gap(["x = old(1)", ""], ["x = new(1)", "", ""], ["# set x"], None)
+    assert not replaces_gap(["x = old(1)", "y = 2"], ["x = new(1)"], ["# set x"], None)

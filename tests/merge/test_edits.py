@@ -68,3 +68,9 @@ def test_a_declaration_without_its_initializer_is_an_edited_copy():
     assert not same_edit("    context;", "    context = {};")  # one word: an expression, not a declaration
     assert not bare_declaration("let other;", "let context")
     assert edge_edit(["  let context;"], ["  let context = {};", "  const program = make();"]) == 1
+
+
+def test_the_same_name_declared_with_another_keyword_is_an_edited_copy():
+    assert same_edit("const parseJson = require('parse-json');", "var parseJson = require('parse-json');")
+    assert same_edit("    multipart = require('multipart'),", "var multipart = require('multipart'),")  # a var chain
+    assert not same_edit("const other = require('parse-json');", "var parseJson = require('parse-json');")
