@@ -78,6 +78,10 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str], ApplyFn
     examples = load_examples(args.data, args.limit, getattr(args, "max_lines", None))
     factory = apply_fn_factory or apply_fn_for(args)
     model = getattr(args, "model", None)
+    if model is None:  # the name the apply path will load, recorded in the JSON (not None)
+        from fastapply import models
+
+        model = os.environ.get(models.ENV_VAR) or models.DEFAULT_MODEL
     results = []
     for strategy in strategies:
         apply_fn = factory(strategy)
