@@ -111,6 +111,8 @@ def _adapter_spec(name: str, path: Path) -> ModelSpec:
         raise UnknownModelError(f"{name}: unreadable adapter_config.json ({exc})") from None
     if not isinstance(base_name, str) or Path(base_name).expanduser().resolve() == path.resolve():
         raise UnknownModelError(f"{name}: adapter_config.json names no usable base model")
+    if Path(base_name).is_dir() and Path(base_name).resolve() == bundled_gguf_dir().resolve():
+        base_name = BASE_MODEL  # written by an earlier `fastapply train`: the bundled base's directory
     base = resolve(base_name)
     if base.adapter:
         raise UnknownModelError(f"{name}: its base {base_name!r} carries an adapter already")

@@ -218,6 +218,9 @@ def train(
     total_steps = cfg.max_steps or max(1, total_micro // cfg.grad_accum)
 
     model = add_lora(rebuild_plain(hf_model.model), cfg)
+    # The adapter names its base by the model name `--model` takes (models.resolve reads it back
+    # when the adapter directory is given as a model), not by the GGUF package's directory.
+    model.peft_config["default"].base_model_name_or_path = getattr(hf_model, "name", None) or "smollm2-135m-instruct"
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, betas=(0.9, 0.99))

@@ -56,6 +56,8 @@ def test_tiny_run_lowers_loss_and_adapter_loads(tiny, tmp_path):
     assert result["heldout_bpb_after"] < result["heldout_bpb_before"] * 0.95
     adapter = tmp_path / "adapter"
     assert (adapter / "adapter_config.json").is_file() and (adapter / "adapter_model.safetensors").is_file()
+    # the adapter names its base by model name, so `--model OUT/adapter` finds it (models.resolve)
+    assert json.loads((adapter / "adapter_config.json").read_text())["base_model_name_or_path"] == "tiny"
     log = [json.loads(line) for line in open(tmp_path / "log.jsonl")]
     assert any(r["event"] == "train" for r in log)
 
