@@ -71,6 +71,14 @@ class ApplyResult:
         return f"path=model model={self.model} draft={self.draft}{where}{why}: {self.stats.summary_line() if self.stats else ''}"
 
 
+def _elides(snippet: str, original: str) -> bool:
+    """True when the snippet marks elided code (`... existing code ...`), so the code it does not
+    show stays: only then may the model rewrite a window and the rest be kept as it is."""
+    from fastapply.merge.lazy import has_markers
+
+    return has_markers(snippet.split("\n"), original.split("\n"))
+
+
 class EditStream:
     """Iterate for the updated file's text as it is produced; `.result` is set at the end.
 
@@ -126,8 +134,10 @@ class EditStream:
         self._frame = ("", "")  # the original's text before and after the window the model rewrites
         self.window = None
         model_original = original
-        if self.merge is not None and strategy == "auto":
-            # the instant merge knows where it is unsure: the model rewrites only that window
+        if self.merge is not None and strategy == "auto" and _elides(snippet, original):
+            # the instant merge knows where it is unsure: the model rewrites only that window (only
+            # for a snippet with markers: a marker-free one may be the whole file, whose changes
+            # outside any window the splice would silently drop)
             lf = prompts.normalise(original)
             self.window = choose_window(lf.split("\n")[:-1], getattr(self.merge, "regions", ()))
             if self.window is not None:

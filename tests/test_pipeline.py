@@ -165,6 +165,16 @@ def test_auto_rewrites_only_the_undecided_window_and_splices_it_back(crlf):
     assert "window=lines" in r.summary_line()
 
 
+def test_no_window_for_a_marker_free_snippet_that_may_be_the_whole_file():
+    # Without markers nothing is elided: a window would keep the lines outside it that the snippet
+    # (the whole new file) dropped. The model rewrites the whole file instead.
+    original = _long_file(8)
+    snippet = "".join(original.split("def func_3")[0])  # the file's head only, no markers
+    at = original.split("\n").index("    y = x + 2")
+    r = apply_edit(original, snippet, strategy="auto", merge=_Refusal([(at, at + 1)]), loaded=FakeLoaded(snippet))
+    assert r.window is None
+
+
 def test_no_window_for_the_model_strategy_or_without_regions():
     original = _long_file(5)
     r = apply_edit(original, "def func_1(x):\n    y = x + 100\n    return y\n", strategy="model",
