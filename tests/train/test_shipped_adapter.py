@@ -1,4 +1,4 @@
-"""The shipped adapter (fastapply-135m) loads onto the bundled base model and merges a small edit."""
+"""The shipped adapters (fastapply-135m, fastapply-135m-v2) are small fp16 files; fastapply-135m loads onto the bundled base model and merges a small edit."""
 
 import json
 from pathlib import Path
@@ -36,17 +36,22 @@ def main():
 EXPECTED = ORIGINAL.replace("json.dump(data, fh)", "json.dump(data, fh, indent=2)")
 
 
-def test_shipped_files_are_small_and_fp16():
-    cfg = json.loads((SHIPPED_ADAPTER / "adapter_config.json").read_text())
-    assert cfg["peft_type"] == "LORA"
-    weights = SHIPPED_ADAPTER / "adapter_model.safetensors"
+@pytest.mark.parametrize("name", ["fastapply-135m", "fastapply-135m-v2"])
+def test_shipped_files_are_small_and_fp16(name):
+    from fastapply import models
+
+    adapter = models.ADAPTERS[name]
+    cfg = json.loads((adapter / "adapter_config.json").read_text())
+    assert cfg["peft_type"] == "LORA" and cfg["base_model_name_or_path"] == models.BASE_MODEL
+    assert models.resolve(name).adapter == str(adapter)
+    weights = adapter / "adapter_model.safetensors"
     assert 1e6 < weights.stat().st_size < 25e6
     from safetensors import safe_open
 
     with safe_open(str(weights), "pt") as f:
         name = next(iter(f.keys()))
         assert str(f.get_tensor(name).dtype) == "torch.float16"
-    assert (SHIPPED_ADAPTER / "MODEL_CARD.md").is_file()
+    assert (adapter / "MODEL_CARD.md").is_file()
 
 
 @pytest.mark.model
