@@ -212,6 +212,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
                 return old  # the joint reading pasted a twin of existing code; the greedy one did not
             # else the joint reading only adds (a new block shaped like an existing one copies lines by
             # nature) where the greedy one overwrites original lines: add or replace? refused below
+        if verdicts == [False, False] and _fewer_copies(orig, joint.text, old.text, snip_lines):
+            return old
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True] and readings.differ_by_final_block(
@@ -269,6 +271,18 @@ def _copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str
     if diff_snippet and sections.diff_counts_agree(orig.lines, lines, diff_snippet):
         return None
     return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
+
+
+def _fewer_copies(orig: Text, joint: str, greedy: str, snip_lines: list[str]) -> bool:
+    """Both readings paste copies of existing lines: when the greedy one copies no line the joint
+    one does not, loses no more original lines, is strictly better in one of the two and drops
+    lines only next to unique lines the snippet shows, the copies it keeps come from the snippet
+    itself (new code shaped like old) and the joint reading misplaced something besides."""
+    j, g = split_text(joint).lines, split_text(greedy).lines
+    cj, cg = (snippet_checks.copied_lines(orig.lines, r, snip_lines) for r in (j, g))
+    lj, lg = (snippet_checks.lost_distinctive_lines(orig.lines, r) for r in (j, g))
+    return (cg <= cj and lg <= lj and (lg < lj or len(cg) < len(cj))
+            and snippet_checks.check_unshown_deletions(orig.lines, g, snip_lines, strict=True) is None)
 
 
 def _without_blanks(text: str) -> list[str]:

@@ -298,6 +298,17 @@ COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits r
 REPEATED_NEW_LINES = 2
 
 
+def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
+    """The distinctive lines (stripped) the result has more often than the original and the
+    snippet each have them: what `check_copied_lines` weighs."""
+    from collections import Counter
+
+    before = Counter(l.strip() for l in original)
+    shown = Counter(l.strip() for l in snippet)
+    return {line for line, n in Counter(l.strip() for l in result).items()
+            if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))}
+
+
 def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
     not occur in the merge more often than in the original or in the snippet, whichever is more

@@ -472,3 +472,19 @@ def test_a_new_block_shaped_like_the_last_one_is_not_written_over_it():
     # greedy one overwrites `.add(a, b)` with it: add or replace? Only a refusal is safe.
     result = instant_merge(NEW_TWIN_ORIGINAL, NEW_TWIN_SNIPPET, language="javascript")
     assert result.text is None or "it('should add two numbers'" in result.text
+
+
+def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_nothing_wins():
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import _fewer_copies
+
+    original = "def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 0\n\n\n" \
+               "def test_b(runner):\n    result = runner.invoke(cli, ['--version'])\n    assert 'version' in result.output\n"
+    new = "\n\ndef test_c(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert 'Usage' in result.output\n"
+    snippet = ["# ... existing code ...", "    assert 'version' in result.output", "", "", "def test_c(runner):",
+               "    result = runner.invoke(cli, ['--help'])", "    assert 'Usage' in result.output"]
+    greedy = original + new  # one copied line: the new test's invoke, which the snippet brings
+    joint = original.replace("    assert 'version' in result.output\n", "") + new + "    result = runner.invoke(cli, ['--version'])\n"
+    orig = split_text(original)
+    assert _fewer_copies(orig, joint, greedy, snippet)  # joint copies more and loses a line: greedy
+    assert not _fewer_copies(orig, greedy, joint, snippet)  # never the other way round
