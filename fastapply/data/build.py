@@ -122,7 +122,7 @@ def make_examples(pairs: list[dict], cfg: BuildConfig) -> tuple[list[dict], Coun
             noop = synthesise(p["before"], p["before"], p["language"], "noop", rng)
             if noop is not None:
                 jobs.append((noop, p["before"], None))
-        examples.extend(_region_examples(p, pid, cfg, rng, seen, stats))
+        examples.extend(_region_examples(p, cfg, rng, seen, stats))
         for s, expected, subject in jobs:
             # the oracle, once more, on exactly what is written
             try:
@@ -138,17 +138,12 @@ def make_examples(pairs: list[dict], cfg: BuildConfig) -> tuple[list[dict], Coun
                 stats["dropped_duplicate"] += 1
                 continue
             seen.add(k)
-            examples.append({
-                "id": f"{p['repo']}@{str(p.get('sha', ''))[:10]}:{p['path']}:{s.style}",
-                "repo": p["repo"], "path": p["path"], "language": p["language"], "style": s.style,
-                "original": p["before"], "snippet": s.text, "instruction": instruction, "expected": expected,
-                "original_lines": _n_lines(p["before"]), "n_sections": s.n_sections,
-            })
+            examples.append(_row(p, s.style, p["before"], s.text, instruction, expected, n_sections=s.n_sections))
     shown.close()
     return examples, stats
 
 
-def _region_examples(p: dict, pid: str, cfg: BuildConfig, rng: random.Random, seen: set, stats: Counter) -> list[dict]:
+def _region_examples(p: dict, cfg: BuildConfig, rng: random.Random, seen: set, stats: Counter) -> list[dict]:
     """The model path's new jobs for one pair (issue 10): a window of the file rewritten for a
     planner-style snippet, and a deletion stated only in the instruction. Their expected text
     comes from the real commit, so there is no reference-merge check: a planner snippet may be
@@ -177,14 +172,19 @@ def _region_examples(p: dict, pid: str, cfg: BuildConfig, rng: random.Random, se
             continue
         seen.add(k)
         stats[f"made_{ex['style'].split('-')[0]}"] += 1
-        out.append({
-            "id": f"{p['repo']}@{str(p.get('sha', ''))[:10]}:{p['path']}:{ex['style']}",
-            "repo": p["repo"], "path": p["path"], "language": p["language"], "style": ex["style"],
-            "original": ex["original"], "snippet": ex["snippet"], "instruction": ex["instruction"],
-            "expected": ex["expected"], "original_lines": _n_lines(ex["original"]),
-            "window": ex.get("window"),
-        })
+        out.append(_row(p, ex["style"], ex["original"], ex["snippet"], ex["instruction"], ex["expected"],
+                        window=ex.get("window")))
     return out
+
+
+def _row(p: dict, style: str, original: str, snippet: str, instruction: str | None, expected: str, **extra) -> dict:
+    """One training example of pair `p`, in the shape `render` and the trainer read."""
+    return {
+        "id": f"{p['repo']}@{str(p.get('sha', ''))[:10]}:{p['path']}:{style}",
+        "repo": p["repo"], "path": p["path"], "language": p["language"], "style": style,
+        "original": original, "snippet": snippet, "instruction": instruction, "expected": expected,
+        "original_lines": _n_lines(original), **extra,
+    }
 
 
 def render(example: dict, tokenizer) -> dict:

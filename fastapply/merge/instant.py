@@ -200,34 +200,29 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         if joint.text == old.text:
             return joint
         verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
-        if verdicts == [True, False]:
-            lost = [snippet_checks.lost_distinctive_lines(orig.lines, split_text(r.text).lines) for r in (joint, old)]
-            if lost[0] <= lost[1]:
-                return joint  # the greedy reading pasted a twin of existing code; the joint one did not
-            # else the joint reading kept the count by overwriting original lines the greedy one keeps:
-            # a new twin of an existing block, read once as added and once as replacing: refused below
-        if verdicts == [False, True]:
-            lost = [snippet_checks.lost_distinctive_lines(orig.lines, split_text(r.text).lines) for r in (joint, old)]
-            if not (lost[0] == 0 < lost[1]):
-                return old  # the joint reading pasted a twin of existing code; the greedy one did not
-            # else the joint reading only adds (a new block shaped like an existing one copies lines by
-            # nature) where the greedy one overwrites original lines: add or replace? refused below
-        if verdicts == [False, False] and _fewer_copies(orig, joint.text, old.text, snip_lines):
+        lines = [split_text(r.text).lines for r in (joint, old)]  # each reading's lines, split once
+        lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
+        # One reading pasted a twin of existing code and the other did not: the other is written,
+        # unless it kept the count by overwriting original lines the first keeps (a new block
+        # shaped like an existing one, read once as added and once as replacing: refused below).
+        if verdicts == [True, False] and lost[0] <= lost[1]:
+            return joint
+        if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):
+            return old
+        if verdicts == [False, False] and _fewer_copies(orig, lines, lost, snip_lines):
             return old
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
-        if verdicts == [True, True] and readings.differ_by_final_block(
-                split_text(joint.text).lines, split_text(old.text).lines, snip_lines):
+        if verdicts == [True, True] and readings.differ_by_final_block(lines[0], lines[1], snip_lines):
             return MergeResult(None, "the snippet stops without a marker before the file's short final block, which "
                                "one reading keeps and the other deletes; end the snippet with a marker to keep it, "
                                "or show the lines around it to delete it", "lazy", joint.rung, joint.text,
-                               changed_regions(orig.lines, split_text(old.text).lines))
+                               changed_regions(orig.lines, lines[1]))
         if verdicts == [True, True]:
-            kept = [guards.deletion_stats(orig.lines, split_text(r.text).lines).unreplaced for r in (joint, old)]
+            kept = [guards.deletion_stats(orig.lines, r).unreplaced for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
-        regions = regions or changed_regions(orig.lines, split_text(joint.text).lines) + changed_regions(
-            orig.lines, split_text(old.text).lines)
+        regions = regions or changed_regions(orig.lines, lines[0]) + changed_regions(orig.lines, lines[1])
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
@@ -273,16 +268,16 @@ def _copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str
     return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
 
 
-def _fewer_copies(orig: Text, joint: str, greedy: str, snip_lines: list[str]) -> bool:
-    """Both readings paste copies of existing lines: when the greedy one copies no line the joint
-    one does not, loses no more original lines, is strictly better in one of the two and drops
-    lines only next to unique lines the snippet shows, the copies it keeps come from the snippet
-    itself (new code shaped like old) and the joint reading misplaced something besides."""
-    j, g = split_text(joint).lines, split_text(greedy).lines
-    cj, cg = (snippet_checks.copied_lines(orig.lines, r, snip_lines) for r in (j, g))
-    lj, lg = (snippet_checks.lost_distinctive_lines(orig.lines, r) for r in (j, g))
+def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> bool:
+    """Both readings (`lines`: joint, greedy; `lost`: the distinctive original lines each lost)
+    paste copies of existing lines: when the greedy one copies no line the joint one does not,
+    loses no more original lines, is strictly better in one of the two and drops lines only next
+    to unique lines the snippet shows, the copies it keeps come from the snippet itself (new code
+    shaped like old) and the joint reading misplaced something besides."""
+    cj, cg = (set(snippet_checks.copied_lines(orig.lines, r, snip_lines)) for r in lines)
+    lj, lg = lost
     return (cg <= cj and lg <= lj and (lg < lj or len(cg) < len(cj))
-            and snippet_checks.check_unshown_deletions(orig.lines, g, snip_lines, strict=True) is None)
+            and snippet_checks.check_unshown_deletions(orig.lines, lines[1], snip_lines, strict=True) is None)
 
 
 def _without_blanks(text: str) -> list[str]:

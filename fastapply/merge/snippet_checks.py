@@ -298,14 +298,13 @@ COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits r
 REPEATED_NEW_LINES = 2
 
 
-def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
+def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> dict[str, int]:
     """The distinctive lines (stripped) the result has more often than the original and the
-    snippet each have them: what `check_copied_lines` weighs."""
-    from collections import Counter
-
+    snippet each have them, with their count in the result (in the result's order): what
+    `check_copied_lines` weighs."""
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
-    return {line for line, n in Counter(l.strip() for l in result).items()
+    return {line: n for line, n in Counter(l.strip() for l in result).items()
             if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))}
 
 
@@ -313,13 +312,9 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
     not occur in the merge more often than in the original or in the snippet, whichever is more
     (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one)."""
-    from collections import Counter
-
     before = Counter(l.strip() for l in original)
-    after = Counter(l.strip() for l in result)
     shown = Counter(l.strip() for l in snippet)
-    copied = [(line, n) for line, n in after.items()
-              if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))]
+    copied = list(copied_lines(original, result, snippet).items())
     if 0 < len(copied) <= REPEATED_NEW_LINES and all(
             shown.get(line) == 1 and n == before.get(line, 0) + 1 and (n >= 3 or _COMMENT.match(line))
             for line, n in copied):
@@ -340,8 +335,6 @@ def lost_distinctive_lines(original: Sequence[str], result: Sequence[str]) -> in
     Used to weigh two readings of one snippet: a snippet that adds a twin of an existing block
     (a new test shaped like the one above it) copies lines by nature, so a reading that pastes
     copies is no worse than one that keeps the count by overwriting the old twin."""
-    from collections import Counter
-
     before = Counter(l.strip() for l in original if _distinctive(l))
     after = Counter(l.strip() for l in result)
     return sum((before - after).values())

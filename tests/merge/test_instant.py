@@ -475,6 +475,7 @@ def test_a_new_block_shaped_like_the_last_one_is_not_written_over_it():
 
 
 def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_nothing_wins():
+    from fastapply.merge import snippet_checks
     from fastapply.merge.conventions import split_text
     from fastapply.merge.instant import _fewer_copies
 
@@ -486,5 +487,7 @@ def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_no
     greedy = original + new  # one copied line: the new test's invoke, which the snippet brings
     joint = original.replace("    assert 'version' in result.output\n", "") + new + "    result = runner.invoke(cli, ['--version'])\n"
     orig = split_text(original)
-    assert _fewer_copies(orig, joint, greedy, snippet)  # joint copies more and loses a line: greedy
-    assert not _fewer_copies(orig, greedy, joint, snippet)  # never the other way round
+    lines = [split_text(joint).lines, split_text(greedy).lines]
+    lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
+    assert _fewer_copies(orig, lines, lost, snippet)  # joint copies more and loses a line: greedy
+    assert not _fewer_copies(orig, lines[::-1], lost[::-1], snippet)  # never the other way round
