@@ -211,6 +211,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
             return old
         if verdicts == [False, False] and _fewer_copies(orig, lines, lost, snip_lines):
             return old
+        if verdicts == [False, False] and (keeper := _keeps_context(orig, lines, lost, snip_lines)) is not None:
+            return (joint, old)[keeper]
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True] and readings.differ_by_final_block(lines[0], lines[1], snip_lines):
@@ -278,6 +280,22 @@ def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_line
     lj, lg = lost
     return (cg <= cj and lg <= lj and (lg < lj or len(cg) < len(cj))
             and snippet_checks.check_unshown_deletions(orig.lines, lines[1], snip_lines, strict=True) is None)
+
+
+def _keeps_context(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> int | None:
+    """Both readings (`lines`: joint, greedy) paste copies of existing lines: the index of the one
+    to write when only the other pastes a second copy of a line the snippet shows next to a marker
+    (readings.copied_context: context read as new code), provided the kept one loses no more
+    distinctive original lines and drops lines only next to unique lines the snippet shows."""
+    ctx = [bool(readings.copied_context(orig.lines, r, snip_lines)) for r in lines]
+    if ctx[0] == ctx[1]:
+        return None
+    keeper = ctx.index(False)
+    if lost[keeper] > lost[1 - keeper]:
+        return None
+    if snippet_checks.check_unshown_deletions(orig.lines, lines[keeper], snip_lines, strict=True) is not None:
+        return None
+    return keeper
 
 
 def _without_blanks(text: str) -> list[str]:

@@ -19,6 +19,16 @@ Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonif
     # backwards compat
     json_available = True
 
+A difference the snippet does settle is *marker context* (`copied_context`): when both readings
+paste copies of existing lines (new code shaped like old: a new test after its twin), the line a
+snippet shows right after a marker (or right before one) is context, the existing line the marker
+runs up to. A reading that pastes a second copy of it has read the context as new code; when the
+other reading places it on the original line and copies no such line, it is the one the snippet
+describes (`instant._keeps_context` adds the deletion checks). Example: the snippet
+`# ... existing code ... / assert out == 'x' / <blank> / def test_new(): ...` appends a test; a
+reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
+old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.
+
 This module knows lines only; it does not know how either reading was made.
 """
 
@@ -57,3 +67,26 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
     block = longer[len(shorter):]
     code = [line for line in block if line.strip()]
     return not block[0].strip() and 0 < len(code) <= FINAL_BLOCK
+
+
+def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
+    """The lines (stripped) a snippet shows right next to its markers: each section's first
+    non-blank line after a marker and its last non-blank line before one."""
+    from fastapply.merge.sections import split_sections
+
+    out: set[str] = set()
+    for section in split_sections(snippet, original):
+        shown = [line.strip() for line in section.lines if line.strip()]
+        if shown and section.open_start:
+            out.add(shown[0])
+        if shown and section.open_end:
+            out.add(shown[-1])
+    return out
+
+
+def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
+    """The marker-context lines (`marker_context`) that `result` has more often than the original
+    and the snippet each have them (snippet_checks.copied_lines): context read as new code."""
+    from fastapply.merge.snippet_checks import copied_lines
+
+    return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)

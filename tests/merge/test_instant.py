@@ -491,3 +491,24 @@ def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_no
     lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
     assert _fewer_copies(orig, lines, lost, snippet)  # joint copies more and loses a line: greedy
     assert not _fewer_copies(orig, lines[::-1], lost[::-1], snippet)  # never the other way round
+
+
+def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_once_wins():
+    from fastapply.merge import snippet_checks
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import _keeps_context
+
+    original = ("def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
+                "\n    result = runner.invoke(cli, ['--version'])\n    assert 'version 1.0' in result.output\n")
+    new = ("\n\ndef test_b(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
+           "    assert 'Missing option' in result.output\n")
+    snippet = ["# ... existing code ...", "    assert 'version 1.0' in result.output", *new.split("\n")[:-1]]
+    greedy = original + new  # copies the new test's lines (they repeat test_a's): right
+    joint = original.replace("    assert result.exit_code == 2\n", "    assert 'version 1.0' in result.output" + new[:-1] + "\n", 1)
+    orig = split_text(original)
+    lines = [split_text(joint).lines, split_text(greedy).lines]  # joint pasted `assert 'version 1.0'` twice
+    lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
+    assert _keeps_context(orig, lines, lost, snippet) == 1
+    assert _keeps_context(orig, lines[::-1], lost[::-1], snippet) == 0  # whichever reading it is
+    assert _keeps_context(orig, [lines[1], lines[1]], [lost[1], lost[1]], snippet) is None  # neither copies it
+    assert _keeps_context(orig, lines, [lost[0], lost[0] + 1], snippet) is None  # the keeper loses more

@@ -35,3 +35,25 @@ def test_instant_merge_refuses_to_guess_whether_a_final_block_stays():
     assert result.text is None
     assert "final block" in result.refused_reason
     assert result.candidate and "VERSION = '1.1'" in result.candidate
+
+
+# marker context: a line shown right next to a marker is the existing line the marker runs up to
+
+CTX_ORIGINAL = ["def test_a(runner):", "    result = runner.invoke(cli, ['--help'])", "    assert result.exit_code == 0",
+                "    assert 'Usage' in result.output"]
+CTX_SNIPPET = ["# ... existing code ...", "    assert 'Usage' in result.output", "", "", "def test_b(runner):",
+               "    result = runner.invoke(cli, ['--version'])", "    assert result.exit_code == 0"]
+CTX_GREEDY = CTX_ORIGINAL + CTX_SNIPPET[2:]  # the new test appended after the line it follows: right
+CTX_JOINT = CTX_ORIGINAL[:2] + CTX_SNIPPET[1:-1] + CTX_ORIGINAL[2:]  # anchored on the new test's last line
+
+def test_marker_context_is_the_line_next_to_each_marker():
+    ctx = readings.marker_context(CTX_SNIPPET, CTX_ORIGINAL)
+    assert ctx == {"assert 'Usage' in result.output"}
+    closed = readings.marker_context(CTX_SNIPPET + ["# ... existing code ..."], CTX_ORIGINAL)
+    assert closed == {"assert 'Usage' in result.output", "assert result.exit_code == 0"}
+    assert readings.marker_context(CTX_SNIPPET[1:], CTX_ORIGINAL) == set()  # no markers, no context
+
+
+def test_a_reading_that_pastes_a_second_copy_of_marker_context_is_named():
+    assert readings.copied_context(CTX_ORIGINAL, CTX_JOINT, CTX_SNIPPET) == {"assert 'Usage' in result.output"}
+    assert readings.copied_context(CTX_ORIGINAL, CTX_GREEDY, CTX_SNIPPET) == set()
