@@ -178,7 +178,8 @@ def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted:
 def _two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
                   diff_snippet: list[str] | None = None) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
-    (greedy.py, one section at a time). Both merge: written when they agree, or when one of them
+    (greedy.py, one section at a time). First, a block one keeps and the other deletes that uses
+    imports the snippet removed goes (`_settled_by_imports`). Both merge: written when they agree, or when one of them
     pasted a twin and the other did not overwrite what the first kept, or they differ in blank
     lines only, or one deletes much less (not a short final block: readings.py); else refused
     with the joint result as candidate. One merges: written when it passes its guards (the joint
@@ -189,13 +190,17 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
+    placed = [joint_merge.lines is not None, False]  # whether each reading placed the snippet (guards aside)
     if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
         old = MergeResult(None, "too large for the second reading", "lazy", None, None)
     else:
         greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
+        placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
     joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
+    if not diff_snippet and (settled := _settled_by_imports(orig, (joint, old), placed, language, text)) is not None:
+        return settled
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
@@ -249,6 +254,28 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
+
+
+def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], placed: list[bool],
+                        language: str | None, snippet: str) -> MergeResult | None:
+    """The readings (joint, greedy) differ by a block one keeps and the other deletes, and the
+    snippet removed imports that only that block uses (readings.orphaned_block): the deleting
+    reading is written when it passes every guard but the deletion-size one (the removed
+    imports show the deletion that the snippet's size does not). A reading that placed the
+    snippet (`placed`) and was refused by a guard counts, with its candidate text."""
+    texts = [r.text if r.merged else (r.candidate if p else None) for r, p in zip(results, placed)]
+    if None in texts or texts[0] == texts[1]:
+        return None
+    lines = [split_text(t).lines for t in texts]
+    for keep, drop in ((0, 1), (1, 0)):
+        if readings.orphaned_block(orig.lines, lines[keep], lines[drop], language):
+            chosen = results[drop]
+            if chosen.merged:
+                return chosen
+            reason = guards.run_guards("\n".join(orig.lines), "\n".join(lines[drop]), language=language,
+                                       shown_lines=None, snippet=snippet)
+            return MergeResult(texts[drop], None, "lazy", chosen.rung, None) if reason is None else None
+    return None
 
 
 def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] | None) -> MergeResult:

@@ -1,5 +1,5 @@
-"""Reading choice: when the two readings of a lazy snippet (joint and greedy) both merge but give
-different files, which differences the snippet can settle.
+"""Reading choice: when the two readings of a lazy snippet (joint and greedy) give different
+files, which differences the snippet can settle.
 
 `instant._two_readings` writes one reading alone when the other pasted a twin, or when they
 differ in blank lines only, or when one deletes much less than the other. One difference no
@@ -29,7 +29,12 @@ describes (`instant._keeps_context` adds the deletion checks). Example: the snip
 reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
 old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.
 
-This module knows lines only; it does not know how either reading was made.
+A block one reading keeps and the other deletes is also settled when the snippet removed
+imports that only the block uses (`orphaned_block`): keeping it would leave it calling names
+the file no longer imports (imports.py reads the import lines).
+
+This module knows lines (and, through imports.py, import lines); it does not know how either
+reading was made.
 """
 
 from __future__ import annotations
@@ -90,3 +95,41 @@ def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequ
     from fastapply.merge.snippet_checks import copied_lines
 
     return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)
+
+
+def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[str],
+                   language: str | None = None) -> set[str]:
+    """The names that settle a block one reading keeps (`keep`) and the other deletes (`drop`)
+    in favour of deleting it: names bound by import lines of the original that both readings
+    remove (the snippet removed those imports), which the kept block still uses and nothing
+    else in `drop` does. Empty when that is not so.
+
+    `keep` must be `drop` with original lines added (nothing else differs). Keeping the block
+    would leave it calling what the snippet no longer imports (`ioutil.ReadFile` after the
+    snippet's import list drops `io/ioutil`), while the shorter file uses none of the removed
+    names: the imports were removed because the block goes (a snippet that ends without a marker
+    before a function only that function's imports served)."""
+    from fastapply.merge import imports
+    from fastapply.merge.snippet_checks import line_opcodes
+
+    ops = line_opcodes(drop, keep)
+    if any(tag not in ("equal", "insert") for tag, *_ in ops):
+        return set()
+    keep_imports = imports.bound_names(keep, language)
+    added = [keep[j] for tag, _, _, j1, j2 in ops if tag == "insert" for j in range(j1, j2) if j not in keep_imports]
+    known = {line.strip() for line in original}
+    if not any(line.strip() for line in added) or any(line.strip() not in known for line in added):
+        return set()
+    bound = imports.bound_names(original, language)
+    if not bound:
+        return set()
+    present = {line.strip() for line in keep} | {line.strip() for line in drop}
+    removed = {i for i in bound if original[i].strip() not in present}
+    still = set().union(*(names for i, names in imports.bound_names(drop, language).items()))
+    names = set().union(*(bound[i] for i in removed)) - still if removed else set()
+    if not names:
+        return set()
+    code = [line for i, line in enumerate(drop) if i not in imports.bound_names(drop, language)]
+    if imports.uses(code, names):
+        return set()
+    return imports.uses(added, names)

@@ -512,3 +512,69 @@ def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_onc
     assert _keeps_context(orig, lines[::-1], lost[::-1], snippet) == 0  # whichever reading it is
     assert _keeps_context(orig, [lines[1], lines[1]], [lost[1], lost[1]], snippet) is None  # neither copies it
     assert _keeps_context(orig, lines, [lost[0], lost[0] + 1], snippet) is None  # the keeper loses more
+
+
+ORPHAN_ORIGINAL = """package cmd
+
+import (
+	"fmt"
+	"io/ioutil"
+	"os"
+	"testing"
+)
+
+func TestCreate(t *testing.T) {
+	wd, _ := os.Getwd()
+	path := wd
+	if err := create(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGolden compares the generated files with the golden ones.
+func TestGolden(t *testing.T) {
+	got, err := ioutil.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ioutil.ReadFile("testdata/main.go.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("main.go differs from its golden file")
+	}
+	for _, name := range []string{"a.go", "b.go", "c.go"} {
+		if _, err := os.Stat(name); err != nil {
+			t.Errorf("missing %s", name)
+		}
+	}
+}
+"""
+ORPHAN_SNIPPET = """// ... existing code ...
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+// ... existing code ...
+func TestCreate(t *testing.T) {
+	wd, _ := os.Getwd()
+	path := fmt.Sprintf("%s/project", wd)
+	if err := create(path); err != nil {
+		t.Fatal(err)
+	}
+}
+"""
+
+
+def test_a_final_function_that_only_uses_imports_the_snippet_removed_goes_with_them():
+    result = instant_merge(ORPHAN_ORIGINAL, ORPHAN_SNIPPET, language="go")
+    assert result.text is not None and "TestGolden" not in result.text and "ioutil" not in result.text
+    assert 'path := fmt.Sprintf("%s/project", wd)' in result.text
+
+
+def test_a_final_function_whose_imports_stay_is_kept_by_a_snippet_without_a_closing_marker():
+    snippet = ORPHAN_SNIPPET.replace('\t"os"\n', '\t"io/ioutil"\n\t"os"\n')
+    result = instant_merge(ORPHAN_ORIGINAL, snippet, language="go")
+    assert result.text is not None and "func TestGolden" in result.text
