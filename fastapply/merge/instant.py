@@ -199,7 +199,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
     joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
-    if not diff_snippet and (settled := _settled_by_imports(orig, (joint, old), placed, language, text)) is not None:
+    if not diff_snippet and (settled := _settled_by_imports(orig, (joint, old), placed, language, text,
+                                                            joint_merge.shown_lines)) is not None:
         return settled
     if joint.merged and old.merged:
         if joint.text == old.text:
@@ -257,12 +258,14 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
 
 
 def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], placed: list[bool],
-                        language: str | None, snippet: str) -> MergeResult | None:
+                        language: str | None, snippet: str, shown: int | None) -> MergeResult | None:
     """The readings (joint, greedy) differ by a block one keeps and the other deletes, and the
     snippet removed imports that only that block uses (readings.orphaned_block): the deleting
-    reading is written when it passes every guard but the deletion-size one (the removed
-    imports show the deletion that the snippet's size does not). A reading that placed the
-    snippet (`placed`) and was refused by a guard counts, with its candidate text."""
+    reading is written when it passes every guard but the deletion-size one, and the keeping
+    reading passes that one (the removed imports show the block's deletion, which the snippet's
+    `shown` lines do not; any other deletion both readings make must still fit them). A
+    reading that placed the snippet (`placed`) and was refused by a guard counts, with its
+    candidate text."""
     texts = [r.text if r.merged else (r.candidate if p else None) for r, p in zip(results, placed)]
     if None in texts or texts[0] == texts[1]:
         return None
@@ -272,6 +275,8 @@ def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], pl
             chosen = results[drop]
             if chosen.merged:
                 return chosen
+            if shown is not None and guards.check_deletions(orig.lines, lines[keep], shown) is not None:
+                return None
             reason = guards.run_guards("\n".join(orig.lines), "\n".join(lines[drop]), language=language,
                                        shown_lines=None, snippet=snippet)
             return MergeResult(texts[drop], None, "lazy", chosen.rung, None) if reason is None else None
