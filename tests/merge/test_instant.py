@@ -578,3 +578,22 @@ def test_a_final_function_whose_imports_stay_is_kept_by_a_snippet_without_a_clos
     snippet = ORPHAN_SNIPPET.replace('\t"os"\n', '\t"io/ioutil"\n\t"os"\n')
     result = instant_merge(ORPHAN_ORIGINAL, snippet, language="go")
     assert result.text is not None and "func TestGolden" in result.text
+
+
+def test_the_removed_imports_excuse_only_the_orphaned_blocks_deletion():
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import MergeResult, _settled_by_imports
+
+    orig = split_text(ORPHAN_ORIGINAL)
+    drop = instant_merge(ORPHAN_ORIGINAL, ORPHAN_SNIPPET, language="go").text
+    keep = drop + ORPHAN_ORIGINAL[ORPHAN_ORIGINAL.index("\n// TestGolden"):]
+    results = (MergeResult(keep, None, "lazy", "exact", None), MergeResult(None, "too many deletions", "lazy", "exact", drop))
+    settled = _settled_by_imports(orig, results, [True, True], "go", ORPHAN_SNIPPET, shown=10)
+    assert settled is not None and settled.text == drop
+    assert _settled_by_imports(orig, results, [True, False], "go", ORPHAN_SNIPPET, shown=10) is None  # not placed
+    # a keeping reading that itself deletes more than the snippet shows: the imports excuse no more
+    padded = ORPHAN_ORIGINAL.replace("func TestCreate", "var big = []int{\n" + "\t1,\n" * 30 + "}\n\nfunc TestCreate")
+    orig = split_text(padded)
+    keep_big = keep  # lacks the 32 padding lines the original now has
+    results = (MergeResult(keep_big, None, "lazy", "exact", None), MergeResult(None, "x", "lazy", "exact", drop))
+    assert _settled_by_imports(orig, results, [True, True], "go", ORPHAN_SNIPPET, shown=10) is None
