@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import blocks, definitions, repeats, syntax
+from fastapply.merge import answer_checks, blocks, definitions, repeats, syntax
 from fastapply.merge.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines, is_marker
@@ -237,7 +237,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
 class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
-    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines
+    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | unchanged
     reason: str
 
 
@@ -266,6 +266,8 @@ def check_answer(
         ("duplicates", lambda: check_definition_kept_twice(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
+        ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),
+        ("unchanged", lambda: answer_checks.check_unchanged(original_lines, result_lines)),
     )
     for name, check in checks:
         reason = check()
