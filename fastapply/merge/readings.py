@@ -138,17 +138,24 @@ def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[
 def shown_run_kept_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> bool:
     """True when two copied lines (`snippet_checks.copied_lines`: the result has them more often
     than the original and the snippet) follow each other both in the snippet and in the original,
-    blank lines aside: a block the snippet shows at its new place that the reading also kept at
-    its old one (code moved into a new function, its old copy kept below an excerpt's end).
-    Single repeated lines (`@click.command()`, `router := New()`) are new code shaped like old."""
+    and the snippet shows the run's old neighbour (the original line just before it, or just after
+    it) without the run next to it: the run moved (code moved into a new function), and a reading
+    that keeps it at its old place as well (below an excerpt's end) kept it twice. New code shaped
+    like old (a new test repeating an old test's two lines) shows no old neighbour of the run."""
     from fastapply.merge.snippet_checks import copied_lines
 
     copied = copied_lines(original, result, snippet)
     if len(copied) < 2:
         return False
-
-    def pairs(lines: Sequence[str]) -> set[tuple[str, str]]:
-        text = [l.strip() for l in lines if l.strip()]
-        return set(zip(text, text[1:]))
-
-    return any(a in copied and b in copied for a, b in pairs(snippet) & pairs(original))
+    old = [l.strip() for l in original if l.strip()]
+    shown = [l.strip() for l in snippet if l.strip()]
+    after = {a: b for a, b in zip(shown, shown[1:])}
+    before = {b: a for a, b in zip(shown, shown[1:])}
+    for a, b in set(zip(shown, shown[1:])) & set(zip(old, old[1:])):
+        if a not in copied or b not in copied:
+            continue
+        k = next(k for k in range(len(old) - 1) if old[k] == a and old[k + 1] == b)
+        prev, nxt = (old[k - 1] if k > 0 else None), (old[k + 2] if k + 2 < len(old) else None)
+        if (prev in after and after[prev] != a) or (nxt in before and before[nxt] != b):
+            return True
+    return False
