@@ -227,12 +227,15 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
         # Only the greedy reading places it (the joint one found it ambiguous or unplaceable):
-        # trusted when every line it drops sits next to a unique line the snippet shows.
+        # trusted when every line it drops sits next to a unique line the snippet shows, and it
+        # does not drop the file's head above an unmarked start (the joint reading keeps it).
         if joint_merge.doubted and joint.candidate == old.text:
             # The joint reading doubted this very file (a new line that may be a changed one):
             # the greedy reading, blind to the doubt, agreeing with it confirms nothing.
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions)
-        unshown = snippet_checks.check_unshown_deletions(orig.lines, split_text(old.text).lines, snip_lines, strict=True)
+        old_lines = split_text(old.text).lines
+        unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
+                   or guards.check_head_dropped(orig.lines, old_lines, snip_lines))
         if unshown is None:
             return old
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)

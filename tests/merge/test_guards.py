@@ -105,16 +105,35 @@ def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
     assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
 
 
-def test_changed_refuses_a_no_op_merge_only_when_a_section_was_not_pinned():
+def test_changed_refuses_every_no_op_merge_of_a_snippet():
     original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""']
     loose = ["# ... existing code ...", '    """:param url: the URL."""', "# ... existing code ..."]
-    assert "change nothing" in guards.check_changed(original, list(original), loose)
+    assert "no line of it is unique" in guards.check_changed(original, list(original), loose)
+    # Pinned by unique lines and still changing nothing: applied already, or a deletion the snippet
+    # cannot show (its lines shown as neighbours across a generic line); the snippet cannot say which.
     pinned = ["def put():", '    """:param url: the URL."""']
-    assert guards.check_changed(original, list(original), pinned) is None  # applied already: fine
+    assert "already in the file" in guards.check_changed(original, list(original), pinned)
     assert guards.check_changed(original, original[:1] + ["    pass"] + original[2:], loose) is None
-    assert guards.check_changed(original, list(original), None) is None
+    assert guards.check_changed(original, list(original), None) is None  # blocks and hunks: not this guard
     assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None,
                                                  shown_lines=1, snippet="\n".join(loose))
+
+
+def test_head_dropped_refuses_a_pure_deletion_above_an_unmarked_start():
+    original = ["// Copyright 2020 the authors.", "", "package web", "", "import (", '\t"fmt"', ")", "",
+                "func A() {}"]
+    result = original[4:6] + ['\t"os"'] + original[6:]
+    snippet = ["import (", '\t"fmt"', '\t"os"', ")", "// ... existing code ..."]
+    reason = guards.check_head_dropped(original, result, snippet)
+    assert reason and "first 2 line(s)" in reason and "Copyright" in reason
+    # Opening with a marker, or marking the dropped lines with `-`, settles it.
+    assert guards.check_head_dropped(original, result, ["// ... existing code ..."] + snippet) is None
+    marked = ["-// Copyright 2020 the authors.", "-package web", *snippet]
+    assert guards.check_head_dropped(original, result, marked) is None
+    # Head lines replaced by new ones (not merely dropped) were shown by the snippet: no opinion.
+    replaced = ['package web2'] + result
+    assert guards.check_head_dropped(original, replaced, ["package web2", *snippet]) is None
+    assert guards.check_head_dropped(original, original[:4] + result, snippet) is None  # head kept
 
 
 def test_a_short_deletion_shown_by_its_two_plain_neighbours_is_allowed():
