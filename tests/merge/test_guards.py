@@ -97,9 +97,17 @@ def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
     # repeats `assert not result.exception`, a line the file has twice.
     result = original[:5] + original[8:] + ["", "def test_new(runner):", "    assert not result.exception"]
     snippet = ["# ... existing code ...", "def test_new(runner):", "    assert not result.exception"]
-    assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
+    # The repeated line sits on both sides of the gap: it shows neither (even when not strict).
+    assert "does not touch" in snippet_checks.check_unshown_deletions(original, result, snippet)
     reason = snippet_checks.check_unshown_deletions(original, result, snippet, strict=True)
     assert reason and "does not touch" in reason
+    # Repeated lines shown in order around a gap pass the loose check, not the strict one.
+    twins = ["def a():", "    x = compute_value(1)", "    drop_me_please()", "    y = compute_value(2)", "",
+             "def b():", "    x = compute_value(1)", "    y = compute_value(2)"]
+    around = ["# ... existing code ...", "    x = compute_value(1)", "    y = compute_value(2)", "# ... existing code ..."]
+    dropped = twins[:2] + twins[3:]
+    assert snippet_checks.check_unshown_deletions(twins, dropped, around) is None
+    assert "does not touch" in snippet_checks.check_unshown_deletions(twins, dropped, around, strict=True)
     # A unique line next to the deletion that the snippet shows is enough, even when strict.
     snippet_near = snippet + ["# ... existing code ...", "    assert result.output == 'one'", "", "def test_three(runner):"]
     assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
