@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import definitions, repeats, syntax
+from fastapply.merge import definitions, repeats, siblings, syntax
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines
 from fastapply.merge.snippet_checks import (
@@ -225,6 +225,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: repeats.check_name_defined_twice(original, result, snippet),
         lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
+        lambda: siblings.check_sibling_overwritten(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet),
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),
