@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapply.merge.conventions import Text, convert_indent, join_lines, split_text, unfence
+from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge import anchors, blocks, definitions, greedy, guards, lazy, readings, sections, snippet_checks, syntax
 
 
@@ -117,7 +117,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return literal
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
-    if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
+    if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
         return _two_readings(orig, snip_lines, language, converted, diff_snippet)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
@@ -300,15 +300,6 @@ def _merge_into_empty(orig: Text, snip_lines: list[str]) -> MergeResult:
         lines = snip_lines
     like = Text([], orig.newline, True, orig.bom)
     return MergeResult(join_lines(lines, like), None, "lazy", "exact", None)
-
-
-def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
-    """A marker-free snippet is the whole new file when it opens and closes like the original."""
-    first_o = next((l.strip() for l in original if l.strip()), "")
-    first_s = next((l.strip() for l in snippet if l.strip()), "")
-    last_o = next((l.strip() for l in reversed(original) if l.strip()), "")
-    last_s = next((l.strip() for l in reversed(snippet) if l.strip()), "")
-    return first_o == first_s and (last_o == last_s or len(snippet) * 2 >= len(original))
 
 
 def _finish(
