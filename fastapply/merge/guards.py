@@ -7,7 +7,7 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
-- `check_changed`       : the result is the original unchanged (a snippet is sent to change it);
+- `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show;
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows;
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
@@ -89,14 +89,15 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
 
 
 def check_changed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
-    """Refuse a merge that leaves the file exactly as it was. A snippet is sent to change the
-    file; when its lines all land on text the file already has, either a section matched text
-    that merely reads the same (no line of it unique: two docstrings alike, the edit meant for
-    the one that differs), or the snippet means a change it cannot show (lines deleted between
-    two lines it shows as neighbours after a generic `}`, a head or tail removed beyond its
-    unmarked edge), or it was applied already. Which, only the instruction says: the model path
-    reads it. (A snippet that was applied already loses nothing by a refusal; a deletion merged
-    as a no-op is a wrong file.)"""
+    """Refuse a merge that leaves the file exactly as it was when the snippet may mean a change
+    it cannot show. A section with no line unique in the original was matched to text that
+    merely reads the same (two docstrings alike, the edit meant for the one that differs). A
+    section that opens or closes on a line the file does not have exactly once (`}`, `})`,
+    `/**`, a repeated call) pins nothing at that edge: the planner may mean the lines beyond it
+    deleted (a block between `}` and the next `if`, a macro after the last `}`), which a lazy
+    snippet cannot show; only the instruction says. A snippet whose sections open and close on
+    unique lines and change nothing was simply applied already: that passes (an agent re-sending
+    an edit gets "unchanged", not a model run)."""
     if snippet is None or list(original) != list(result):
         return None
     from collections import Counter
@@ -109,9 +110,13 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
         if shown and not any(counts.get(l) == 1 for l in shown):
             return (f"the snippet would change nothing: its part starting `{shown[0][:60]}` matches text already "
                     "in the file, and no line of it is unique there; include a line that says where the change goes")
-    return ("the snippet would change nothing: every line it shows is already in the file in that order; if it "
-            "deletes lines, show the lines around the deletion (or the deleted lines with `-`), and if it was "
-            "applied already there is nothing to do")
+        for edge in (shown[:1] + shown[-1:]) if shown else []:
+            if counts.get(edge) != 1:
+                return (f"the snippet would change nothing: every line it shows is already in the file, and its part "
+                        f"starting `{shown[0][:60]}` has `{edge[:60]}` at an edge, a line the file does not have "
+                        "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
+                        "lines with `-`)")
+    return None
 
 
 def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:

@@ -196,6 +196,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
     regions = tuple(getattr(joint_merge, "regions", ()))
     joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
+    joint, old = _unchanged_loses(orig, joint, old)
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
@@ -250,6 +251,19 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
+
+
+def _unchanged_loses(orig: Text, joint: MergeResult, old: MergeResult) -> tuple[MergeResult, MergeResult]:
+    """Both readings merge and exactly one leaves the file unchanged: a snippet is sent to change
+    the file, so that one loses (refused, its text kept as the candidate) and the other stands
+    alone, under its own stricter guard. (Both unchanged: guards.check_changed decides.)"""
+    if not (joint.merged and old.merged):
+        return joint, old
+    same = [split_text(r.text).lines == orig.lines for r in (joint, old)]
+    if same.count(True) != 1:
+        return joint, old
+    loser = MergeResult(None, "this reading changes nothing", "lazy", None, None)
+    return (loser, old) if same[0] else (joint, loser)
 
 
 def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] | None) -> MergeResult:

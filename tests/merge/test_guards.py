@@ -113,14 +113,17 @@ def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
     assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
 
 
-def test_changed_refuses_every_no_op_merge_of_a_snippet():
-    original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""']
+def test_changed_refuses_a_no_op_merge_unless_unique_lines_pin_every_section_edge():
+    original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""',
+                "    if url:", "        check(url)", "    return send(url)"]
     loose = ["# ... existing code ...", '    """:param url: the URL."""', "# ... existing code ..."]
     assert "no line of it is unique" in guards.check_changed(original, list(original), loose)
-    # Pinned by unique lines and still changing nothing: applied already, or a deletion the snippet
-    # cannot show (its lines shown as neighbours across a generic line); the snippet cannot say which.
-    pinned = ["def put():", '    """:param url: the URL."""']
-    assert "already in the file" in guards.check_changed(original, list(original), pinned)
+    pinned = original[3:]  # `def put():` ... `return send(url)`: unique lines at both edges
+    assert guards.check_changed(original, list(original), pinned) is None  # applied already: fine
+    # Pinned by a unique line but closing on a repeated one: lines after it may be meant deleted
+    # (here `if url: check(url)` between the docstring and `return`), which the snippet cannot show.
+    open_end = ["def put():", '    """:param url: the URL."""', "# ... existing code ..."]
+    assert "at an edge" in guards.check_changed(original, list(original), open_end)
     assert guards.check_changed(original, original[:1] + ["    pass"] + original[2:], loose) is None
     assert guards.check_changed(original, list(original), None) is None  # blocks and hunks: not this guard
     assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None,

@@ -506,3 +506,17 @@ def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start(
     assert not r.merged and "first 3 line(s)" in r.refused_reason
     r = instant_merge(original, "// ... existing code ...\n" + snippet, path="x_test.go")
     assert r.merged and r.text.startswith("// Copyright the authors.\n")
+
+
+def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import MergeResult, _unchanged_loses
+
+    orig = split_text("a = 1\nb = 2\n")
+    same = MergeResult("a = 1\nb = 2\n", None, "lazy", "exact", None)
+    changed = MergeResult("a = 1\nb = 3\n", None, "lazy", "exact", None)
+    joint, old = _unchanged_loses(orig, same, changed)
+    assert not joint.merged and old is changed
+    joint, old = _unchanged_loses(orig, changed, same)
+    assert joint is changed and not old.merged
+    assert _unchanged_loses(orig, same, same) == (same, same)  # both unchanged: check_changed decides
