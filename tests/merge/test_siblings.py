@@ -47,6 +47,7 @@ def test_instant_merge_refuses_a_new_test_written_over_its_sibling():
                 "    request(app).get('/').expect(200, done);\n  })\n\n  it('b', function(done){\n"
                 "    var app = express();\n    request(app).get('/').expect(200, done);\n  })\n})\n")
     snippet = ("// ... existing code ...\n  })\n\n  it('c', function(done){\n    var app = express();\n"
-               "    app.set('root', '/admin');\n    request(app).get('/').expect(200, done);\n// ... existing code ...\n")
+               "    app.set('root', '/admin');\n    request(app).get('/').expect(200, done);\n"
+               "// ... existing code ...\n")
     r = instant_merge(original, snippet, path="app.test.js")
     assert not r.merged and "could open a new block" in r.refused_reason
