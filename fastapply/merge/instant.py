@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge import anchors, blocks, definitions, greedy, guards, lazy, readings, sections, snippet_checks, syntax
+from fastapply.merge import anchors, blocks, definitions, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions)
         old_lines = split_text(old.text).lines
         unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
-                   or guards.check_head_dropped(orig.lines, old_lines, snip_lines))
+                   or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
+                   or landing.check_definition_split(orig.lines, old_lines))
         if unshown is None:
             return old
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
