@@ -7,12 +7,15 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
-- `check_changed`       : the result is the original unchanged although a section was not pinned;
+- `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show;
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows;
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
 
-`run_guards` runs them in that order and returns the first failure. Ambiguous locations are the
+`run_guards` runs them in that order and returns the first failure. `check_head_dropped` (the
+file's first lines dropped above a snippet that opens with no marker) is for a reading no second
+one confirms (instant._two_readings): it is a guess either way, and run on every result it would
+hand the choice to a reading that guesses the other way. Ambiguous locations are the
 fifth guard; the locating modules report them themselves, since only they know the places.
 
 This module does not know how a merge was made; it compares the original with the result.
@@ -27,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, blocks, definitions, repeats, syntax
+from fastapply.merge import answer_checks, blocks, definitions, repeats, siblings, syntax
 from fastapply.merge.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines, is_marker
@@ -86,10 +89,15 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
 
 
 def check_changed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
-    """Refuse a merge that leaves the file exactly as it was when a section of the snippet has no
-    line unique in the original: such a section was matched to text that merely reads the same
-    (two docstrings alike, the edit meant for the one that differs). A snippet whose sections
-    are pinned by unique lines and change nothing is simply applied already: that passes."""
+    """Refuse a merge that leaves the file exactly as it was when the snippet may mean a change
+    it cannot show. A section with no line unique in the original was matched to text that
+    merely reads the same (two docstrings alike, the edit meant for the one that differs). A
+    section that opens or closes on a line the file does not have exactly once (`}`, `})`,
+    `/**`, a repeated call) pins nothing at that edge: the planner may mean the lines beyond it
+    deleted (a block between `}` and the next `if`, a macro after the last `}`), which a lazy
+    snippet cannot show; only the instruction says. A snippet whose sections open and close on
+    unique lines and change nothing was simply applied already: that passes (an agent re-sending
+    an edit gets "unchanged", not a model run)."""
     if snippet is None or list(original) != list(result):
         return None
     from collections import Counter
@@ -102,7 +110,41 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
         if shown and not any(counts.get(l) == 1 for l in shown):
             return (f"the snippet would change nothing: its part starting `{shown[0][:60]}` matches text already "
                     "in the file, and no line of it is unique there; include a line that says where the change goes")
+        for edge in (shown[:1] + shown[-1:]) if shown else []:
+            if counts.get(edge) != 1:
+                return (f"the snippet would change nothing: every line it shows is already in the file, and its part "
+                        f"starting `{shown[0][:60]}` has `{edge[:60]}` at an edge, a line the file does not have "
+                        "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
+                        "lines with `-`)")
     return None
+
+
+def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
+    """Refuse a result that merely drops the original's first lines (a pure deletion at the
+    file's head, nothing written in their place) when the snippet opens without a marker and
+    does not mark those lines deleted (`-`). Morph's convention reads an unmarked start as the
+    file's start, so the lines above the snippet's first line go; but planners leave the first
+    marker out all the time, and a licence, a package clause or imports above the first line
+    shown are seldom what a commit deletes. The snippet cannot say which it means."""
+    if snippet is None:
+        return None
+    from fastapply.merge.markers import is_marker
+    from fastapply.merge.snippet_checks import _marked_deletions, _marker_like
+
+    first = next((l for l in snippet if l.strip()), None)
+    if first is None or is_marker(first) or _marker_like(first.strip()):
+        return None
+    ops = [op for op in line_opcodes(original, result) if op[0] != "equal" or any(
+        l.strip() for l in original[op[1]:op[2]])]
+    if not ops or ops[0][0] != "delete" or any(l.strip() for l in original[:ops[0][1]]):
+        return None
+    lost = [l.strip() for l in original[ops[0][1]:ops[0][2]] if l.strip()]
+    marked = _marked_deletions(snippet)
+    if not lost or all(l in marked for l in lost):
+        return None
+    return (f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
+            "first line; start the snippet with a marker (`... existing code ...`) to keep them, or show them "
+            "as `-` lines to delete them")
 
 
 def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:
@@ -216,6 +258,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: repeats.check_name_defined_twice(original, result, snippet),
         lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
+        lambda: siblings.check_sibling_overwritten(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet),
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),

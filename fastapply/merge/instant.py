@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge import anchors, blocks, definitions, greedy, guards, lazy, readings, sections, snippet_checks, syntax
+from fastapply.merge import anchors, blocks, definitions, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
 
 
 @dataclass(frozen=True)
@@ -199,6 +199,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
     joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
+    joint, old = _unchanged_loses(orig, joint, old)
     if not diff_snippet and (settled := _settled_by_imports(orig, (joint, old), placed, language, text,
                                                             joint_merge.shown_lines)) is not None:
         return settled
@@ -235,12 +236,16 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions)
     if old.merged:
         # Only the greedy reading places it (the joint one found it ambiguous or unplaceable):
-        # trusted when every line it drops sits next to a unique line the snippet shows.
+        # trusted when every line it drops sits next to a unique line the snippet shows, and it
+        # does not drop the file's head above an unmarked start (the joint reading keeps it).
         if joint_merge.doubted and joint.candidate == old.text:
             # The joint reading doubted this very file (a new line that may be a changed one):
             # the greedy reading, blind to the doubt, agreeing with it confirms nothing.
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions)
-        unshown = snippet_checks.check_unshown_deletions(orig.lines, split_text(old.text).lines, snip_lines, strict=True)
+        old_lines = split_text(old.text).lines
+        unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
+                   or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
+                   or landing.check_definition_split(orig.lines, old_lines))
         if unshown is None:
             return old
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
@@ -257,6 +262,17 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
 
 
+def _unchanged_loses(orig: Text, joint: MergeResult, old: MergeResult) -> tuple[MergeResult, MergeResult]:
+    """Both readings merge and exactly one leaves the file unchanged: a snippet is sent to change
+    the file, so that one loses (refused, its text kept as the candidate) and the other stands
+    alone, under its own stricter guard. (Both unchanged: guards.check_changed decides.)"""
+    if not (joint.merged and old.merged):
+        return joint, old
+    same = [split_text(r.text).lines == orig.lines for r in (joint, old)]
+    if same.count(True) != 1:
+        return joint, old
+    loser = MergeResult(None, "this reading changes nothing", "lazy", None, None)
+    return (loser, old) if same[0] else (joint, loser)
 def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], placed: list[bool],
                         language: str | None, snippet: str, shown: int | None) -> MergeResult | None:
     """The readings (joint, greedy) differ by a block one keeps and the other deletes, and the

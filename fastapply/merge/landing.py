@@ -32,7 +32,9 @@ Worked example (original, snippet, bad merge):
 
 The mirror mistake reads a new sibling as an edit of the old one and overwrites it:
 `check_dropped_definition` refuses a result in which a function the original defines is defined
-nowhere although the snippet itself calls it.
+nowhere although the snippet itself calls it. `check_definition_split` (for a reading no second
+one confirms) refuses a new definition header laid inside an original definition's body, taking
+over its repeated lines below and dropping the rest of that body.
 
 This module knows lines and a handful of keywords common to mainstream languages; it does not
 parse, and it does not know how the result was made.
@@ -127,4 +129,54 @@ def check_dropped_definition(original: Sequence[str], result: Sequence[str], sni
         if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\(", calls):
             return (f"the merge would remove the definition of `{name}` although the snippet calls it; if the "
                     "snippet adds a function next to it, include the unchanged lines around the place it goes")
+    return None
+
+
+def _depth(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def check_definition_split(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """Refuse a result in which a new definition header lands inside an original definition's
+    body: the original lines below it (none of them unique in the original) now belong to the
+    new definition, and lines of the old body are gone. A new test whose lines look like the
+    end of the test above it (`@click.command()`, `assert not result.exception`) was laid over
+    that end instead of after it. For a reading no second one confirms: a commit that rewrites
+    a body and adds a sibling reusing its lines reads the same line for line."""
+    from fastapply.merge.snippet_checks import line_opcodes
+
+    ops = line_opcodes(original, result)
+    orig_of: dict[int, int] = {}
+    new: list[int] = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            orig_of.update({j1 + k: i1 + k for k in range(j2 - j1)})
+        else:
+            new.extend(range(j1, j2))
+    kept = set(orig_of.values())
+    counts = Counter(l.strip() for l in original)
+    for j in new:
+        header = result[j]
+        if not header.strip() or not _DEFINITION.match(header.strip()):
+            continue
+        depth = _depth(header)
+        moved = []
+        k = j + 1
+        while k < len(result) and (not result[k].strip() or _depth(result[k]) > depth):
+            if k in orig_of and result[k].strip():
+                i = orig_of[k]
+                p = next((x for x in range(i - 1, -1, -1) if original[x].strip() and _depth(original[x]) <= depth), None)
+                if p is not None and p in kept and _DEFINITION.match(original[p].strip()):
+                    moved.append((i, p))
+            k += 1
+        if not moved or any(counts[original[i].strip()] == 1 for i, _ in moved):
+            continue
+        parent = moved[0][1]
+        end = next((x for x in range(parent + 1, len(original))
+                    if original[x].strip() and _depth(original[x]) <= depth), len(original))
+        lost = [original[x] for x in range(parent + 1, end) if x not in kept and _distinctive(original[x])]
+        if lost:
+            return (f"the new definition `{header.strip()[:60]}` would land inside `{original[parent].strip()[:60]}` "
+                    f"and replace its lines (`{lost[0].strip()[:60]}`); include the unchanged lines just above the "
+                    "new definition")
     return None

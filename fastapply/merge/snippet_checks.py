@@ -253,14 +253,28 @@ def check_unshown_deletions(
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
         after = _landmarks(original, i2, +1, counts, unique=strict)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
-        # A pure deletion needs the snippet on both sides of it; a replacement that also drops
-        # lines sits at an edited spot already, so one shown side is enough.
+        # A pure deletion needs the snippet on both sides of it, in that order; a replacement that
+        # also drops lines sits at an edited spot already, so one shown side is enough.
+        if tag == "delete" and all(sides) and before and after and not _shown_in_order(snippet, before, after):
+            sides = [False]
         if not (all(sides) if tag == "delete" else any(sides)):
             return (
                 f"the result drops {len(lost)} line(s) of the original near line {i1 + 1} "
                 f"(`{lost[0].strip()[:60]}`) that the snippet does not touch"
             )
     return None
+
+
+def _shown_in_order(snippet: Sequence[str], before: Sequence[str], after: Sequence[str]) -> bool:
+    """True when the snippet shows a landmark of the lines above a deletion (`before`) and, later
+    on, one of the lines below it (`after`) that is not also above it: the snippet is around the
+    deletion. A distinctive line the file repeats (`with open(filename) as f:` in two functions,
+    above the gap and below it) is shown for one copy; it says nothing about the lines below."""
+    # each snippet line as shown, and without a `+`/`-` diff prefix (a lazy snippet's diff lines)
+    lines = [{l.strip(), l[1:].strip() if l[:1] in "+-" else l.strip()} for l in snippet]
+    first_before = next((k for k, forms in enumerate(lines) if forms & set(before)), None)
+    below = set(after) - set(before)
+    return first_before is not None and any(forms & below for forms in lines[first_before + 1:])
 
 
 SHOWN_GAP = 3  # non-blank lines a deletion shown only by its two neighbours may remove

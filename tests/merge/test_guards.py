@@ -97,24 +97,54 @@ def test_unshown_deletion_strict_needs_a_unique_landmark_the_snippet_shows():
     # repeats `assert not result.exception`, a line the file has twice.
     result = original[:5] + original[8:] + ["", "def test_new(runner):", "    assert not result.exception"]
     snippet = ["# ... existing code ...", "def test_new(runner):", "    assert not result.exception"]
-    assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
+    # The repeated line sits on both sides of the gap: it shows neither (even when not strict).
+    assert "does not touch" in snippet_checks.check_unshown_deletions(original, result, snippet)
     reason = snippet_checks.check_unshown_deletions(original, result, snippet, strict=True)
     assert reason and "does not touch" in reason
+    # Repeated lines shown in order around a gap pass the loose check, not the strict one.
+    twins = ["def a():", "    x = compute_value(1)", "    drop_me_please()", "    y = compute_value(2)", "",
+             "def b():", "    x = compute_value(1)", "    y = compute_value(2)"]
+    around = ["# ... existing code ...", "    x = compute_value(1)", "    y = compute_value(2)", "# ... existing code ..."]
+    dropped = twins[:2] + twins[3:]
+    assert snippet_checks.check_unshown_deletions(twins, dropped, around) is None
+    assert "does not touch" in snippet_checks.check_unshown_deletions(twins, dropped, around, strict=True)
     # A unique line next to the deletion that the snippet shows is enough, even when strict.
     snippet_near = snippet + ["# ... existing code ...", "    assert result.output == 'one'", "", "def test_three(runner):"]
     assert snippet_checks.check_unshown_deletions(original, result, snippet_near, strict=True) is None
 
 
-def test_changed_refuses_a_no_op_merge_only_when_a_section_was_not_pinned():
-    original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""']
+def test_changed_refuses_a_no_op_merge_unless_unique_lines_pin_every_section_edge():
+    original = ["def get():", '    """:param url: the URL."""', "", "def put():", '    """:param url: the URL."""',
+                "    if url:", "        check(url)", "    return send(url)"]
     loose = ["# ... existing code ...", '    """:param url: the URL."""', "# ... existing code ..."]
-    assert "change nothing" in guards.check_changed(original, list(original), loose)
-    pinned = ["def put():", '    """:param url: the URL."""']
+    assert "no line of it is unique" in guards.check_changed(original, list(original), loose)
+    pinned = original[3:]  # `def put():` ... `return send(url)`: unique lines at both edges
     assert guards.check_changed(original, list(original), pinned) is None  # applied already: fine
+    # Pinned by a unique line but closing on a repeated one: lines after it may be meant deleted
+    # (here `if url: check(url)` between the docstring and `return`), which the snippet cannot show.
+    open_end = ["def put():", '    """:param url: the URL."""', "# ... existing code ..."]
+    assert "at an edge" in guards.check_changed(original, list(original), open_end)
     assert guards.check_changed(original, original[:1] + ["    pass"] + original[2:], loose) is None
-    assert guards.check_changed(original, list(original), None) is None
+    assert guards.check_changed(original, list(original), None) is None  # blocks and hunks: not this guard
     assert "change nothing" in guards.run_guards("\n".join(original), "\n".join(original), language=None,
                                                  shown_lines=1, snippet="\n".join(loose))
+
+
+def test_head_dropped_refuses_a_pure_deletion_above_an_unmarked_start():
+    original = ["// Copyright 2020 the authors.", "", "package web", "", "import (", '\t"fmt"', ")", "",
+                "func A() {}"]
+    result = original[4:6] + ['\t"os"'] + original[6:]
+    snippet = ["import (", '\t"fmt"', '\t"os"', ")", "// ... existing code ..."]
+    reason = guards.check_head_dropped(original, result, snippet)
+    assert reason and "first 2 line(s)" in reason and "Copyright" in reason
+    # Opening with a marker, or marking the dropped lines with `-`, settles it.
+    assert guards.check_head_dropped(original, result, ["// ... existing code ..."] + snippet) is None
+    marked = ["-// Copyright 2020 the authors.", "-package web", *snippet]
+    assert guards.check_head_dropped(original, result, marked) is None
+    # Head lines replaced by new ones (not merely dropped) were shown by the snippet: no opinion.
+    replaced = ['package web2'] + result
+    assert guards.check_head_dropped(original, replaced, ["package web2", *snippet]) is None
+    assert guards.check_head_dropped(original, original[:4] + result, snippet) is None  # head kept
 
 
 def test_a_short_deletion_shown_by_its_two_plain_neighbours_is_allowed():

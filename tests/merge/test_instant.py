@@ -493,6 +493,33 @@ def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_no
     assert not _fewer_copies(orig, lines[::-1], lost[::-1], snippet)  # never the other way round
 
 
+def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start():
+    # The joint reading doubts the new test (a change of TestLogger?); the greedy one alone reads
+    # the unmarked start as the file's start and drops the licence and package clause above it.
+    original = ("// Copyright the authors.\n// Licensed MIT.\n\npackage web\n\nimport (\n\t\"testing\"\n)\n\n"
+                "func TestLogger(t *testing.T) {\n\trouter := New()\n\trouter.Use(Logger())\n"
+                "\tw := performRequest(router, \"GET\", \"/example\")\n\tassert.Equal(t, w.Code, 200)\n}\n")
+    snippet = ("import (\n\t\"errors\"\n\t\"testing\"\n)\n\n// ... existing code ...\n\tassert.Equal(t, w.Code, 200)\n}\n\n"
+               "func TestErrorLogger(t *testing.T) {\n\trouter := New()\n\trouter.Use(ErrorLogger())\n"
+               "\tw := performRequest(router, \"GET\", \"/error\")\n\tassert.Equal(t, w.Code, 500)\n}\n")
+    r = instant_merge(original, snippet, path="x_test.go")
+    assert not r.merged and "first 3 line(s)" in r.refused_reason
+    r = instant_merge(original, "// ... existing code ...\n" + snippet, path="x_test.go")
+    assert r.merged and r.text.startswith("// Copyright the authors.\n")
+
+
+def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import MergeResult, _unchanged_loses
+
+    orig = split_text("a = 1\nb = 2\n")
+    same = MergeResult("a = 1\nb = 2\n", None, "lazy", "exact", None)
+    changed = MergeResult("a = 1\nb = 3\n", None, "lazy", "exact", None)
+    joint, old = _unchanged_loses(orig, same, changed)
+    assert not joint.merged and old is changed
+    joint, old = _unchanged_loses(orig, changed, same)
+    assert joint is changed and not old.merged
+    assert _unchanged_loses(orig, same, same) == (same, same)  # both unchanged: check_changed decides
 def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_once_wins():
     from fastapply.merge import snippet_checks
     from fastapply.merge.conventions import split_text

@@ -83,3 +83,21 @@ def test_defined_names_reads_common_definition_forms():
     lines = ["def load(path):", "    async def fetch(url):", "pub fn parse<T>(s: &str) -> T {",
              "func (c *Command) Execute() error {", "export function render(x) {", "x = call(y)"]
     assert dict(landing.defined_names(lines)) == {"load": 1, "fetch": 1, "parse": 1, "Execute": 1, "render": 1}
+
+
+def test_a_new_definition_may_not_land_inside_the_one_above_it():
+    original = ["def test_a(runner):", "    @click.command()", "    def cmd(arg):", "        click.echo(arg)",
+                "    result = runner.invoke(cmd, ['x'])", "    assert not result.exception",
+                "", "    @click.command()", "    def cmd(arg):", "        click.echo(arg.upper())",
+                "    result = runner.invoke(cmd, ['y'])", "    assert not result.exception", "", "",
+                "def test_b(runner):", "    pass"]
+    new_test = ["", "", "def test_new(runner):", "    @click.command()", "    def cmd(arg, other):", "        pass",
+                "    result = runner.invoke(cmd, ['--help'])", "    assert not result.exception"]
+    # Laid over the second half of test_a: its `@click.command()` and `assert not result.exception`
+    # (lines the file repeats) now belong to test_new, and test_a's second check is gone.
+    over = original[:7] + ["", "def test_new(runner):"] + original[7:8] + new_test[4:7] + original[11:]
+    reason = landing.check_definition_split(original, over)
+    assert reason and "test_new" in reason and "inside `def test_a(runner):`" in reason
+    # Added after test_a (nothing of it moved or lost): fine.
+    after = original[:12] + new_test + original[12:]
+    assert landing.check_definition_split(original, after) is None

@@ -26,3 +26,18 @@ def test_instant_merge_does_not_move_a_method_to_the_top_level():
                "\n\nclass Response(object):\n")
     result = instant_merge(original, snippet, language="python")
     assert result.text is None or "\n@property" not in result.text
+
+
+def test_a_deletion_needs_the_snippet_around_it_in_order():
+    # `with open(name) as f:` is in both functions; the snippet shows it for walk() only, so it
+    # says nothing about the end of walk() being deleted before scan().
+    original = ["def walk(paths):", "    for name in paths:", "        with open(name) as handle_file:",
+                "            contents = handle_file.read(4096)", "        if needle_marker in contents:",
+                "            yield name", "", "", "def scan(paths):", "    for name in walk(paths):",
+                "        with open(name) as handle_file:", "            print(handle_file.read())"]
+    snippet = original[:4]  # walk() shown up to `contents = ...`, its end left out (no marker)
+    result = original[:4] + original[6:]
+    reason = snippet_checks.check_unshown_deletions(original, result, snippet)
+    assert reason and "does not touch" in reason
+    # Showing a line below the gap, after the lines above it, shows the deletion.
+    assert snippet_checks.check_unshown_deletions(original, result, snippet + ["", "", "def scan(paths):"]) is None
