@@ -3,17 +3,21 @@
 A section without a unique line in the window between its placed neighbours is placed by its
 first and last lines: every place its first line occurs, closed on its last line (or the file's
 end), ranked like anchored edges (bracket balance, lines deleted unshown, context). A section that
-occurs verbatim is pure context (None); equally good places are an ambiguity.
+occurs verbatim is pure context (None); equally good places are an ambiguity. A section none of
+whose lines occurs there may still be an edited copy of one run of original lines, line for line
+(`edited_block`: a lone changed line shown with no context at all).
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
 
 from __future__ import annotations
 
+import difflib
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, bracket_balance
+from fastapply.merge.anchors import LineIndex, bracket_balance, collapse
 from fastapply.merge.edges import MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, _replace_cand
+from fastapply.merge.edits import same_edit
 
 
 def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
@@ -51,6 +55,10 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
                 d += 1
             cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
     if not cands:
+        if t.section.open_start and t.section.open_end:
+            at = edited_block(sec, orig, key, lo, hi)
+            if at is not None:
+                return Span(at, at + n, "exact"), list(sec)
         raise Unplaceable("no line of it occurs there")
     cands.sort()
     rank, start, end = cands[0]
@@ -62,3 +70,69 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     if rank[0]:
         raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
     return Span(start, end, "exact"), list(sec)
+
+
+def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:
+    """Where a section between two markers that shows no original line lands as an edited copy:
+    the start of the one run of original lines in [lo, hi) as long as the section that it pairs
+    with line for line, each pair blank, equal or an edited copy (edits.same_edit: the same
+    leading name, a line continued or reworded at its end), at least one pair edited. None when
+    no run or several do.
+
+    A planner that changes one line and shows no context writes `// ...`, the changed line,
+    `// ...`: the line has no anchor, but its unchanged part names the line it replaces, as it
+    would for a reader. A line that pairs with nothing is new and its place unknown (refused), and
+    a line that edits several places (`.expect(` in every test) settles nothing, nor one that
+    reads closer to another original line than to its pair (`most_similar`)."""
+    n = len(sec)
+    if n == 0 or not sec[0].strip():
+        return None
+    lo, hi = max(lo, 0), min(hi, len(orig))
+    found: list[int] = []
+    for p in range(lo, hi - n + 1):
+        if not same_edit(sec[0], orig[p]):
+            continue
+        if all(_pairs(sec[c], orig[p + c], key) for c in range(1, n)):
+            found.append(p)
+            if len(found) > 1:
+                return None
+    if not found:
+        return None
+    p = found[0]
+    for c in range(n):
+        if not sec[c].strip() or key(sec[c]) == key(orig[p + c]):
+            continue
+        if most_similar(sec[c], orig, lo, hi) != p + c or any(
+                same_edit(sec[c], orig[i]) for i in range(lo, hi) if i != p + c):
+            return None  # another line reads as closer, or it edits several lines alike (`get(` in every test)
+    return p
+
+
+def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None:
+    """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
+    None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
+    other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
+    a = collapse(line)
+    best, at, tie = -1.0, None, False
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(a)
+    for i in range(lo, hi):
+        b = collapse(orig[i])
+        if not b:
+            continue
+        m.set_seq1(b)
+        if m.real_quick_ratio() < best or m.quick_ratio() < best:
+            continue
+        r = m.ratio()
+        if r > best:
+            best, at, tie = r, i, False
+        elif r == best:
+            tie = True
+    return None if tie else at
+
+
+def _pairs(new: str, old: str, key) -> bool:
+    """A snippet line against the original line it would replace: both blank, equal, or edited."""
+    if not new.strip() or not old.strip():
+        return not new.strip() and not old.strip()
+    return key(new) == key(old) or same_edit(new, old)
