@@ -17,7 +17,7 @@ from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, bracket_balance, collapse
 from fastapply.merge.edges import MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, _replace_cand
-from fastapply.merge.edits import same_edit
+from fastapply.merge.edits import same_edit, similar
 
 
 def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
@@ -59,7 +59,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             at = edited_block(sec, orig, key, lo, hi)
             if at is not None:
                 return Span(at, at + n, "exact"), list(sec)
-        raise Unplaceable("no line of it occurs there")
+        raise Unplaceable(unplaced_note(sec, orig, lo, hi))
     cands.sort()
     rank, start, end = cands[0]
     rivals = sorted({(s, e) for r, s, e in cands if r == rank})
@@ -136,3 +136,14 @@ def _pairs(new: str, old: str, key) -> bool:
     if not new.strip() or not old.strip():
         return not new.strip() and not old.strip()
     return key(new) == key(old) or same_edit(new, old)
+
+
+def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> str:
+    """Why a section with no line in its window cannot be placed, naming the line and what would
+    settle it: its first line may change the original line most like it, or be new."""
+    line = next((l for l in sec if l.strip()), "")
+    at = most_similar(line, orig, lo, hi) if line.strip() else None
+    if at is None or not similar(line, orig[at]):
+        return "no line of it occurs there"
+    return (f"no line of it occurs there; `{line.strip()[:60]}` may change original line {at + 1} "
+            f"(`{orig[at].strip()[:60]}`) or be a new line, which the unchanged line above or below it would settle")

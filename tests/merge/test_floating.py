@@ -43,3 +43,12 @@ def test_edited_block_keeps_the_window():
 def test_a_lone_changed_line_between_markers_replaces_its_original():
     m = merge_lazy(CONFIG, ["# ... existing code ...", "RETRIES = 5", "# ... existing code ..."])
     assert m.lines == CONFIG[:3] + ["RETRIES = 5"] + CONFIG[4:]
+
+
+def test_an_unplaced_section_names_the_original_line_it_may_change():
+    snippet = ["# ... existing code ...", "    connect(TIMEOUT, retries=RETRIES)", "    log()", "# ... existing code ..."]
+    m = merge_lazy(CONFIG, snippet)
+    assert m.lines is None
+    assert "may change original line 8 (`connect(TIMEOUT)`)" in m.refused_reason
+    m = merge_lazy(CONFIG, ["# ... existing code ...", "zzz_unrelated_block()", "# ... existing code ..."])
+    assert m.lines is None and "may change" not in m.refused_reason
