@@ -85,18 +85,9 @@ def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int)
     a line that edits several places (`.expect(` in every test) settles nothing, nor one that
     reads closer to another original line than to its pair (`most_similar`)."""
     n = len(sec)
-    if n == 0 or not sec[0].strip():
-        return None
     lo, hi = max(lo, 0), min(hi, len(orig))
-    found: list[int] = []
-    for p in range(lo, hi - n + 1):
-        if not same_edit(sec[0], orig[p]):
-            continue
-        if all(_pairs(sec[c], orig[p + c], key) for c in range(1, n)):
-            found.append(p)
-            if len(found) > 1:
-                return None
-    if not found:
+    found = edited_runs(sec, orig, key, lo, hi)
+    if len(found) != 1:
         return None
     p = found[0]
     for c in range(n):
@@ -108,12 +99,35 @@ def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int)
     return p
 
 
+def edited_runs(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int, limit: int = 8) -> list[int]:
+    """Starts of the runs of original lines in [lo, hi) that a section pairs with line for line
+    (`_pairs`: blank, equal or edited at the same indentation), its first line an edited copy;
+    at most `limit`. The indentation is the part of a lone line a planner copies unchanged: the
+    same call edited at two depths is told apart by it."""
+    n = len(sec)
+    if n == 0 or not sec[0].strip():
+        return []
+    found: list[int] = []
+    for p in range(max(lo, 0), min(hi, len(orig)) - n + 1):
+        if all(_pairs(sec[c], orig[p + c], key) for c in range(n)) and same_edit(sec[0], orig[p]):
+            found.append(p)
+            if len(found) >= limit:
+                break
+    return found
+
+
 def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None:
     """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
     None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
     other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
+    best = best_similar(line, orig, lo, hi)
+    return next(iter(best)) if len(best) == 1 else None
+
+
+def best_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> set[int]:
+    """The original lines in [lo, hi) most similar to `line`, ties included."""
     a = collapse(line)
-    best, at, tie = -1.0, None, False
+    best, at = -1.0, set()
     m = difflib.SequenceMatcher(None, autojunk=False)
     m.set_seq2(a)
     for i in range(lo, hi):
@@ -125,17 +139,21 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
             continue
         r = m.ratio()
         if r > best:
-            best, at, tie = r, i, False
+            best, at = r, {i}
         elif r == best:
-            tie = True
-    return None if tie else at
+            at.add(i)
+    return at
 
 
 def _pairs(new: str, old: str, key) -> bool:
     """A snippet line against the original line it would replace: both blank, equal, or edited."""
     if not new.strip() or not old.strip():
         return not new.strip() and not old.strip()
-    return key(new) == key(old) or same_edit(new, old)
+    return key(new) == key(old) or (same_edit(new, old) and _indent(new) == _indent(old))
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
 
 
 def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> str:

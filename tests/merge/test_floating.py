@@ -52,3 +52,9 @@ def test_an_unplaced_section_names_the_original_line_it_may_change():
     assert "may change original line 8 (`connect(TIMEOUT)`)" in m.refused_reason
     m = merge_lazy(CONFIG, ["# ... existing code ...", "zzz_unrelated_block()", "# ... existing code ..."])
     assert m.lines is None and "may change" not in m.refused_reason
+
+
+def test_edited_block_keeps_the_indentation_of_the_line_it_edits():
+    orig = ["if b:", "    use(y, old=True)", "done()"]
+    assert edited_block(["    use(y, old=False)"], orig, KEY, 0, 3) == 1
+    assert edited_block(["  use(y, old=False)"], orig, KEY, 0, 3) is None  # another depth: another line
