@@ -28,7 +28,7 @@ from fastapply.decoding.engine import ChunkPolicy
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
 from fastapply.errors import InputError
-from fastapply.merge import guards, syntax
+from fastapply.merge import answer_checks, guards, syntax
 from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.rewrite import prompts
 from fastapply.rewrite.decode import Finished
@@ -143,6 +143,7 @@ class EditStream:
             if self.window is not None:
                 head, model_original, tail = split_around(lf, self.window)
                 self._frame = (head, tail)
+                self._window_text = model_original
                 wanted = prompts.normalise(candidate) if candidate else ""
                 fits = wanted.startswith(head) and wanted.endswith(tail) and len(wanted) >= len(head) + len(tail)
                 candidate = wanted[len(head) : len(wanted) - len(tail)] if fits else None
@@ -201,8 +202,10 @@ class EditStream:
         if finished.stop_string == prompts.ANSWER_SUFFIX:
             # The answer is a whole file written by a model: it passes the instant merge's guards
             # (and the answer-only ones) before anyone may write it.
-            failure = guards.check_answer(prompts.without_bom(self.original), prompts.without_bom(self.snippet),
-                                          prompts.without_bom(final), language=self.language)
+            seam = answer_checks.check_seam(self._window_text, answer, tail) if self.window else None
+            failure = guards.GuardFailure("duplicates", seam) if seam else guards.check_answer(
+                prompts.without_bom(self.original), prompts.without_bom(self.snippet),
+                prompts.without_bom(final), language=self.language)
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         self.result = ApplyResult(

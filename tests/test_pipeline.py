@@ -180,3 +180,19 @@ def test_no_window_for_the_model_strategy_or_without_regions():
     r = apply_edit(original, "def func_1(x):\n    y = x + 100\n    return y\n", strategy="model",
                    loaded=FakeLoaded(original))
     assert r.window is None
+
+
+def test_a_window_answer_that_runs_on_past_its_window_is_not_written():
+    # The model copies on into the code after its window: spliced, that line would be doubled.
+    original = _long_file()
+    snippet = "# ... existing code ...\n    y = x + 30\n    y *= 2\n# ... existing code ...\n"
+    lines = original.split("\n")
+    at = lines.index("    y = x + 30")
+    from fastapply.rewrite.window import choose_window
+
+    w = choose_window(lines, [(at, at + 1)])
+    ran_on = "".join(line + "\n" for line in lines[w.start : w.end]).replace("y = x + 30\n", "y = x + 30\n    y *= 2\n")
+    ran_on += "\n\n" + lines[w.end + 2] + "\n"  # the next function's first line
+    r = apply_edit(original, snippet, strategy="auto", merge=_Refusal([(at, at + 1)]), loaded=FakeLoaded(ran_on))
+    assert r.window is not None and not r.complete
+    assert r.guard == "duplicates" and "goes on past" in r.guard_reason

@@ -105,3 +105,12 @@ def convert_indent(snippet: list[str], original: list[str]) -> tuple[list[str], 
     if after > before:
         return converted, True
     return snippet, False
+
+
+def is_whole_file(original: list[str], snippet: list[str]) -> bool:
+    """A marker-free snippet is the whole new file when it opens and closes like the original."""
+    first_o = next((l.strip() for l in original if l.strip()), "")
+    first_s = next((l.strip() for l in snippet if l.strip()), "")
+    last_o = next((l.strip() for l in reversed(original) if l.strip()), "")
+    last_s = next((l.strip() for l in reversed(snippet) if l.strip()), "")
+    return first_o == first_s and (last_o == last_s or len(snippet) * 2 >= len(original))

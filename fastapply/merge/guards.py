@@ -9,7 +9,8 @@ one-sentence reason a user can act on when it does not:
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
 - `check_changed`       : the result is the original unchanged although a section was not pinned;
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
-- `check_deletions`     : far more of the original disappeared than the snippet shows.
+- `check_deletions`     : far more of the original disappeared than the snippet shows;
+- `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
 
 `run_guards` runs them in that order and returns the first failure. Ambiguous locations are the
 fifth guard; the locating modules report them themselves, since only they know the places.
@@ -26,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import definitions, repeats, syntax
+from fastapply.merge import answer_checks, blocks, definitions, repeats, syntax
+from fastapply.merge.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
-from fastapply.merge.markers import count_marker_lines
+from fastapply.merge.markers import count_marker_lines, is_marker
 from fastapply.merge.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
     check_unshown_deletions, expected_sections, line_opcodes,
@@ -113,6 +115,32 @@ def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | Non
         return None
     return (f"the result would start with the indented line `{first_r.strip()[:60]}` and drop the original's "
             "first lines; start the snippet with a marker (`... existing code ...`) to keep them")
+
+
+def check_excerpt_edges(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when a snippet with no markers at all, that is not the whole file (it does not open
+    and close like the original), meets an answer that drops lines running to the start or the end
+    of the file. Such a snippet is an excerpt (a changed method pasted with no markers, as chat
+    answers write it): the file goes on around it, exactly as the instant merge reads it. A model
+    that stops writing after the snippet's last line (or starts at its first) drops the rest of the
+    file while every snippet line is present and the lines beside the deletion are shown, so the
+    other deletion checks let it through. Diffs, search/replace blocks and `-` lines show their
+    deletions themselves and are left to the other checks."""
+    lines = [l.rstrip("\r") for l in snippet]
+    if (any(is_marker(l) for l in lines) or blocks.looks_like_search_replace(lines) or blocks.looks_like_diff(lines)
+            or any(l.startswith(("-", "+", "@@")) for l in lines) or is_whole_file(list(original), lines)):
+        return None
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        lost = [l for l in original[i1:i2] if l.strip()]
+        if tag not in ("delete", "replace") or (i2 - i1) <= (j2 - j1) or not lost:
+            continue
+        edge = ("start" if not any(l.strip() for l in original[:i1])
+                else "end" if not any(l.strip() for l in original[i2:]) else None)
+        if edge:
+            return (f"the answer drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
+                    "but the snippet has no markers and is not the whole file: it is an excerpt, and the file "
+                    "goes on around it")
+    return None
 
 
 def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
@@ -209,7 +237,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
 class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
-    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines
+    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | unchanged
     reason: str
 
 
@@ -231,12 +259,15 @@ def check_answer(
         ("parses", lambda: check_parses(original, result, language)),
         ("empty_bodies", lambda: check_empty_bodies(original, result, language)),
         ("deletions", lambda: check_file_head(original_lines, result_lines)),
+        ("deletions", lambda: check_excerpt_edges(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: check_deletions(original_lines, result_lines, shown)),
         ("deletions", lambda: check_unshown_deletions(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_duplicated_lines(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_definition_kept_twice(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
+        ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),
+        ("unchanged", lambda: answer_checks.check_unchanged(original_lines, result_lines)),
     )
     for name, check in checks:
         reason = check()

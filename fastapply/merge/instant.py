@@ -19,7 +19,8 @@ its draft.
 Text conventions (conventions.py) are applied here, so the mergers only see lists of lines: line
 endings, final newline and BOM kept, a ``` fence unwrapped, tabs/spaces converted to the original's.
 A marker-free snippet that is neither the whole file nor whole definitions is read as an excerpt
-(`_excerpt`: a marker at each end) when a unique line pins each of its ends.
+(`_excerpt`, excerpt.py: a marker at each end) when a unique line pins each of its ends, or the
+merged file shows a loose end continuing the original beyond a pinned change.
 
 Example:
 
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapply.merge.conventions import Text, convert_indent, join_lines, split_text, unfence
+from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge import blocks, definitions, excerpt, greedy, guards, lazy, readings, sections, snippet_checks, syntax
 
 
@@ -117,7 +118,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return literal
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
-    if lazy.has_markers(snip_lines, orig.lines) or _is_whole_file(orig.lines, snip_lines):
+    if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
         return _two_readings(orig, snip_lines, language, converted, diff_snippet)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
@@ -138,7 +139,8 @@ def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted:
 def _two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
                   diff_snippet: list[str] | None = None) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
-    (greedy.py, one section at a time). Both merge: written when they agree, or when one of them
+    (greedy.py, one section at a time). First, a block one keeps and the other deletes that uses
+    imports the snippet removed goes (`_settled_by_imports`). Both merge: written when they agree, or when one of them
     pasted a twin and the other did not overwrite what the first kept, or they differ in blank
     lines only, or one deletes much less (not a short final block: readings.py); else refused
     with the joint result as candidate. One merges: written when it passes its guards (the joint
@@ -149,13 +151,18 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     text = "\n".join(snip_lines)
     joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
+    placed = [joint_merge.lines is not None, False]  # whether each reading placed the snippet (guards aside)
     if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
         old = MergeResult(None, "too large for the second reading", "lazy", None, None)
     else:
         greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
+        placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
     joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
+    if not diff_snippet and (settled := _settled_by_imports(orig, (joint, old), placed, language, text,
+                                                            joint_merge.shown_lines)) is not None:
+        return settled
     if joint.merged and old.merged:
         if joint.text == old.text:
             return joint
@@ -171,6 +178,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
             return old
         if verdicts == [False, False] and _fewer_copies(orig, lines, lost, snip_lines):
             return old
+        if verdicts == [False, False] and (keeper := _keeps_context(orig, lines, lost, snip_lines)) is not None:
+            return (joint, old)[keeper]
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True] and readings.differ_by_final_block(lines[0], lines[1], snip_lines):
@@ -209,6 +218,32 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions)
 
 
+def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], placed: list[bool],
+                        language: str | None, snippet: str, shown: int | None) -> MergeResult | None:
+    """The readings (joint, greedy) differ by a block one keeps and the other deletes, and the
+    snippet removed imports that only that block uses (readings.orphaned_block): the deleting
+    reading is written when it passes every guard but the deletion-size one, and the keeping
+    reading passes that one (the removed imports show the block's deletion, which the snippet's
+    `shown` lines do not; any other deletion both readings make must still fit them). A
+    reading that placed the snippet (`placed`) and was refused by a guard counts, with its
+    candidate text."""
+    texts = [r.text if r.merged else (r.candidate if p else None) for r, p in zip(results, placed)]
+    if None in texts or texts[0] == texts[1]:
+        return None
+    lines = [split_text(t).lines for t in texts]
+    for keep, drop in ((0, 1), (1, 0)):
+        if readings.orphaned_block(orig.lines, lines[keep], lines[drop], language):
+            chosen = results[drop]
+            if chosen.merged:
+                return chosen
+            if shown is not None and guards.check_deletions(orig.lines, lines[keep], shown) is not None:
+                return None
+            reason = guards.run_guards("\n".join(orig.lines), "\n".join(lines[drop]), language=language,
+                                       shown_lines=None, snippet=snippet)
+            return MergeResult(texts[drop], None, "lazy", chosen.rung, None) if reason is None else None
+    return None
+
+
 def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] | None) -> MergeResult:
     """A reading whose result disagrees with the snippet's `+`/`-` lines (keeps a removed line,
     takes an original line for an added one) is refused, its text kept as the candidate
@@ -240,6 +275,22 @@ def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_line
             and snippet_checks.check_unshown_deletions(orig.lines, lines[1], snip_lines, strict=True) is None)
 
 
+def _keeps_context(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> int | None:
+    """Both readings (`lines`: joint, greedy) paste copies of existing lines: the index of the one
+    to write when only the other pastes a second copy of a line the snippet shows next to a marker
+    (readings.copied_context: context read as new code), provided the kept one loses no more
+    distinctive original lines and drops lines only next to unique lines the snippet shows."""
+    ctx = [bool(readings.copied_context(orig.lines, r, snip_lines)) for r in lines]
+    if ctx[0] == ctx[1]:
+        return None
+    keeper = ctx.index(False)
+    if lost[keeper] > lost[1 - keeper]:
+        return None
+    if snippet_checks.check_unshown_deletions(orig.lines, lines[keeper], snip_lines, strict=True) is not None:
+        return None
+    return keeper
+
+
 def _without_blanks(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip()]
 
@@ -257,15 +308,6 @@ def _merge_into_empty(orig: Text, snip_lines: list[str]) -> MergeResult:
         lines = snip_lines
     like = Text([], orig.newline, True, orig.bom)
     return MergeResult(join_lines(lines, like), None, "lazy", "exact", None)
-
-
-def _is_whole_file(original: list[str], snippet: list[str]) -> bool:
-    """A marker-free snippet is the whole new file when it opens and closes like the original."""
-    first_o = next((l.strip() for l in original if l.strip()), "")
-    first_s = next((l.strip() for l in snippet if l.strip()), "")
-    last_o = next((l.strip() for l in reversed(original) if l.strip()), "")
-    last_s = next((l.strip() for l in reversed(snippet) if l.strip()), "")
-    return first_o == first_s and (last_o == last_s or len(snippet) * 2 >= len(original))
 
 
 def _finish(

@@ -1,5 +1,5 @@
-"""Reading choice: when the two readings of a lazy snippet (joint and greedy) both merge but give
-different files, which differences the snippet can settle.
+"""Reading choice: when the two readings of a lazy snippet (joint and greedy) give different
+files, which differences the snippet can settle.
 
 `instant._two_readings` writes one reading alone when the other pasted a twin, or when they
 differ in blank lines only, or when one deletes much less than the other. One difference no
@@ -19,7 +19,22 @@ Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonif
     # backwards compat
     json_available = True
 
-This module knows lines only; it does not know how either reading was made.
+A difference the snippet does settle is *marker context* (`copied_context`): when both readings
+paste copies of existing lines (new code shaped like old: a new test after its twin), the line a
+snippet shows right after a marker (or right before one) is context, the existing line the marker
+runs up to. A reading that pastes a second copy of it has read the context as new code; when the
+other reading places it on the original line and copies no such line, it is the one the snippet
+describes (`instant._keeps_context` adds the deletion checks). Example: the snippet
+`# ... existing code ... / assert out == 'x' / <blank> / def test_new(): ...` appends a test; a
+reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
+old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.
+
+A block one reading keeps and the other deletes is also settled when the snippet removed
+imports that only the block uses (`orphaned_block`): keeping it would leave it calling names
+the file no longer imports (imports.py reads the import lines).
+
+This module knows lines (and, through imports.py, import lines); it does not know how either
+reading was made.
 """
 
 from __future__ import annotations
@@ -57,3 +72,64 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
     block = longer[len(shorter):]
     code = [line for line in block if line.strip()]
     return not block[0].strip() and 0 < len(code) <= FINAL_BLOCK
+
+
+def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
+    """The lines (stripped) a snippet shows right next to its markers: each section's first
+    non-blank line after a marker and its last non-blank line before one."""
+    from fastapply.merge.sections import split_sections
+
+    out: set[str] = set()
+    for section in split_sections(snippet, original):
+        shown = [line.strip() for line in section.lines if line.strip()]
+        if shown and section.open_start:
+            out.add(shown[0])
+        if shown and section.open_end:
+            out.add(shown[-1])
+    return out
+
+
+def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
+    """The marker-context lines (`marker_context`) that `result` has more often than the original
+    and the snippet each have them (snippet_checks.copied_lines): context read as new code."""
+    from fastapply.merge.snippet_checks import copied_lines
+
+    return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)
+
+
+def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[str],
+                   language: str | None = None) -> set[str]:
+    """The names that settle a block one reading keeps (`keep`) and the other deletes (`drop`)
+    in favour of deleting it: names bound by import lines of the original that both readings
+    remove (the snippet removed those imports), which the kept block still uses and nothing
+    else in `drop` does. Empty when that is not so.
+
+    `keep` must be `drop` with original lines added (nothing else differs). Keeping the block
+    would leave it calling what the snippet no longer imports (`ioutil.ReadFile` after the
+    snippet's import list drops `io/ioutil`), while the shorter file uses none of the removed
+    names: the imports were removed because the block goes (a snippet that ends without a marker
+    before a function only that function's imports served)."""
+    from fastapply.merge import imports
+    from fastapply.merge.snippet_checks import line_opcodes
+
+    ops = line_opcodes(drop, keep)
+    if any(tag not in ("equal", "insert") for tag, *_ in ops):
+        return set()
+    keep_imports = imports.bound_names(keep, language)
+    added = [keep[j] for tag, _, _, j1, j2 in ops if tag == "insert" for j in range(j1, j2) if j not in keep_imports]
+    known = {line.strip() for line in original}
+    if not any(line.strip() for line in added) or any(line.strip() not in known for line in added):
+        return set()
+    bound = imports.bound_names(original, language)
+    if not bound:
+        return set()
+    present = {line.strip() for line in keep} | {line.strip() for line in drop}
+    removed = {i for i in bound if original[i].strip() not in present}
+    still = set().union(*(names for i, names in imports.bound_names(drop, language).items()))
+    names = set().union(*(bound[i] for i in removed)) - still if removed else set()
+    if not names:
+        return set()
+    code = [line for i, line in enumerate(drop) if i not in imports.bound_names(drop, language)]
+    if imports.uses(code, names):
+        return set()
+    return imports.uses(added, names)

@@ -4,7 +4,8 @@ rarely fails but a model (or a loose placement) can.
 - `check_diff_prefix_leak`: new lines that start with `+`, `-` or `@@` in a file that never does;
 - `check_snippet_lines`: every line the snippet shows is in the result, in each section's order;
 - `check_relative_indentation`: the snippet's lines keep their nesting (one shift for all);
-- `check_unshown_deletions`: removed lines need the snippet around them (or marking them);
+- `check_unshown_deletions`: removed lines need the snippet around them (or marking them, or
+  showing the whole new definition they were part of: rewrites.py);
 - `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line;
 - `lost_distinctive_lines`: how many distinctive original lines a reading overwrote (weighs two readings).
 
@@ -224,6 +225,8 @@ def check_unshown_deletions(
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
     result no second reading confirms, only a unique line says the snippet was here.
     """
+    from fastapply.merge import rewrites  # it reads headers with repeats.py, which imports this module
+
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
     marked = _marked_deletions(snippet)
@@ -245,6 +248,8 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
+        if rewrites.inside_rewritten_definition(original, snippet, i1, i2):
+            continue  # the snippet shows the whole new definition these lines were part of
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
         after = _landmarks(original, i2, +1, counts, unique=strict)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
@@ -259,6 +264,7 @@ def check_unshown_deletions(
 
 
 SHOWN_GAP = 3  # non-blank lines a deletion shown only by its two neighbours may remove
+
 
 
 def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:

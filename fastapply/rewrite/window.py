@@ -51,6 +51,9 @@ def choose_window(lines: Sequence[str], regions: Sequence[tuple[int, int]]) -> W
         return None
     lo = min(s for s, _ in spans)
     hi = max(e for _, e in spans)
+    first = next((k for k in range(lo, hi) if lines[k].strip()), None)
+    if first is not None and first > lo and _top_level(lines[first]):
+        lo = first  # blank lines before a top-level line: the window starts there, not in the block above
     if lo > 0 and _closes(lines[lo]):
         lo -= 1  # a region starting on a block's closing line belongs to that block
     while lo > 0 and not _top_level(lines[lo]):

@@ -88,3 +88,17 @@ def test_real_expected_files_rarely_fail_the_answer_guards(name, most):
                                language=syntax.detect_language(r.get("path"), r["original"]))
     ]
     assert len(refused) <= most * len(rows), refused
+
+
+def test_an_answer_that_stops_after_a_marker_free_excerpt_is_refused():
+    """A chat answer pastes the changed function alone (no markers): the file goes on around it,
+    so an answer that ends with that function has dropped the functions after it."""
+    excerpt = "def save(path, text):\n    with open(path, 'w', encoding='utf-8') as fh:\n        fh.write(text)\n"
+    truncated = EXPECTED[: EXPECTED.index("\n\n\ndef remove")] + "\n"
+    failure = check(truncated, excerpt)
+    assert failure is not None and failure.guard == "deletions" and "end of the file" in failure.reason
+    beheaded = EXPECTED[EXPECTED.index("def save"):]
+    assert "start of the file" in check(beheaded, excerpt).reason
+    assert check(EXPECTED, excerpt) is None
+    whole = EXPECTED[: EXPECTED.index("\n\n\ndef remove")] + "\n"  # a whole-file snippet may drop the end
+    assert guards.check_excerpt_edges(ORIGINAL.split("\n"), whole.split("\n"), whole.split("\n")) is None

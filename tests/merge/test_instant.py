@@ -491,3 +491,109 @@ def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_no
     lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
     assert _fewer_copies(orig, lines, lost, snippet)  # joint copies more and loses a line: greedy
     assert not _fewer_copies(orig, lines[::-1], lost[::-1], snippet)  # never the other way round
+
+
+def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_once_wins():
+    from fastapply.merge import snippet_checks
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import _keeps_context
+
+    original = ("def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
+                "\n    result = runner.invoke(cli, ['--version'])\n    assert 'version 1.0' in result.output\n")
+    new = ("\n\ndef test_b(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
+           "    assert 'Missing option' in result.output\n")
+    snippet = ["# ... existing code ...", "    assert 'version 1.0' in result.output", *new.split("\n")[:-1]]
+    greedy = original + new  # copies the new test's lines (they repeat test_a's): right
+    joint = original.replace("    assert result.exit_code == 2\n", "    assert 'version 1.0' in result.output" + new[:-1] + "\n", 1)
+    orig = split_text(original)
+    lines = [split_text(joint).lines, split_text(greedy).lines]  # joint pasted `assert 'version 1.0'` twice
+    lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
+    assert _keeps_context(orig, lines, lost, snippet) == 1
+    assert _keeps_context(orig, lines[::-1], lost[::-1], snippet) == 0  # whichever reading it is
+    assert _keeps_context(orig, [lines[1], lines[1]], [lost[1], lost[1]], snippet) is None  # neither copies it
+    assert _keeps_context(orig, lines, [lost[0], lost[0] + 1], snippet) is None  # the keeper loses more
+
+
+ORPHAN_ORIGINAL = """package cmd
+
+import (
+	"fmt"
+	"io/ioutil"
+	"os"
+	"testing"
+)
+
+func TestCreate(t *testing.T) {
+	wd, _ := os.Getwd()
+	path := wd
+	if err := create(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGolden compares the generated files with the golden ones.
+func TestGolden(t *testing.T) {
+	got, err := ioutil.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ioutil.ReadFile("testdata/main.go.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("main.go differs from its golden file")
+	}
+	for _, name := range []string{"a.go", "b.go", "c.go"} {
+		if _, err := os.Stat(name); err != nil {
+			t.Errorf("missing %s", name)
+		}
+	}
+}
+"""
+ORPHAN_SNIPPET = """// ... existing code ...
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+// ... existing code ...
+func TestCreate(t *testing.T) {
+	wd, _ := os.Getwd()
+	path := fmt.Sprintf("%s/project", wd)
+	if err := create(path); err != nil {
+		t.Fatal(err)
+	}
+}
+"""
+
+
+def test_a_final_function_that_only_uses_imports_the_snippet_removed_goes_with_them():
+    result = instant_merge(ORPHAN_ORIGINAL, ORPHAN_SNIPPET, language="go")
+    assert result.text is not None and "TestGolden" not in result.text and "ioutil" not in result.text
+    assert 'path := fmt.Sprintf("%s/project", wd)' in result.text
+
+
+def test_a_final_function_whose_imports_stay_is_kept_by_a_snippet_without_a_closing_marker():
+    snippet = ORPHAN_SNIPPET.replace('\t"os"\n', '\t"io/ioutil"\n\t"os"\n')
+    result = instant_merge(ORPHAN_ORIGINAL, snippet, language="go")
+    assert result.text is not None and "func TestGolden" in result.text
+
+
+def test_the_removed_imports_excuse_only_the_orphaned_blocks_deletion():
+    from fastapply.merge.conventions import split_text
+    from fastapply.merge.instant import MergeResult, _settled_by_imports
+
+    orig = split_text(ORPHAN_ORIGINAL)
+    drop = instant_merge(ORPHAN_ORIGINAL, ORPHAN_SNIPPET, language="go").text
+    keep = drop + ORPHAN_ORIGINAL[ORPHAN_ORIGINAL.index("\n// TestGolden"):]
+    results = (MergeResult(keep, None, "lazy", "exact", None), MergeResult(None, "too many deletions", "lazy", "exact", drop))
+    settled = _settled_by_imports(orig, results, [True, True], "go", ORPHAN_SNIPPET, shown=10)
+    assert settled is not None and settled.text == drop
+    assert _settled_by_imports(orig, results, [True, False], "go", ORPHAN_SNIPPET, shown=10) is None  # not placed
+    # a keeping reading that itself deletes more than the snippet shows: the imports excuse no more
+    padded = ORPHAN_ORIGINAL.replace("func TestCreate", "var big = []int{\n" + "\t1,\n" * 30 + "}\n\nfunc TestCreate")
+    orig = split_text(padded)
+    keep_big = keep  # lacks the 32 padding lines the original now has
+    results = (MergeResult(keep_big, None, "lazy", "exact", None), MergeResult(None, "x", "lazy", "exact", drop))
+    assert _settled_by_imports(orig, results, [True, True], "go", ORPHAN_SNIPPET, shown=10) is None

@@ -16,6 +16,14 @@ def test_the_window_is_the_enclosing_block():
     assert choose_window(py, [(4, 5)]) == Window(3, 6)  # def f(), without the blank lines around it
 
 
+def test_a_region_opening_on_the_blank_lines_before_a_definition_starts_at_it():
+    # regions [4, 9) = the blank lines after f(), then `def g():` and its body: the window is g()
+    # alone, not f() (the block the blank lines follow) and g()
+    py = "x = 1\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n".split("\n")[:-1]
+    assert choose_window(py, [(5, 9)]) == Window(7, 9)
+    assert choose_window(py, [(4, 9)]) == Window(3, 9)  # a region that starts inside f() keeps f()
+
+
 def test_edge_markers_of_a_window_answer_are_dropped_inner_ones_kept():
     answer = "# ... existing code ...\ndef f():\n    # ... existing code ...\n    return 1\n# ... existing code ...\n"
     assert strip_edge_markers(answer) == "def f():\n    # ... existing code ...\n    return 1\n"

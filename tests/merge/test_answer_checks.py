@@ -1,0 +1,62 @@
+"""The checks only a model answer can fail: unchanged answers, shown deletions not made, and a
+window answer that runs on past its window."""
+
+from fastapply.merge import answer_checks, guards
+
+ORIGINAL = [
+    "class Settings:",
+    "    cache = {}",
+    "    defaults = []",
+    "",
+    "    def __init__(self):",
+    "        self.ready = True",
+    "",
+    "    def get(self, key):",
+    "        return self.cache[key]",
+]
+SNIPPET = [
+    "# ... existing code ...",
+    "class Settings:",
+    "",
+    "    def __init__(self):",
+    "# ... existing code ...",
+]
+EXPECTED = ["class Settings:", "", *ORIGINAL[4:]]
+
+
+def test_an_unchanged_answer_is_refused():
+    assert answer_checks.check_unchanged(ORIGINAL, list(ORIGINAL))
+    assert answer_checks.check_unchanged(ORIGINAL, [l + " " for l in ORIGINAL])  # trailing spaces aside
+    assert answer_checks.check_unchanged(ORIGINAL, EXPECTED) is None
+    failure = guards.check_answer("\n".join(ORIGINAL), "\n".join(SNIPPET), "\n".join(ORIGINAL), language="python")
+    assert failure is not None and failure.guard in ("deletions", "unchanged")
+
+
+def test_lines_shown_next_to_each_other_must_be_next_to_each_other_in_the_answer():
+    reason = answer_checks.check_shown_adjacency(ORIGINAL, list(ORIGINAL), SNIPPET)
+    assert reason and "cache = {}" in reason and "keeps 2" in reason
+    assert answer_checks.check_shown_adjacency(ORIGINAL, EXPECTED, SNIPPET) is None
+    # a new line between them is the snippet's business (the snippet-lines check), not a kept one
+    assert answer_checks.check_shown_adjacency(ORIGINAL, ["class Settings:", "    x = 1", *ORIGINAL[4:]], SNIPPET) is None
+
+
+def test_a_marker_or_a_hunk_separator_breaks_the_pair_and_minus_lines_do_not():
+    with_marker = ["class Settings:", "    # ... existing code ...", "    def __init__(self):"]
+    assert answer_checks.shown_pairs(with_marker, ORIGINAL) == []
+    with_hunks = ["class Settings:", "@@ -0,0 +0,0 @@", "    def __init__(self):"]
+    assert answer_checks.shown_pairs(with_hunks, ORIGINAL) == []
+    with_minus = ["class Settings:", "-    cache = {}", "+    cache = None", "    def __init__(self):"]
+    assert answer_checks.shown_pairs(with_minus, ORIGINAL) == [
+        ("class Settings:", "cache = None"), ("cache = None", "def __init__(self):")]
+    search_replace = ["<<<<<<< SEARCH", "class Settings:", "=======", "class Config:", ">>>>>>> REPLACE"]
+    assert answer_checks.shown_pairs(search_replace, ORIGINAL) == []
+
+
+def test_a_window_answer_that_copies_the_line_after_the_window_is_refused():
+    window = "var View = require('./view')\n  , stat = require('fs').statSync;\n"
+    tail = "\n/**\n * Render a partial.\n */\n"
+    ran_on = "var View = require('./view');\n\n/**\n"
+    assert "goes on past it" in answer_checks.check_seam(window, ran_on, tail)
+    assert answer_checks.check_seam(window, "var View = require('./view');\n", tail) is None
+    closing = "func f() {\n}\n"  # a window that already ended on the tail's first line may keep it
+    assert answer_checks.check_seam(closing, "func f() {\n\treturn\n}\n", "}\n") is None
