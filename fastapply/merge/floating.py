@@ -68,7 +68,8 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
         line = sec[0] if heads else sec[-1]
         raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
     if rank[0]:
-        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
+        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)],
+                        note=unbalanced_note(sec, orig, start, end))
     return Span(start, end, "exact"), list(sec)
 
 
@@ -165,3 +166,14 @@ def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> 
         return "no line of it occurs there"
     return (f"no line of it occurs there; `{line.strip()[:60]}` may change original line {at + 1} "
             f"(`{orig[at].strip()[:60]}`) or be a new line, which the unchanged line above or below it would settle")
+
+
+def unbalanced_note(sec: Sequence[str], orig: Sequence[str], start: int, end: int) -> str:
+    """Why a section's only place is doubted: the original lines it would replace there do not
+    open and close brackets as its own lines do (`]` read as replaced by `])`, or a block's end
+    cut off), so either the change is there or the section belongs around other lines."""
+    line = next((l for l in sec if l.strip()), "").strip()[:60]
+    where = f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}-{end}"
+    return (f"`{line}` fits only at original {where}, where the section's lines would not balance their "
+            "brackets like the lines they replace; include the unchanged lines around the change so its start "
+            "and end are clear")

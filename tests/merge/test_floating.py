@@ -58,3 +58,10 @@ def test_edited_block_keeps_the_indentation_of_the_line_it_edits():
     orig = ["if b:", "    use(y, old=True)", "done()"]
     assert edited_block(["    use(y, old=False)"], orig, KEY, 0, 3) == 1
     assert edited_block(["  use(y, old=False)"], orig, KEY, 0, 3) is None  # another depth: another line
+
+
+def test_a_place_whose_brackets_do_not_balance_is_doubted_with_a_note_naming_it():
+    orig = ["items = [", "    1,", "    2,", "]", "other = [", "    3,", "]"]
+    m = merge_lazy(orig, ["# ... existing code ...", "    2,", "])", "# ... existing code ..."])
+    assert m.lines is None
+    assert "`2,` fits only at original line 3" in m.refused_reason and "balance their brackets" in m.refused_reason
