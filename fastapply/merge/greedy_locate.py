@@ -13,6 +13,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
+from fastapply.merge.anchors import bracket_balance, is_generic
 from fastapply.merge.sections import Section
 
 
@@ -215,6 +216,9 @@ def blank_lead(section: Section, s0: int) -> int:
 def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, list[str]]:
     """The span's end, and the section lines left over after it (inserted there)."""
     tail = _find_backward(sec, orig, s0 + run, len(sec), start + run, hi, eq, pick_first)
+    if tail is not None and _own_block_inserted(sec[s0 + run :], sec[tail.s : tail.s + tail.n],
+                                                orig[start + run : tail.o], sec[s0 + run : tail.s]):
+        tail = None  # the run's `}` closes its own block, wherever a `}` happens to match
     if tail is None:
         # Only insertions after the head's run. Trailing lines equal to the original lines right
         # after the run (typically blank lines) are context, not new copies of them.
@@ -225,6 +229,58 @@ def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, li
         return Span(start, end, rung), list(sec[s0 + run :])
     fwd = _extend_forward(sec, orig, tail.s + tail.n, tail.o + tail.n, len(sec), hi, eq)
     return Span(start, tail.o + tail.n + fwd, rung), list(sec[tail.s + tail.n + fwd :])
+
+
+def closes_own_block(rest: Sequence[str]) -> bool:
+    """True when the section lines after the head's matched run are a complete block of their
+    own: brackets balanced to zero, never below zero on the way (nothing closes a block opened
+    before them), ending on a generic closing line (`}`). Their closing lines then close their
+    own block, so where those happen to match original closing lines says nothing: the run is
+    inserted after the head's run (a block moved or added there), not stretched over original
+    lines to a `}` further down."""
+    code = [line for line in rest if line.strip()]
+    if not code or not is_generic(code[-1]) or bracket_balance(code[-1:]) >= 0:
+        return False
+    depth = 0
+    for line in code:
+        depth += bracket_balance([line])
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+OWN_BLOCK_RATIO = 2  # original lines a generic closing tail would replace, per line of the block
+
+
+def _own_block_inserted(rest: Sequence[str], tail: Sequence[str], region: Sequence[str], repl: Sequence[str]) -> bool:
+    """True when the section's lines after its head's run (`rest`) are a block of their own
+    (`closes_own_block`) whose tail matched only generic closing lines (`tail`), and closing on
+    that match would replace original lines (`region`) that do not start like the block
+    (`_opens_alike`) and are more than OWN_BLOCK_RATIO times as many as the block's lines that
+    replace them (`repl`): the block is then read as inserted after the head's run (a block
+    moved below the one the head shows, or added there), not as a rewrite of what lies between.
+    Example: the head shows a filter block's last lines, the rest is a whole `if (...) { ... }`
+    moved there; its `  }` also matches the end of a loop 40 lines down, which the snippet never
+    shows."""
+    if not closes_own_block(rest) or not all(is_generic(line) for line in tail):
+        return False
+    if _opens_alike(region, repl):
+        return False
+    shown = sum(1 for line in repl if line.strip())
+    return sum(1 for line in region if line.strip()) > OWN_BLOCK_RATIO * shown
+
+
+def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
+    """True when the first non-blank lines of an original region and the lines that would
+    replace it are equal or alike (an edited copy, `similar`): the replacement reads as a new
+    version of the region's block, so closing on the region's `}` stays a fair reading."""
+    from fastapply.merge.edits import same_edit, similar
+
+    old = next((l for l in region if l.strip()), None)
+    new = next((l for l in repl if l.strip()), None)
+    if old is None or new is None:
+        return False
+    return _collapse(old) == _collapse(new) or same_edit(new, old) or similar(new, old)
 
 
 def _similar(a: str, b: str) -> bool:

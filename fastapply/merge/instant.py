@@ -279,12 +279,13 @@ def _keeps_context(orig: Text, lines: list[list[str]], lost: list[int], snip_lin
     """Both readings (`lines`: joint, greedy) paste copies of existing lines: the index of the one
     to write when only the other pastes a second copy of a line the snippet shows next to a marker
     (readings.copied_context: context read as new code), provided the kept one loses no more
-    distinctive original lines and drops lines only next to unique lines the snippet shows."""
+    distinctive original lines, drops lines only next to unique lines the snippet shows and keeps
+    no run of the snippet's lines twice (readings.shown_run_kept_twice: a moved block)."""
     ctx = [bool(readings.copied_context(orig.lines, r, snip_lines)) for r in lines]
     if ctx[0] == ctx[1]:
         return None
     keeper = ctx.index(False)
-    if lost[keeper] > lost[1 - keeper]:
+    if lost[keeper] > lost[1 - keeper] or readings.shown_run_kept_twice(orig.lines, lines[keeper], snip_lines):
         return None
     if snippet_checks.check_unshown_deletions(orig.lines, lines[keeper], snip_lines, strict=True) is not None:
         return None

@@ -133,3 +133,22 @@ def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[
     if imports.uses(code, names):
         return set()
     return imports.uses(added, names)
+
+
+def shown_run_kept_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> bool:
+    """True when two copied lines (`snippet_checks.copied_lines`: the result has them more often
+    than the original and the snippet) follow each other both in the snippet and in the original,
+    blank lines aside: a block the snippet shows at its new place that the reading also kept at
+    its old one (code moved into a new function, its old copy kept below an excerpt's end).
+    Single repeated lines (`@click.command()`, `router := New()`) are new code shaped like old."""
+    from fastapply.merge.snippet_checks import copied_lines
+
+    copied = copied_lines(original, result, snippet)
+    if len(copied) < 2:
+        return False
+
+    def pairs(lines: Sequence[str]) -> set[tuple[str, str]]:
+        text = [l.strip() for l in lines if l.strip()]
+        return set(zip(text, text[1:]))
+
+    return any(a in copied and b in copied for a, b in pairs(snippet) & pairs(original))

@@ -1,6 +1,7 @@
 """The greedy (second) reading of lazy snippets: one construct per test (lines without newlines)."""
 
 from fastapply.merge.greedy import merge_lazy
+from fastapply.merge.instant import instant_merge
 
 ORIGINAL = ["function a() {", "  return 1;", "}", "", "function b() {", "  return 2;", "}"]
 
@@ -25,3 +26,91 @@ def test_doubtful_blank_tail_refuses_with_a_candidate_without_the_leads_blank_li
                                                       "// ... existing code ..."])
     assert m.lines is None
     assert m.candidate == ["a();", "b();", "c();", "", "d();"]
+
+
+# a block of its own after the head's run: its `}` closes itself, not an original block far below
+
+MOVED_ORIGINAL = '''function setup(opts) {
+  let space = " ";
+  if (opts.noSpace) {
+    space = "";
+  }
+
+  if (opts.noFile) {
+    log("no file completion");
+    return;
+  }
+
+  if (opts.filter) {
+    log("filter not supported");
+    return;
+  }
+
+  values = values.filter(v => {
+    if (opts.equal) {
+      v.name = flag + "=" + v.name;
+    }
+  });
+
+  const mode = getMode();
+  log("mode: " + mode);
+  for (const v of values) {
+    switch (mode) {
+      case "complete": {
+        emit(v.name + space);
+        break;
+      }
+      default: {
+        emit(v.name);
+      }
+    }
+  }
+}
+'''
+MOVED_SNIPPET = '''// ... existing code ...
+    space = "";
+  }
+
+  if (opts.filter) {
+// ... existing code ...
+    if (opts.equal) {
+      v.name = flag + "=" + v.name;
+    }
+  });
+
+  if (opts.noFile) {
+    log("no file completion");
+    return;
+  }
+
+// ... existing code ...
+'''
+MOVED_EXPECTED = MOVED_ORIGINAL.replace('''  if (opts.noFile) {
+    log("no file completion");
+    return;
+  }
+
+''', '', 1).replace('''  });
+
+  const mode''', '''  });
+
+  if (opts.noFile) {
+    log("no file completion");
+    return;
+  }
+
+  const mode''')
+
+
+def test_a_moved_block_whose_closing_brace_matches_far_below_is_inserted_after_the_head():
+    result = instant_merge(MOVED_ORIGINAL, MOVED_SNIPPET, language="javascript")
+    assert result.text == MOVED_EXPECTED
+
+
+def test_closes_own_block_wants_a_balanced_block_ending_on_a_closer():
+    from fastapply.merge.greedy_locate import closes_own_block
+
+    assert closes_own_block(["  if (x) {", "    y();", "  }", ""])
+    assert not closes_own_block(["    y();", "  }"])  # closes a block opened before it
+    assert not closes_own_block(["  if (x) {", "    y();"])  # still open
+    assert not closes_own_block(['    """', "    text", '    """'])  # no bracket closes it

@@ -79,3 +79,17 @@ def test_no_orphan_when_the_import_stays_the_rest_uses_it_or_the_block_is_new():
     new_block = ORPH_DROP + ["", "func C() {", '\tioutil.ReadFile("c")', "}"]
     assert readings.orphaned_block(ORPH_ORIGINAL, new_block, ORPH_DROP, "go") == set()
     assert readings.orphaned_block(ORPH_ORIGINAL, ORPH_DROP, ORPH_KEEP, "go") == set()  # only the keeper is named
+
+
+def test_a_run_the_snippet_shows_and_the_reading_also_keeps_at_its_old_place_is_a_moved_block():
+    original = ["def main():", "    args = parse()", "    data = load(args)", "    save(data)", ""]
+    snippet = ["def run(args):", "    data = load(args)", "    save(data)", "", "def main():", "    run(parse())"]
+    kept_twice = ["def run(args):", "    data = load(args)", "    save(data)", "", "def main():", "    run(parse())",
+                  "    data = load(args)", "    save(data)", ""]
+    assert readings.shown_run_kept_twice(original, kept_twice, snippet)
+    moved = ["def run(args):", "    data = load(args)", "    save(data)", "", "def main():", "    run(parse())", ""]
+    assert not readings.shown_run_kept_twice(original, moved, snippet)
+    # one idiom line repeated by new code is not a block kept twice
+    idiom = ["@command()", "def a():", "    pass", ""]
+    assert not readings.shown_run_kept_twice(idiom, idiom + ["@command()", "def b():", "    pass"],
+                                             ["@command()", "def b():", "    pass"])
