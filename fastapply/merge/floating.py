@@ -3,17 +3,21 @@
 A section without a unique line in the window between its placed neighbours is placed by its
 first and last lines: every place its first line occurs, closed on its last line (or the file's
 end), ranked like anchored edges (bracket balance, lines deleted unshown, context). A section that
-occurs verbatim is pure context (None); equally good places are an ambiguity.
+occurs verbatim is pure context (None); equally good places are an ambiguity. A section none of
+whose lines occurs there may still be an edited copy of one run of original lines, line for line
+(`edited_block`: a lone changed line shown with no context at all).
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
 
 from __future__ import annotations
 
+import difflib
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, bracket_balance
+from fastapply.merge.anchors import LineIndex, bracket_balance, collapse
 from fastapply.merge.edges import MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, _replace_cand
+from fastapply.merge.edits import same_edit, similar
 
 
 def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
@@ -51,7 +55,11 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
                 d += 1
             cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
     if not cands:
-        raise Unplaceable("no line of it occurs there")
+        if t.section.open_start and t.section.open_end:
+            at = edited_block(sec, orig, key, lo, hi)
+            if at is not None:
+                return Span(at, at + n, "exact"), list(sec)
+        raise Unplaceable(unplaced_note(sec, orig, lo, hi))
     cands.sort()
     rank, start, end = cands[0]
     rivals = sorted({(s, e) for r, s, e in cands if r == rank})
@@ -60,5 +68,112 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
         line = sec[0] if heads else sec[-1]
         raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
     if rank[0]:
-        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)])
+        raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)],
+                        note=unbalanced_note(sec, orig, start, end))
     return Span(start, end, "exact"), list(sec)
+
+
+def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:
+    """Where a section between two markers that shows no original line lands as an edited copy:
+    the start of the one run of original lines in [lo, hi) as long as the section that it pairs
+    with line for line, each pair blank, equal or an edited copy (edits.same_edit: the same
+    leading name, a line continued or reworded at its end), at least one pair edited. None when
+    no run or several do.
+
+    A planner that changes one line and shows no context writes `// ...`, the changed line,
+    `// ...`: the line has no anchor, but its unchanged part names the line it replaces, as it
+    would for a reader. A line that pairs with nothing is new and its place unknown (refused), and
+    a line that edits several places (`.expect(` in every test) settles nothing, nor one that
+    reads closer to another original line than to its pair (`most_similar`)."""
+    n = len(sec)
+    lo, hi = max(lo, 0), min(hi, len(orig))
+    found = edited_runs(sec, orig, key, lo, hi)
+    if len(found) != 1:
+        return None
+    p = found[0]
+    for c in range(n):
+        if not sec[c].strip() or key(sec[c]) == key(orig[p + c]):
+            continue
+        if most_similar(sec[c], orig, lo, hi) != p + c or any(
+                same_edit(sec[c], orig[i]) for i in range(lo, hi) if i != p + c):
+            return None  # another line reads as closer, or it edits several lines alike (`get(` in every test)
+    return p
+
+
+def edited_runs(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int, limit: int = 8) -> list[int]:
+    """Starts of the runs of original lines in [lo, hi) that a section pairs with line for line
+    (`_pairs`: blank, equal or edited at the same indentation), its first line an edited copy;
+    at most `limit`. The indentation is the part of a lone line a planner copies unchanged: the
+    same call edited at two depths is told apart by it."""
+    n = len(sec)
+    if n == 0 or not sec[0].strip():
+        return []
+    found: list[int] = []
+    for p in range(max(lo, 0), min(hi, len(orig)) - n + 1):
+        if all(_pairs(sec[c], orig[p + c], key) for c in range(n)) and same_edit(sec[0], orig[p]):
+            found.append(p)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None:
+    """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
+    None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
+    other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
+    best = best_similar(line, orig, lo, hi)
+    return next(iter(best)) if len(best) == 1 else None
+
+
+def best_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> set[int]:
+    """The original lines in [lo, hi) most similar to `line`, ties included."""
+    a = collapse(line)
+    best, at = -1.0, set()
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(a)
+    for i in range(lo, hi):
+        b = collapse(orig[i])
+        if not b:
+            continue
+        m.set_seq1(b)
+        if m.real_quick_ratio() < best or m.quick_ratio() < best:
+            continue
+        r = m.ratio()
+        if r > best:
+            best, at = r, {i}
+        elif r == best:
+            at.add(i)
+    return at
+
+
+def _pairs(new: str, old: str, key) -> bool:
+    """A snippet line against the original line it would replace: both blank, equal, or edited."""
+    if not new.strip() or not old.strip():
+        return not new.strip() and not old.strip()
+    return key(new) == key(old) or (same_edit(new, old) and _indent(new) == _indent(old))
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> str:
+    """Why a section with no line in its window cannot be placed, naming the line and what would
+    settle it: its first line may change the original line most like it, or be new."""
+    line = next((l for l in sec if l.strip()), "")
+    at = most_similar(line, orig, lo, hi) if line.strip() else None
+    if at is None or not similar(line, orig[at]):
+        return "no line of it occurs there"
+    return (f"no line of it occurs there; `{line.strip()[:60]}` may change original line {at + 1} "
+            f"(`{orig[at].strip()[:60]}`) or be a new line, which the unchanged line above or below it would settle")
+
+
+def unbalanced_note(sec: Sequence[str], orig: Sequence[str], start: int, end: int) -> str:
+    """Why a section's only place is doubted: the original lines it would replace there do not
+    open and close brackets as its own lines do (`]` read as replaced by `])`, or a block's end
+    cut off), so either the change is there or the section belongs around other lines."""
+    line = next((l for l in sec if l.strip()), "").strip()[:60]
+    where = f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}-{end}"
+    return (f"`{line}` fits only at original {where}, where the section's lines would not balance their "
+            "brackets like the lines they replace; include the unchanged lines around the change so its start "
+            "and end are clear")

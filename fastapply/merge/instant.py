@@ -19,7 +19,8 @@ its draft.
 Text conventions (conventions.py) are applied here, so the mergers only see lists of lines: line
 endings, final newline and BOM kept, a ``` fence unwrapped, tabs/spaces converted to the original's.
 A marker-free snippet that is neither the whole file nor whole definitions is read as an excerpt
-(`_excerpt`: a marker at each end) when a unique line pins each of its ends.
+(`_excerpt`, excerpt.py: a marker at each end) when a unique line pins each of its ends, or the
+merged file shows a loose end continuing the original beyond a pinned change.
 
 Example:
 
@@ -35,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge import anchors, blocks, definitions, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
+from fastapply.merge import blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
 
 
 @dataclass(frozen=True)
@@ -127,52 +128,12 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
 
 
-EXCERPT_MARKER = "// ... existing code ..."
-
-
-EDGE_LINES = 3  # non-blank lines at each end of an excerpt, one of which must pin it
-
-
-def _loose_edge(original: list[str], snippet: list[str]) -> str | None:
-    """"first" or "last" when none of an excerpt's EDGE_LINES non-blank lines at that end is a
-    distinctive line the original has exactly once: an excerpt that opens (or closes) on `})`,
-    `}` or new code can be fitted at many places, and the reading that fits it may delete the
-    code between (the markers that would bound it are not there)."""
-    from collections import Counter
-
-    counts = Counter(line.strip() for line in original)
-    shown = [line.strip() for line in snippet if line.strip()]
-
-    def pinned(lines: list[str]) -> bool:
-        return any(counts[l] == 1 and not anchors.is_generic(l) for l in lines)
-
-    if not pinned(shown[:EDGE_LINES]):
-        return "first"
-    if not pinned(shown[-EDGE_LINES:]):
-        return "last"
-    return None
-
-
 def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
     """A marker-free snippet that is neither the whole file nor whole definitions is an excerpt
     (an agent pasting the changed lines with their context and no markers): the file goes on
-    before and after it, so it is read as if a marker stood at each end, with every guard."""
-    unmarked = ("the snippet has no `... existing code ...` markers and is not the whole file; "
-                "mark the elided parts so it can be placed")
-    if any(line == EXCERPT_MARKER for line in orig.lines):
-        return _refuse(unmarked)
-    loose = _loose_edge(orig.lines, snip_lines)
-    if loose is not None:
-        return _refuse(f"{unmarked} (its {loose} lines match no unique line of the original)")
-    result = _two_readings(orig, [EXCERPT_MARKER, *snip_lines, EXCERPT_MARKER], language, converted)
-    if result.merged and split_text(result.text).lines == orig.lines:
-        return _refuse("the snippet, read as an excerpt (it has no markers), changes nothing where it fits; "
-                       "mark the elided parts and show the change with the lines around it", "lazy")
-    if result.merged:
-        return result
-    reason = (result.refused_reason or "").replace("section 1 ", "the snippet ", 1)
-    return MergeResult(None, f"{reason} (read as an excerpt: the snippet has no markers)", "lazy",
-                       result.rung, result.candidate, result.regions)
+    before and after it, so it is read as if a marker stood at each end, with every guard
+    (excerpt.py: which loose ends the merged file still settles)."""
+    return excerpt.read_excerpt(orig, snip_lines, language, converted, _two_readings, MergeResult)
 
 
 def _two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge import edges
+from fastapply.merge import edges, order
 from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
@@ -87,30 +87,47 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     refusal: str | None = None
     doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
     regions: list[tuple[int, int]] = []
-    for i, t in enumerate(trimmed):
-        hi = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
-        own = [(j, o) for j, o in anchors[i] if cursor <= o < hi]
+    def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None):
+        """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py)."""
+        t = trimmed[i]
+        end = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
+        own = [(j, o) for j, o in anchors[i] if cursor <= o < end]
         if not own:
             sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
-            own = unique_anchors(sub_keys, index, cursor, hi)
+            own = unique_anchors(sub_keys, index, cursor, end)
+        check_inner_deletions(own, t.lines, index.keys, key)
+        if own:
+            if lo is not None:
+                raise Ambiguous(t.lines[0])  # anchored: no rival place to force
+            return edges.place_anchored(t, orig, index, key, own, cursor, end)
+        try:
+            return place_floating(t, orig, index, key, max(cursor, lo or 0), min(end, hi if hi is not None else end))
+        except Ambiguous as amb:
+            amb.floating = True
+            raise
+
+    for i, t in enumerate(trimmed):
+        hi = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
         label = _label(t.section, i)
         try:
-            check_inner_deletions(own, t.lines, index.keys, key)
-            if own:
-                span, lines = edges.place_anchored(t, orig, index, key, own, cursor, hi)
-            else:
-                placed = place_floating(t, orig, index, key, cursor, hi)
-                if placed is None:
-                    continue  # only context: changes nothing wherever it lands
-                span, lines = placed
+            placed = place(i, cursor)
+            if placed is None:
+                continue  # only context: changes nothing wherever it lands
+            span, lines = placed
         except Ambiguous as amb:
-            reason = _ambiguous_reason(label, amb)
-            regions.extend(amb.regions)
-            if amb.guess is None:
-                return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
-            doubted = doubted or (refusal is None and amb.doubt)
-            refusal = refusal or reason
-            span, lines = amb.guess
+            forced = None
+            if getattr(amb, "floating", False) and not amb.doubt and len(amb.places) > 1:
+                forced = order.forced_place(place, i, len(trimmed), cursor, amb.places)
+            if forced is not None:
+                span, lines = forced
+            else:
+                reason = _ambiguous_reason(label, amb)
+                regions.extend(amb.regions)
+                if amb.guess is None:
+                    return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
+                doubted = doubted or (refusal is None and amb.doubt)
+                refusal = refusal or reason
+                span, lines = amb.guess
         except Unplaceable as err:
             reason = f"{label} could not be found in the original after the previous section"
             if err.detail:

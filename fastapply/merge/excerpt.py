@@ -1,0 +1,175 @@
+"""Excerpts: marker-free snippets that are neither the whole file nor whole definitions.
+
+An agent often pastes the changed lines with some context and no `... existing code ...` marker
+at all, although the file goes on before and after. Such a snippet is read as if a marker stood
+at each end (`read_excerpt`), by the lazy readings and every guard. What pins it is its edges:
+
+- `loose_edge`: which end (if any) has no distinctive line the original holds once among its
+  first (last) EDGE_LINES non-blank lines: it opens (closes) on `}`, `});` or new code, which can
+  be fitted at many places.
+- `edge_holds`: a loose end is still settled when the merged file shows it continuing the
+  original right beyond a change that a unique unchanged line pins on its other side, and the
+  merge drops no non-blank original line. A `t.end();` `});` after a changed assertion is the
+  original's own next lines; a `};` that lands 58 lines above the excerpt's first unique line,
+  or a new test whose lines all repeat in its look-alikes, is refused.
+
+This module knows lines and the original's line counts; the readings themselves are instant.py's
+(passed in as `read`), the guards guards.py's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, Sequence
+
+from fastapply.merge import anchors, edits, landing, snippet_checks
+from fastapply.merge.conventions import Text, split_text
+
+EXCERPT_MARKER = "// ... existing code ..."
+EDGE_LINES = 3  # non-blank lines at each end of an excerpt, one of which must pin it, else `edge_holds`
+
+
+def loose_edge(original: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """"first" or "last" when none of an excerpt's EDGE_LINES non-blank lines at that end is a
+    distinctive line the original has exactly once: an excerpt that opens (or closes) on `})`,
+    `}` or new code can be fitted at many places, and the reading that fits it may delete the
+    code between (the markers that would bound it are not there)."""
+    counts = Counter(line.strip() for line in original)
+    shown = [line.strip() for line in snippet if line.strip()]
+
+    def pinned(lines: list[str]) -> bool:
+        return any(counts[l] == 1 and not anchors.is_generic(l) for l in lines)
+
+    if not pinned(shown[:EDGE_LINES]):
+        return "first"
+    if not pinned(shown[-EDGE_LINES:]):
+        return "last"
+    return None
+
+
+def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence[str], which: str) -> bool:
+    """True when a merged excerpt's loose end (`which`: "first" or "last") is settled by the lines
+    around the change nearest to it. Read from the loose end inwards, the excerpt must show:
+
+    1. unchanged lines in the run the two files share from that end (the loose end lands on the
+       original's own lines at that place, it is not inserted);
+    2. then the change: new lines, or a replacement line for line or by edited copies (`_edits`);
+    3. then, before any other change, an unchanged line the original has once (distinctive).
+
+    The unique line pins the change; the loose lines only continue the original beyond it (the
+    `t.end();` `});` after a changed assertion). A change with no unique unchanged line on its
+    inner side (a new test whose `var app = express();` lines repeat in every test) could go
+    after any of its look-alikes, a merge that drops a non-blank original line
+    (`dropped_lines`) swallowed code no marker bounds, and one that renames a definition
+    (`renamed_definition`) may have overwritten the twin of a new one: all are refused."""
+    counts = Counter(line.strip() for line in original)
+    shown = [line.strip() for line in snippet if line.strip()]
+    rows = [j for j, line in enumerate(result) if line.strip()]
+    start = _find([result[j].strip() for j in rows], shown)
+    if start is None:
+        return False
+    first, last = rows[start], rows[start + len(shown) - 1]
+    if dropped_lines(original, result) or renamed_definition(original, result):
+        return False
+    if which == "last":  # read from the end: the mirror of the first end
+        original, result = list(original)[::-1], list(result)[::-1]
+        first, last = len(result) - 1 - last, len(result) - 1 - first
+    # 1. The loose end lands on the original: it lies in the run both files share from that side.
+    same = 0
+    while same < min(len(original), len(result)) and original[same] == result[same]:
+        same += 1
+    if first >= same or last < same:
+        return False
+    # 2. The change right after that run, then 3. the unchanged lines up to the next change.
+    ops = snippet_checks.line_opcodes(original[same:], result[same:])
+    if not ops or ops[0][0] == "equal":
+        return False
+    tag, i1, i2, j1, j2 = ops[0]
+    if tag == "replace" and not _edits(original[same + i1 : same + i2], result[same + j1 : same + j2]):
+        return False  # it overwrites original lines it does not edit
+    inner = next((op for op in ops[1:2] if op[0] == "equal"), None)
+    if inner is None:
+        return False
+    _, _, _, k1, k2 = inner
+    for j in range(same + k1, min(same + k2, last + 1)):
+        text = result[j].strip()
+        if counts[text] == 1 and not anchors.is_generic(text):
+            return True
+    return False
+
+
+def _edits(old: Sequence[str], new: Sequence[str]) -> bool:
+    """True when a replacement provably edits what it replaces, not overwrites a look-alike block
+    with a new one: line for line (as many non-blank lines on each side, the snippet's lines
+    bracketed by unchanged ones), or every non-blank original line reads as edited into one of
+    its new lines (edits.same_edit or similar)."""
+    shown = [l for l in new if l.strip()]
+    if len(shown) == sum(1 for l in old if l.strip()):
+        return True
+    return all(any(edits.same_edit(n, o) or edits.similar(n, o) for n in shown) for o in old if o.strip())
+
+
+def dropped_lines(original: Sequence[str], result: Sequence[str], ops=None) -> int:
+    """Non-blank original lines a merge drops: deleted ones, and those of a replacement beyond
+    the non-blank lines that replace them."""
+    ops = ops if ops is not None else snippet_checks.line_opcodes(original, result)
+    dropped = 0
+    for tag, i1, i2, j1, j2 in ops:
+        old = sum(1 for l in original[i1:i2] if l.strip())
+        if tag == "delete":
+            dropped += old
+        elif tag == "replace":
+            dropped += max(0, old - sum(1 for l in result[j1:j2] if l.strip()))
+    return dropped
+
+
+def renamed_definition(original: Sequence[str], result: Sequence[str]) -> str | None:
+    """A function name the original defines and the result no longer does (landing.defined_names):
+    an excerpt that renames `func TestAuth401` into `func TestAuth401WithRealm` without a pinned
+    edge more likely adds a sibling shaped like it, after it, than edits it in place."""
+    before, after = landing.defined_names(original), landing.defined_names(result)
+    return next((name for name in before if not after.get(name)), None)
+
+
+def _find(texts: list[str], shown: list[str]) -> int | None:
+    n = len(shown)
+    for i in range(len(texts) - n + 1):
+        if texts[i] == shown[0] and texts[i : i + n] == shown:
+            return i
+    return None
+
+
+def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool, read: Callable, result_type):
+    """Read a marker-free excerpt with a marker at each end (`read`: instant._two_readings);
+    refuse when the original itself has the marker line, when the reading changes nothing, or
+    when a loose end (`loose_edge`) is not settled by the merged file (`edge_holds`)."""
+    unmarked = ("the snippet has no `... existing code ...` markers and is not the whole file; "
+                "mark the elided parts so it can be placed")
+    if any(line == EXCERPT_MARKER for line in orig.lines):
+        return result_type(None, unmarked, None, None, None)
+    loose = loose_edge(orig.lines, snip_lines)
+    result = read(orig, [EXCERPT_MARKER, *snip_lines, EXCERPT_MARKER], language, converted)
+    if loose is not None:
+        if not result.merged:
+            return result_type(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", None, None, result.candidate,
+                               result.regions)
+        if not edge_holds(orig.lines, split_text(result.text).lines, snip_lines, loose):
+            return result_type(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", "lazy", result.rung,
+                               result.text)
+    if result.merged and split_text(result.text).lines == orig.lines:
+        return result_type(None, "the snippet, read as an excerpt (it has no markers), changes nothing where it fits; "
+                           "mark the elided parts and show the change with the lines around it", "lazy", None, None)
+    if result.merged:
+        return result
+    reason = (result.refused_reason or "").replace("section 1 ", "the snippet ", 1)
+    return result_type(None, f"{reason} (read as an excerpt: the snippet has no markers)", "lazy",
+                       result.rung, result.candidate, result.regions)
+
+
+def _loose_note(which: str, snip_lines: Sequence[str]) -> str:
+    """Why a loose end is refused, naming its outermost line and what would settle it."""
+    shown = [l.strip() for l in snip_lines if l.strip()]
+    line = (shown[0] if which == "first" else shown[-1])[:60] if shown else ""
+    side = "above" if which == "first" else "below"
+    return (f"its {which} lines match no unique line of the original: `{line}` could be several places; "
+            f"start with a marker, or show a distinctive unchanged line {side} the change")

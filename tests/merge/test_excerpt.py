@@ -1,0 +1,65 @@
+"""Marker-free excerpts: loose ends, and when the merged file still settles them."""
+
+from fastapply.merge.excerpt import dropped_lines, edge_holds, loose_edge, renamed_definition
+from fastapply.merge.instant import instant_merge
+
+TESTS = """test('first', async t => {
+\tconst err = await fetchError('a.com');
+\tt.equal(err.code, 'EFIRST');
+\tt.end();
+});
+
+test('second', async t => {
+\tconst err = await fetchError('b.com');
+\tt.equal(err.code, 'ESECOND');
+\tt.end();
+});
+""".split("\n")
+
+
+def test_loose_edge_names_the_end_without_a_unique_line():
+    assert loose_edge(TESTS, ["\tconst err = await fetchError('b.com');", "\tt.ok(err);", "\tt.end();", "});"]) == "last"
+    assert loose_edge(TESTS, ["\tt.end();", "});", "", "test('third', async t => {"]) == "first"
+    assert loose_edge(TESTS, ["test('first', async t => {", "\tconst err = await fetchError('a.com');"]) is None
+
+
+def test_a_loose_end_after_a_change_pinned_by_a_unique_line_holds():
+    # The snippet ends on `t.end();` `});`, which close every test: the changed assertion right
+    # after the unique `fetchError('b.com')` line pins them to the second test.
+    snippet = ["\tconst err = await fetchError('b.com');", "\tt.equal(err.code, 'ENEW');", "\tt.end();", "});"]
+    result = TESTS[:8] + ["\tt.equal(err.code, 'ENEW');"] + TESTS[9:]
+    assert edge_holds(TESTS, result, snippet, "last")
+    r = instant_merge("\n".join(TESTS), "\n".join(snippet) + "\n", path="t.js")
+    assert r.merged and r.text == "\n".join(result)
+
+
+def test_a_loose_end_that_is_inserted_does_not_hold():
+    snippet = ["});", "", "test('third', async t => {", "\tt.end();", "});", "", "test('second', async t => {"]
+    result = TESTS[:6] + ["test('third', async t => {", "\tt.end();", "});", ""] + TESTS[6:]
+    assert edge_holds(TESTS, result, snippet, "first")  # lands on the first test's `});`: pinned below
+    assert not edge_holds(TESTS, result, ["  extra();", *snippet[1:]], "first")  # its first line is nowhere
+
+
+def test_a_change_with_no_unique_unchanged_line_on_its_inner_side_does_not_hold():
+    # `t.end();` `});` then a changed `t.equal(` and only repeated lines before it: any test fits.
+    snippet = ["\tt.equal(err.code, 'ENEW');", "\tt.end();", "});"]
+    result = TESTS[:8] + ["\tt.equal(err.code, 'ENEW');"] + TESTS[9:]
+    assert not edge_holds(TESTS, result, snippet, "last")
+
+
+def test_dropped_lines_counts_deleted_and_overwritten_lines_only():
+    assert dropped_lines(["a", "b", "", "c"], ["a", "c"]) == 1  # the blank line is no code
+    assert dropped_lines(["a", "b", "c"], ["a", "B", "c"]) == 0
+    assert dropped_lines(["a", "b", "c", "d"], ["a", "X", "d"]) == 1
+
+
+def test_renamed_definition_names_a_function_the_result_lost():
+    before = ["func TestAuth(t *testing.T) {", "}"]
+    assert renamed_definition(before, ["func TestAuthWithRealm(t *testing.T) {", "}"]) == "TestAuth"
+    assert renamed_definition(before, before + ["func TestAuthWithRealm(t *testing.T) {", "}"]) is None
+
+
+def test_an_excerpt_whose_loose_end_overwrites_a_look_alike_is_refused():
+    snippet = "\tt.end();\n});\n\ntest('third', async t => {\n\tconst err = await fetchError('c.com');\n"
+    r = instant_merge("\n".join(TESTS), snippet, path="t.js")
+    assert not r.merged and "its first lines" in r.refused_reason and "`t.end();`" in r.refused_reason
