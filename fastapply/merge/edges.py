@@ -55,12 +55,17 @@ class Span:
 
 class Ambiguous(Exception):
     """Several readings fit equally well (`places`, 0-based), or an inserted line may be a changed
-    one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any."""
+    one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any. A doubt
+    at a section's edge may name its rival reading, `other`: ("start" | "end", index), the span
+    edge that reading moves to (it replaces the similar original lines the guess keeps);
+    `alternative` is then that reading's (span, lines), set by `place_anchored`."""
 
     def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=(),
-                 note: str | None = None):
+                 note: str | None = None, other: tuple[str, int] | None = None):
         super().__init__(line)
         self.note = note
+        self.other = other
+        self.alternative = None
         self.line = line
         self.places = tuple(places)
         self.doubt = doubt
@@ -174,8 +179,28 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
         doubt = doubts[0]
         doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
         doubt.regions = ((max(lo, start - 2), min(len(orig), end + 2)),)
+        if len(doubts) == 1 and doubt.other is not None:
+            doubt.alternative = _alternative(t, doubt.other, start, end, keep_lead, keep_trail)
         raise doubt
     return Span(start, end, "exact"), lines
+
+
+def _alternative(t: Trimmed, other: tuple[str, int], start: int, end: int, keep_lead: bool,
+                 keep_trail: bool) -> tuple[Span, list[str]] | None:
+    """The rival reading of a section doubted at one edge: the same lines, the doubted edge moved
+    to `other` (it replaces the similar original lines the guess keeps, so the blank lines the
+    guess keeps around inserted code there go). None when it would not change the span or would
+    cross the other edge."""
+    side, at = other
+    a_start, a_end = (at, end) if side == "start" else (start, at)
+    if (a_start, a_end) == (start, end) or a_start > a_end:
+        return None
+    lines = list(t.lines)
+    if keep_lead and side == "end":
+        lines = list(t.lead) + lines
+    if keep_trail and side == "start":
+        lines = lines + list(t.trail)
+    return Span(a_start, a_end, "exact", ambiguous=True), lines
 
 
 def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, bool]:
@@ -224,7 +249,8 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
         # above: they replace the file's head (the convention) or go above it (a forgotten marker).
         doubts.append(Ambiguous(next(l for l in best.inserted if l.strip()), (), doubt=True, note=(
             "the snippet starts with new lines and no marker while the original has code above "
-            "the place they go; start with a marker (keep that code) or with its first lines")))
+            "the place they go; start with a marker (keep that code) or with its first lines"),
+            other=("start", 0)))
     if not r and best.at == o_edge and t.section.open_start and not t.lead and lo < o_edge:
         return o_edge + blank_separation(sec[s_edge : sf + 1], orig[o_edge - 1]), True
     return best.at - r, not r
@@ -378,7 +404,8 @@ def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> No
                   and c.rival[1] in best.new), None)
     if rival is not None:
         at, line = rival.rival
-        doubts.append(Ambiguous(line, (), doubt=True, note=rival_note(line, orig, at)))
+        doubts.append(Ambiguous(line, (), doubt=True, note=rival_note(line, orig, at),
+                                other=("start" if step < 0 else "end", rival.at)))
 
 
 def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubts: list) -> int:
@@ -389,5 +416,7 @@ def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubt
         return edge_edit(inserted, [orig[i] for i in range(start, stop, step)])
     except EdgeDoubt as doubt:
         at = None if doubt.at is None else start + step * doubt.at
-        doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step)))
+        other = None if at is None else ("end", at + 1) if step > 0 else ("start", at)
+        doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step),
+                                other=other))
         return 0

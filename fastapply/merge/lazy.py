@@ -63,7 +63,8 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             break  # a looser rung never settles an ambiguity
     assert first is not None
     return Merged(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
-                     first.candidate, first.spans, shown, first.regions, doubted=first.doubted)
+                     first.candidate, first.spans, shown, first.regions, doubted=first.doubted,
+                     alternative=first.alternative)
 
 
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> Merged:
@@ -86,6 +87,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     cursor = 0
     refusal: str | None = None
     doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
+    alt: tuple[list[str], int] | None = None  # the doubt's rival reading: (its lines so far, its cursor)
     regions: list[tuple[int, int]] = []
     def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None):
         """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py)."""
@@ -109,6 +111,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     for i, t in enumerate(trimmed):
         hi = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
         label = _label(t.section, i)
+        follows = alt is not None  # a section after the doubted one goes into its rival reading too
         try:
             placed = place(i, cursor)
             if placed is None:
@@ -125,6 +128,13 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
                 regions.extend(amb.regions)
                 if amb.guess is None:
                     return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
+                if refusal is None and amb.doubt and amb.alternative is not None:
+                    a_span, a_lines = amb.alternative
+                    if a_span.start >= cursor:
+                        alt = (out + orig[cursor : a_span.start] + _reindented(a_lines, orig, a_span, rung),
+                               a_span.end)
+                elif refusal is not None:
+                    alt = None  # a second undecided place: the two readings are no longer all there is
                 doubted = doubted or (refusal is None and amb.doubt)
                 refusal = refusal or reason
                 span, lines = amb.guess
@@ -137,16 +147,23 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         if span.start < cursor:
             return Merged(None, f"{label} overlaps the previous section", rung, None, tuple(spans), shown,
                              ((span.start, cursor),))
-        if rung != "exact":
-            lines = _reindent(lines, orig, span)
+        lines = _reindented(lines, orig, span, rung)
+        if alt is not None and follows:
+            alt = (alt[0] + orig[alt[1] : span.start] + lines, span.end) if alt[1] <= span.start else None
         out.extend(orig[cursor : span.start])
         out.extend(lines)
         cursor = span.end
         spans.append(span)
     out.extend(orig[cursor:])
     if refusal:
-        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted)
+        alternative = alt[0] + orig[alt[1]:] if alt is not None and doubted else None
+        return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted,
+                      alternative=alternative if alternative != out else None)
     return Merged(out, None, rung, None, tuple(spans), shown)
+
+
+def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) -> list[str]:
+    return lines if rung == "exact" else _reindent(lines, orig, span)
 
 
 def _ambiguous_reason(label: str, amb: Ambiguous) -> str:

@@ -24,3 +24,4 @@ class Merged:
     shown_lines: int = 0  # non-blank, non-marker snippet lines
     regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
     doubted: bool = False  # refused for a doubt about `candidate` itself, not a choice between places
+    alternative: list[str] | None = None  # a doubt's rival reading of the whole file (edges._alternative)

@@ -1,0 +1,60 @@
+"""The two complete readings a refusal hands on for ranking (MergeResult.alternatives)."""
+
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.lazy import merge_lazy
+
+from tests.merge.test_doubts import COMMENTED, COMMENTED_SNIPPET
+from tests.merge.test_instant import _TWIN_ORIGINAL, _TWIN_SNIPPET
+
+# `return x + new_total` is merely similar to `return x + old_total` (no shared leading name):
+# new line after it, or that line changed?
+TAIL_ORIGINAL = ["def f(x):", "    y = 2", "    return x + old_total", "", "z = 3"]
+TAIL_SNIPPET = ["# ... existing code ...", "    y = 2", "    return x + new_total", "# ... existing code ..."]
+HEAD_ORIGINAL = ["def f(x):", "    return x + old_total", "    y = 2", "", "z = 3"]
+HEAD_SNIPPET = ["# ... existing code ...", "    return x + new_total", "    y = 2", "# ... existing code ..."]
+
+
+def test_a_doubt_after_a_section_gives_the_reading_that_changes_the_similar_line():
+    m = merge_lazy(TAIL_ORIGINAL, TAIL_SNIPPET)
+    assert m.doubted
+    assert m.candidate == ["def f(x):", "    y = 2", "    return x + new_total", "    return x + old_total", "", "z = 3"]
+    assert m.alternative == ["def f(x):", "    y = 2", "    return x + new_total", "", "z = 3"]
+
+
+def test_a_doubt_before_a_section_gives_the_reading_that_changes_the_similar_line():
+    m = merge_lazy(HEAD_ORIGINAL, HEAD_SNIPPET)
+    assert m.doubted
+    assert m.candidate == ["def f(x):", "    return x + old_total", "    return x + new_total", "    y = 2", "", "z = 3"]
+    assert m.alternative == ["def f(x):", "    return x + new_total", "    y = 2", "", "z = 3"]
+
+
+def test_a_rival_doubt_gives_the_reading_that_replaces_the_rivals_lines():
+    m = merge_lazy(COMMENTED, COMMENTED_SNIPPET)
+    assert m.doubted and m.alternative is not None
+    assert "    def test_two(self):" in m.candidate and "    def test_two(self):" not in m.alternative
+    assert m.alternative.count("    # def test_two(self):") == 1
+
+
+def test_instant_merge_hands_on_both_readings_of_a_doubt_candidate_first():
+    r = instant_merge("\n".join(TAIL_ORIGINAL) + "\n", "\n".join(TAIL_SNIPPET) + "\n", language="python")
+    assert not r.merged and "could be a new line" in r.refused_reason
+    assert r.alternatives == (r.candidate, "def f(x):\n    y = 2\n    return x + new_total\n\nz = 3\n")
+
+
+def test_a_second_undecided_place_leaves_no_pair_to_rank():
+    # The same doubt twice, in two functions: four readings, not two.
+    original = TAIL_ORIGINAL + ["", "def g(x):", "    w = 5", "    return x + old_count", "", "v = 4"]
+    snippet = TAIL_SNIPPET + ["    w = 5", "    return x + new_count", "# ... existing code ..."]
+    m = merge_lazy(original, snippet)
+    assert m.lines is None and m.alternative is None
+
+
+def test_a_refusal_between_the_joint_and_greedy_readings_hands_on_both():
+    r = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
+    assert "two ways" in r.refused_reason
+    assert len(r.alternatives) == 2 and r.alternatives[0] == r.candidate != r.alternatives[1]
+
+
+def test_a_refusal_with_one_reading_hands_on_no_pair():
+    r = instant_merge("a = 1\nb = 2\na = 1\n", "# ... existing code ...\na = 1\nc = 3\n# ... existing code ...\n")
+    assert not r.merged and r.alternatives == ()
