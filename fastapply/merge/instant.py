@@ -49,8 +49,8 @@ class MergeResult:
     rung: str | None  # which ladder rung matched: "exact", "whitespace", "fuzzy"
     candidate: str | None  # best untrusted merge when refused (for the model path's draft), else None
     regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
-    alternatives: tuple[str, ...] = ()  # refused between two complete readings (a doubt, or the joint and
-    # greedy readings differing): both, `candidate` first, for the model to rank
+    alternatives: tuple[str, ...] = ()  # refused between two complete readings: both, `candidate` first
+    choice: str | None = None  # what they differ by: "doubt" (a new line or a changed one) | "readings" (joint, greedy)
 
     @property
     def merged(self) -> bool:
@@ -189,7 +189,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
             return MergeResult(None, "the snippet stops without a marker before the file's short final block, which "
                                "one reading keeps and the other deletes; end the snippet with a marker to keep it, "
                                "or show the lines around it to delete it", "lazy", joint.rung, joint.text,
-                               changed_regions(orig.lines, lines[1]), (joint.text, old.text))
+                               changed_regions(orig.lines, lines[1]), (joint.text, old.text), "readings")
         if verdicts == [True, True]:
             kept = [guards.deletion_stats(orig.lines, r).unreplaced for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
@@ -197,7 +197,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         regions = regions or changed_regions(orig.lines, lines[0]) + changed_regions(orig.lines, lines[1])
         return MergeResult(None, "the snippet can be placed in two ways that give different files; include "
                            "more unchanged lines around each change", "lazy", joint.rung, joint.text, regions,
-                           (joint.text, old.text))
+                           (joint.text, old.text), "readings")
     if old.merged:
         # Only the greedy reading places it (the joint one found it ambiguous or unplaceable):
         # trusted when every line it drops sits next to a unique line the snippet shows, and it
@@ -205,7 +205,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         if joint_merge.doubted and joint.candidate == old.text:
             # The joint reading doubted this very file (a new line that may be a changed one):
             # the greedy reading, blind to the doubt, agreeing with it confirms nothing.
-            return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions, joint.alternatives)
+            return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions, joint.alternatives,
+                               joint.choice)
         old_lines = split_text(old.text).lines
         unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
                    or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
@@ -224,7 +225,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions,
-                       joint.alternatives)
+                       joint.alternatives, joint.choice)
 
 
 def _unchanged_loses(orig: Text, joint: MergeResult, old: MergeResult) -> tuple[MergeResult, MergeResult]:
@@ -345,7 +346,7 @@ def _finish(
         alternative = getattr(merged, "alternative", None)
         pair = (candidate, join_lines(alternative, orig)) if candidate and alternative else ()
         return MergeResult(None, merged.refused_reason or "the snippet could not be applied", method, rung,
-                           candidate, alternatives=pair)
+                           candidate, alternatives=pair, choice="doubt" if pair else None)
     text = join_lines(merged.lines, orig)
     original_text = "\n".join(orig.lines)
     reason = guards.run_guards(original_text, "\n".join(merged.lines), language=language,

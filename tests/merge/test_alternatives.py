@@ -39,6 +39,7 @@ def test_instant_merge_hands_on_both_readings_of_a_doubt_candidate_first():
     r = instant_merge("\n".join(TAIL_ORIGINAL) + "\n", "\n".join(TAIL_SNIPPET) + "\n", language="python")
     assert not r.merged and "could be a new line" in r.refused_reason
     assert r.alternatives == (r.candidate, "def f(x):\n    y = 2\n    return x + new_total\n\nz = 3\n")
+    assert r.choice == "doubt"
 
 
 def test_a_second_undecided_place_leaves_no_pair_to_rank():
@@ -53,8 +54,9 @@ def test_a_refusal_between_the_joint_and_greedy_readings_hands_on_both():
     r = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
     assert "two ways" in r.refused_reason
     assert len(r.alternatives) == 2 and r.alternatives[0] == r.candidate != r.alternatives[1]
+    assert r.choice == "readings"
 
 
 def test_a_refusal_with_one_reading_hands_on_no_pair():
     r = instant_merge("a = 1\nb = 2\na = 1\n", "# ... existing code ...\na = 1\nc = 3\n# ... existing code ...\n")
-    assert not r.merged and r.alternatives == ()
+    assert not r.merged and r.alternatives == () and r.choice is None
