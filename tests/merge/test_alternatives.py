@@ -60,3 +60,12 @@ def test_a_refusal_between_the_joint_and_greedy_readings_hands_on_both():
 def test_a_refusal_with_one_reading_hands_on_no_pair():
     r = instant_merge("a = 1\nb = 2\na = 1\n", "# ... existing code ...\na = 1\nc = 3\n# ... existing code ...\n")
     assert not r.merged and r.alternatives == () and r.choice is None
+
+
+def test_a_final_block_one_reading_keeps_hands_on_both_readings():
+    original = ("VERSION = '1.0'\n\n# a more generic name.\njsonify = json.jsonify\n\n# backwards compat\n"
+                "json_available = True\n")
+    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+    r = instant_merge(original, snippet, language="python")
+    assert "final block" in r.refused_reason and r.choice == "readings"
+    assert sorted("json_available" in a for a in r.alternatives) == [False, True]
