@@ -30,7 +30,7 @@ from fastapply.decoding.stats import DecodeStats
 from fastapply.errors import InputError
 from fastapply.merge import answer_checks, guards, syntax
 from fastapply.merge.instant import MergeResult, instant_merge
-from fastapply.rewrite import prompts
+from fastapply.rewrite import prompts, readings
 from fastapply.rewrite.decode import Finished
 from fastapply.rewrite.edit import PreparedEdit, check_inputs, prepare, start_edit
 from fastapply.rewrite.window import choose_window, split_around, strip_edge_markers
@@ -48,10 +48,12 @@ class ApplyResult:
     refused_reason: str | None = None  # why the instant path did not merge, when it was tried
     method: str | None = None  # instant path: "lazy" | "search_replace" | "diff" | "definition"
     rung: str | None = None  # instant path: the ladder rung that matched
-    draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first draft
+    draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first
+    # draft, or "ranked" when it wrote the better of the refusal's two readings without generating
     guard: str | None = None  # model path: the guard that refused the answer (merge/guards.py), or "closed"
     guard_reason: str | None = None  # why, in words a user can act on
     window: tuple[int, int] | None = None  # model path: the original lines [start, end) it rewrote, None = all
+    margin: float | None = None  # model path: how far (nats) the better of the refusal's two readings led when ranked
 
     @property
     def guarded(self) -> bool:
@@ -121,6 +123,7 @@ class EditStream:
         self.merge: MergeResult | None = None
         self.prepared: PreparedEdit | None = None
         self._running = None  # the model's running decode (rewrite/decode.py), when the model path runs
+        self.ranked: readings.RankedReading | None = None  # the refusal's two readings ranked, when they were
         if strategy != "model":
             if merge is None:
                 t0 = time.perf_counter()
@@ -150,6 +153,12 @@ class EditStream:
         if loaded is None:
             loaded = loader() if loader is not None else models.load(model)
         self.loaded = loaded
+        if self.merge is not None and strategy == "auto" and getattr(self.merge, "choice", None) in readings.RANKED_CHOICES:
+            # a choice between two complete readings: score both, write the clear winner (rewrite/readings.py)
+            self.ranked = readings.rank_readings(loaded, original, snippet, instruction, self.merge.alternatives,
+                                                 self.merge.regions, self.language)
+            if self.ranked is not None and self.ranked.text is not None:
+                return
         self.prepared = prepare(self.loaded, model_original, snippet, instruction, max_tokens, candidate)
         self.draft_label = "candidate+original" if len(self.prepared.drafts) > 1 else "original"
         self._running = start_edit(
@@ -159,10 +168,24 @@ class EditStream:
         )
 
     def __iter__(self) -> Iterator[str]:
-        if self._running is None:
-            yield from self._instant()
-        else:
+        if self._running is not None:
             yield from self._model()
+        elif self.ranked is not None and self.ranked.text is not None:
+            yield from self._ranked()
+        else:
+            yield from self._instant()
+
+    def _ranked(self) -> Iterator[str]:
+        """The better of the refusal's two readings, taken by its clear margin (no generation)."""
+        r = self.ranked
+        stats = DecodeStats(prompt_tokens=r.prompt_tokens, forward_passes=3, total_s=self._merge_s + r.seconds,
+                            output_chars=len(r.text), finish_reason="stop")
+        self.result = ApplyResult(
+            text=r.text, path="model", complete=True, stats=stats, model=self.loaded.name,
+            refused_reason=self.merge.refused_reason, method=self.merge.method, rung=self.merge.rung,
+            draft="ranked", window=r.window, margin=r.margin,
+        )
+        yield r.text
 
     def _instant(self) -> Iterator[str]:
         m = self.merge
@@ -219,6 +242,7 @@ class EditStream:
             refused_reason=self.merge.refused_reason if self.merge is not None else None,
             draft=self.draft_label,
             window=(self.window.start, self.window.end) if self.window else None,
+            margin=self.ranked.margin if self.ranked is not None else None,
         )
 
 
