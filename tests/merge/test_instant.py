@@ -401,13 +401,16 @@ _TWIN_SNIPPET = """\
 """
 
 
-def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_is_refused():
+def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_writes_the_added_one():
     """The joint reading overwrites test_digest (its lines unique in the file anchor the new
-    test); the greedy one adds test_digest_stream after it, copying two of its lines. The copies
-    are no evidence against the greedy reading here: the joint one drops original lines instead."""
+    test); the greedy one adds test_digest_stream after it, copying two of its lines. Those
+    copies sit in a new block the snippet shows whole (new_blocks.py), so they are no evidence
+    against the greedy reading, and the joint one drops test_digest, which the snippet never
+    shows: the added reading is written (it was refused while both readings counted as copying)."""
     result = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
-    assert not result.merged and "two ways" in result.refused_reason
-    assert result.candidate is not None
+    assert result.merged, result.refused_reason
+    assert "def test_digest(self):" in result.text and "def test_digest_stream(self):" in result.text
+    assert result.text.index("def test_digest(self)") < result.text.index("def test_digest_stream(self)")
 
 
 NEW_TWIN_ORIGINAL = """var calc = require('../')
