@@ -506,7 +506,13 @@ def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start(
                "func TestErrorLogger(t *testing.T) {\n\trouter := New()\n\trouter.Use(ErrorLogger())\n"
                "\tw := performRequest(router, \"GET\", \"/error\")\n\tassert.Equal(t, w.Code, 500)\n}\n")
     r = instant_merge(original, snippet, path="x_test.go")
-    assert not r.merged and "first 3 line(s)" in r.refused_reason
+    # Since edits.new_sibling the joint reading places the new test itself (a whole block after
+    # TestLogger's `}`, no sibling changed), so the file's head must survive either way.
+    if r.merged:
+        assert r.text.startswith("// Copyright the authors.\n// Licensed MIT.\n\npackage web\n")
+        assert r.text.index("func TestLogger") < r.text.index("func TestErrorLogger")
+    else:
+        assert "first 3 line(s)" in r.refused_reason
     r = instant_merge(original, "// ... existing code ...\n" + snippet, path="x_test.go")
     assert r.merged and r.text.startswith("// Copyright the authors.\n")
 
@@ -627,3 +633,49 @@ def test_the_removed_imports_excuse_only_the_orphaned_blocks_deletion():
     keep_big = keep  # lacks the 32 padding lines the original now has
     results = (MergeResult(keep_big, None, "lazy", "exact", None), MergeResult(None, "x", "lazy", "exact", drop))
     assert _settled_by_imports(orig, results, [True, True], "go", ORPHAN_SNIPPET, shown=10) is None
+
+
+_RENDER_ORIGINAL = """package render
+
+func (_ jsonRender) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "application/json")
+	return json.NewEncoder(w).Encode(data[0])
+}
+
+func (_ xmlRender) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "application/xml")
+	return xml.NewEncoder(w).Encode(data[0])
+}
+
+func (_ plainRender) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "text/plain")
+	return nil
+}
+"""
+_RENDER_SNIPPET = """// ... existing code ...
+	return json.NewEncoder(w).Encode(data[0])
+}
+
+func (_ indentedJSON) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "application/json")
+	jsonData, err := json.MarshalIndent(data, "", "    ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(jsonData)
+	return err
+}
+// ... existing code ...
+"""
+
+
+def test_a_new_method_after_a_closed_sibling_and_before_its_twin_is_written():
+    """The new method copies jsonRender's unique `WriteHeader(..json)` line, which ties with the
+    section's real anchor (`return json...`): the anchor whose neighbours match wins
+    (anchors.run_weights); the new method after `}` and before xmlRender's header is whole, so it
+    is neither a change of that header (edits.new_sibling) nor rivalled by a rewrite of it."""
+    r = instant_merge(_RENDER_ORIGINAL, _RENDER_SNIPPET, language="go")
+    assert r.merged, r.refused_reason
+    new_method = _RENDER_SNIPPET.split("}\n\n", 1)[1].replace("// ... existing code ...\n", "")
+    expected = _RENDER_ORIGINAL.replace("}\n\nfunc (_ xmlRender)", "}\n\n" + new_method + "\nfunc (_ xmlRender)")
+    assert r.text == expected
