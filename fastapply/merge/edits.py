@@ -150,7 +150,7 @@ def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inne
         return consumed
     ins = [l for l in inserted if l.strip()]
     near = [k for k in range(min(3, len(beyond))) if beyond[k].strip()][:2]
-    if near and opens_block(beyond[near[0]]) and new_sibling(ins, inner, forward):
+    if near and _sibling_header(beyond, forward) and new_sibling(ins, inner, forward):
         return 0  # whole new blocks before the next sibling's header: they cannot change part of it
     for l in ins[:2]:
         k = next((k for k in near if similar(l, beyond[k])), None)
@@ -172,6 +172,21 @@ def new_sibling(ins: list[str], inner: str | None, forward: bool) -> bool:
     if inner is None or not whole_blocks(ins if forward else ins[::-1]):
         return False
     return bracket_balance([inner]) < 0 if forward else opens_block(inner)
+
+
+_COMMENT = re.compile(r"^(#(?!\[)|//|/\*|\*|--)")
+
+
+def _sibling_header(beyond: Sequence[str], forward: bool) -> bool:
+    """The original lines beyond an edge (outwards) start a sibling block: going forward, the
+    first non-blank line that is no comment opens a block (`// doc` lines above the next
+    function's header belong to it); going backwards, the nearest non-blank line closes one."""
+    for line in beyond[:12]:
+        text = line.strip()
+        if not text or (forward and _COMMENT.match(text)):
+            continue
+        return opens_block(line) if forward else bracket_balance([line]) < 0
+    return False
 
 
 def nearest_line(lines: Sequence[str], i: int, step: int) -> str | None:

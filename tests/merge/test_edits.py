@@ -104,3 +104,12 @@ def test_a_new_function_before_its_twin_is_no_doubt_after_a_closed_sibling():
     assert edge_edit(_NEW_FUNC, beyond, forward=True, inner="}") == 0
     with pytest.raises(EdgeDoubt):  # the same lines after a statement stay doubted
         edge_edit(_NEW_FUNC, beyond, forward=True, inner="\tisTerm := true")
+
+
+def test_a_doc_comment_above_the_next_sibling_belongs_to_it():
+    beyond = ["", "// Render writes XML.", "func (_ xmlRender) Render(w http.ResponseWriter, code int) error {",
+              '\tWriteHeader(w, code, "application/xml")', "}"]
+    assert edge_edit(_NEW_FUNC, beyond, forward=True, inner="}") == 0
+    one_line = ["", "// Render writes XML.", "func (_ xmlRender) Render(w http.ResponseWriter, code int) error { return nil }"]
+    with pytest.raises(EdgeDoubt):  # what follows the comment opens no block: the doubt stays
+        edge_edit(_NEW_FUNC, one_line, forward=True, inner="}")
