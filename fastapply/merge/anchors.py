@@ -139,17 +139,20 @@ def _heaviest_longest(pairs: Sequence[tuple[int, int]], weights: Sequence[int]) 
     return chain[::-1]
 
 
+RUN_REACH = 8  # lines counted on each side of an anchor (enough to break a tie; keeps whole-file snippets linear)
+
+
 def run_weights(pairs: Sequence[tuple[int, int]], lines: Sequence[str | None], index: "LineIndex") -> list[int]:
     """For each (snippet index, original index) pair: how many lines around it match on both
-    sides (the line itself included; `lines` are the snippet lines' keys, None where a run must
-    stop, at a section's edge). The weight that breaks ties between equally long chains."""
+    sides (the line itself included, at most `RUN_REACH` each way; `lines` are the snippet lines'
+    keys, None where a run must stop, at a section's edge). The weight that breaks ties between equally long chains."""
     keys = index.keys
     out = []
     for s, o in pairs:
         n = 1
         for step in (-1, 1):
             k = 1
-            while (0 <= s + step * k < len(lines) and 0 <= o + step * k < len(keys)
+            while (k <= RUN_REACH and 0 <= s + step * k < len(lines) and 0 <= o + step * k < len(keys)
                    and lines[s + step * k] is not None and lines[s + step * k] == keys[o + step * k]):
                 k += 1
             n += k - 1
