@@ -86,13 +86,9 @@ class LineIndex:
         return len(self.places(key, lo, hi))
 
 
-def longest_chain(pairs: Sequence[tuple[int, int]], weights: Sequence[int] | None = None) -> list[tuple[int, int]]:
+def longest_chain(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of (snippet index, original index) pairs, given in snippet order,
-    whose original indices strictly increase (patience sorting, O(n log n)). With `weights`
-    (one per pair), among the longest chains the one of greatest total weight (`run_weights`:
-    an anchor whose neighbours match too beats a lone one that conflicts with it)."""
-    if weights is not None:
-        return _heaviest_longest(pairs, weights)
+    whose original indices strictly increase (patience sorting, O(n log n))."""
     tails: list[int] = []  # original index ending the best chain of each length
     tail_at: list[int] = []  # index into pairs of that chain's end
     back: list[int] = [-1] * len(pairs)
@@ -113,60 +109,11 @@ def longest_chain(pairs: Sequence[tuple[int, int]], weights: Sequence[int] | Non
     return chain[::-1]
 
 
-def _heaviest_longest(pairs: Sequence[tuple[int, int]], weights: Sequence[int]) -> list[tuple[int, int]]:
-    """`longest_chain` ranked by (length, total weight): a Fenwick tree of the best chain ending
-    below each original index, O(n log n)."""
-    ranks = {o: r + 1 for r, o in enumerate(sorted({o for _, o in pairs}))}
-    tree: list[tuple[int, int, int]] = [(0, 0, -1)] * (len(ranks) + 1)
-    back = [-1] * len(pairs)
-    best = (0, 0, -1)
-    for i, (_, o) in enumerate(pairs):
-        r, top = ranks[o] - 1, (0, 0, -1)
-        while r > 0:
-            top = max(top, tree[r])
-            r -= r & -r
-        back[i] = top[2]
-        here = (top[0] + 1, top[1] + weights[i], i)
-        best = max(best, here)
-        r = ranks[o]
-        while r < len(tree):
-            tree[r] = max(tree[r], here)
-            r += r & -r
-    chain, i = [], best[2]
-    while i >= 0:
-        chain.append(pairs[i])
-        i = back[i]
-    return chain[::-1]
-
-
-RUN_REACH = 8  # lines counted on each side of an anchor (enough to break a tie; keeps whole-file snippets linear)
-
-
-def run_weights(pairs: Sequence[tuple[int, int]], lines: Sequence[str | None], index: "LineIndex") -> list[int]:
-    """For each (snippet index, original index) pair: how many lines around it match on both
-    sides (the line itself included, at most `RUN_REACH` each way; `lines` are the snippet lines'
-    keys, None where a run must stop, at a section's edge). The weight that breaks ties between equally long chains."""
-    keys = index.keys
-    out = []
-    for s, o in pairs:
-        n = 1
-        for step in (-1, 1):
-            k = 1
-            while (k <= RUN_REACH and 0 <= s + step * k < len(lines) and 0 <= o + step * k < len(keys)
-                   and lines[s + step * k] is not None and lines[s + step * k] == keys[o + step * k]):
-                k += 1
-            n += k - 1
-        out.append(n)
-    return out
-
-
 def unique_anchors(
-    keys: Sequence[str | None], index: LineIndex, lo: int = 0, hi: int | None = None,
-    lines: Sequence[str | None] | None = None,
+    keys: Sequence[str | None], index: LineIndex, lo: int = 0, hi: int | None = None
 ) -> list[tuple[int, int]]:
     """Chained anchors for snippet lines with keys `keys` (None: never an anchor) in
-    original[lo:hi]: lines unique there and unique among `keys`, chained in order (with `lines`,
-    every snippet line's key, equally long chains go by `run_weights`)."""
+    original[lo:hi]: lines unique there and unique among `keys`, chained in order."""
     counts: dict[str, int] = {}
     for k in keys:
         if k is not None:
@@ -178,7 +125,7 @@ def unique_anchors(
         places = index.places(k, lo, hi)
         if len(places) == 1:
             pairs.append((s, places[0]))
-    return longest_chain(pairs, run_weights(pairs, lines, index) if lines is not None else None)
+    return longest_chain(pairs)
 
 
 # --------------------------------------------------------------------------- structure

@@ -170,8 +170,8 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
     lines = list(sec)
     if keep_lead:
         lines = list(t.lead) + lines
-    if keep_trail:
-        lines = lines + list(t.trail)
+    if keep_trail:  # True: all of the blank trail; a number: that many of its lines
+        lines = lines + list(t.trail)[: None if keep_trail is True else keep_trail]
     if doubts:
         doubt = doubts[0]
         doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
@@ -282,6 +282,13 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
         _rival(best, cands, orig, 1, doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
+    if not r and t.section.open_end and len(t.trail) > 1 and new_siblings_at(orig, best.at, best.inserted, 1):
+        # a new sibling block before the next one: the blank lines next to the marker take the
+        # original's own spacing between siblings (the lines right above the insertion)
+        k = 0
+        while best.at - k - 1 >= 0 and not orig[best.at - k - 1].strip():
+            k += 1
+        return best.at, max(1, min(k, len(t.trail)))
     if best.after_block and best.at < hi and not orig[best.at].strip():
         return best.at + r, False  # the original's blank line after the block separates the new lines
     return best.at + r, not r

@@ -221,9 +221,10 @@ def whole_blocks(lines: Sequence[str]) -> bool:
     """True when the non-blank `lines` (in file order) are one or more whole blocks: the first
     opens one (`opens_block`); with brackets, the running balance never drops below zero and
     ends at zero, the last line sitting at the first one's indentation (`}` under `func`); with
-    a `:` header, every later line is indented deeper than it."""
+    a `:` header, every later line is indented deeper than it. At least three non-blank lines: a
+    header and its `}` alone may stand for a block whose body the snippet elides."""
     body = [l for l in lines if l.strip()]
-    if len(body) < 2 or not opens_block(body[0]):
+    if len(body) < 3 or not opens_block(body[0]):
         return False
     indent = [len(l.expandtabs(4)) - len(l.expandtabs(4).lstrip()) for l in body]
     if bracket_balance(body[:1]) > 0:

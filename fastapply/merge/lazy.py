@@ -71,19 +71,13 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     key = key_function(rung)
     trimmed = [edges.trim_blank_edges(s) for s in sections]
     keys: list[str | None] = []
-    every: list[str | None] = []  # every line's key, None between sections (runs stop there)
     owner: list[tuple[int, int]] = []
     for i, t in enumerate(trimmed):
         for j, line in enumerate(t.lines):
             keys.append(None if _no_anchor(line) else key(line))
-            every.append(key(line))
             owner.append((i, j))
-        if t.lines:
-            keys.append(None)
-            every.append(None)
-            owner.append((i, len(t.lines)))
     anchors: list[list[tuple[int, int]]] = [[] for _ in sections]
-    for g, o in unique_anchors(keys, index, lines=every):
+    for g, o in unique_anchors(keys, index):
         i, j = owner[g]
         anchors[i].append((j, o))
 
@@ -100,7 +94,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         own = [(j, o) for j, o in anchors[i] if cursor <= o < end]
         if not own:
             sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
-            own = unique_anchors(sub_keys, index, cursor, end, lines=[key(l) for l in t.lines])
+            own = unique_anchors(sub_keys, index, cursor, end)
         check_inner_deletions(own, t.lines, index.keys, key)
         if own:
             if lo is not None:

@@ -36,21 +36,3 @@ def test_block_close_finds_the_line_that_closes_the_enclosing_block():
     assert block_close(["\treturn run(x)", "}", "", "func c() {", "}"]) == 1
     assert block_close(["\tif x {", "\t}", "\ty()"]) is None  # never leaves the block
     assert block_close(["\tx()", "})"]) is None  # closes two at once: no single block end
-
-
-def test_equally_long_chains_go_by_the_matched_run_around_each_anchor():
-    from fastapply.merge.anchors import LineIndex, longest_chain, run_weights, unique_anchors
-
-    pairs = [(0, 5), (3, 4)]  # two single anchors that conflict: either chain has length 1
-    assert longest_chain(pairs) == [(3, 4)]
-    assert longest_chain(pairs, [3, 1]) == [(0, 5)]
-    assert longest_chain(pairs, [1, 3]) == [(3, 4)]
-    # a new function copies the old one's unique first line (`a()`); the section's head
-    # (`b()` `}`) matches the end of the old function right after it
-    original = ["f() {", "a()", "b()", "}", "", "g() {", "c()", "}"]
-    section = ["b()", "}", "", "h() {", "a()", "d()", "}"]
-    index = LineIndex.build(original, "exact")
-    keys = [None if l in ("}", "") else l for l in section]
-    assert unique_anchors(keys, index) == [(4, 1)]  # by length alone: the copy wins the tie
-    assert unique_anchors(keys, index, lines=section) == [(0, 2)]
-    assert run_weights([(0, 2), (4, 1)], section, index) == [3, 1]

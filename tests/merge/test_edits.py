@@ -89,7 +89,8 @@ def test_whole_blocks_and_opens_block():
     assert whole_blocks(_NEW_FUNC)
     assert not whole_blocks(_NEW_FUNC[:-1])  # left open
     assert not whole_blocks(["\treturn nil", "}"])  # does not open with a header
-    assert whole_blocks(["def g(x):", "    return x"]) and not whole_blocks(["def g(x):", "return x"])
+    assert whole_blocks(["def g(x):", "    y = x", "    return y"]) and not whole_blocks(["def g(x):", "y = x", "return y"])
+    assert not whole_blocks(["func TestRelease(t *testing.T) {", "", "}"])  # a header and `}`: maybe an elided body
 
 
 def test_new_sibling_needs_a_closed_block_before_it():

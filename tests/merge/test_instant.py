@@ -657,7 +657,7 @@ _RENDER_SNIPPET = """// ... existing code ...
 }
 
 func (_ indentedJSON) Render(w http.ResponseWriter, code int, data ...interface{}) error {
-	WriteHeader(w, code, "application/json")
+	WriteHeader(w, code, "application/json; charset=utf-8")
 	jsonData, err := json.MarshalIndent(data, "", "    ")
 	if err != nil {
 		return err
@@ -670,12 +670,22 @@ func (_ indentedJSON) Render(w http.ResponseWriter, code int, data ...interface{
 
 
 def test_a_new_method_after_a_closed_sibling_and_before_its_twin_is_written():
-    """The new method copies jsonRender's unique `WriteHeader(..json)` line, which ties with the
-    section's real anchor (`return json...`): the anchor whose neighbours match wins
-    (anchors.run_weights); the new method after `}` and before xmlRender's header is whole, so it
-    is neither a change of that header (edits.new_sibling) nor rivalled by a rewrite of it."""
+    """The new method after jsonRender's `}` and before xmlRender's header is whole, so it is
+    neither a change of that header (edits.new_sibling) nor rivalled by a rewrite of it."""
     r = instant_merge(_RENDER_ORIGINAL, _RENDER_SNIPPET, language="go")
     assert r.merged, r.refused_reason
     new_method = _RENDER_SNIPPET.split("}\n\n", 1)[1].replace("// ... existing code ...\n", "")
     expected = _RENDER_ORIGINAL.replace("}\n\nfunc (_ xmlRender)", "}\n\n" + new_method + "\nfunc (_ xmlRender)")
     assert r.text == expected
+
+
+def test_a_new_sibling_takes_the_originals_spacing_before_the_marker():
+    # two blank lines after the new function, then a marker: the next sibling keeps the
+    # original's single blank line above it (edges._tail)
+    original = "function options() {\n  return set('session')\n}\n\nvar Session = Class({\n  init: function(sid) {\n    this.id = sid\n  }\n})\n"
+    snippet = ("// ... existing code ...\n  return set('session')\n}\n\nfunction reaper() {\n  setInterval(function(){\n"
+               "    exports.Session.store.reap()\n  }, 3600)\n}\n\n\n// ... existing code ...\n")
+    r = instant_merge(original, snippet, language="javascript")
+    assert r.merged, r.refused_reason
+    assert "  }, 3600)\n}\n\nvar Session = Class({" in r.text
+    assert r.text.startswith("function options() {\n  return set('session')\n}\n\nfunction reaper() {")
