@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic
-from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, trim_blank_edges  # noqa: F401 (lazy.py)
+from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.edits import EdgeDoubt, edge_edit, nearest_line, new_siblings_at, same_edit
 
@@ -283,12 +283,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
     if not r and t.section.open_end and len(t.trail) > 1 and new_siblings_at(orig, best.at, best.inserted, 1):
-        # a new sibling block before the next one: the blank lines next to the marker take the
-        # original's own spacing between siblings (the lines right above the insertion)
-        k = 0
-        while best.at - k - 1 >= 0 and not orig[best.at - k - 1].strip():
-            k += 1
-        return best.at, max(1, min(k, len(t.trail)))
+        return best.at, sibling_spacing(orig, best.at, len(t.trail))  # a new sibling before the next one
     if best.after_block and best.at < hi and not orig[best.at].strip():
         return best.at + r, False  # the original's blank line after the block separates the new lines
     return best.at + r, not r
