@@ -1,0 +1,85 @@
+"""A merge must not lay a new exit statement in front of original code it keeps: that code could
+never run, so the snippet's exit was meant to replace it (merge/unreachable.py)."""
+
+from fastapply.merge import unreachable
+from fastapply.merge.instant import instant_merge
+
+
+def lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+ORIGINAL = """package r
+
+func (g *Group) Get(p string) IRoutes {
+\tg.handle("GET", p)
+\treturn g.returnObj()
+}
+
+func (g *Group) Post(p string) IRoutes {
+\tg.handle("POST", p)
+\treturn g.returnObj()
+}
+
+func (g *Group) Any(p string) IRoutes {
+\tg.handle("GET", p)
+\tg.handle("POST", p)
+\tg.handle("PUT", p)
+\treturn g.returnObj()
+}
+
+func (g *Group) Put(p string) IRoutes {
+\tg.handle("PUT", p)
+\treturn g.returnObj()
+}
+"""
+
+
+def test_complete_exits_are_recognised():
+    assert unreachable.is_complete_exit("    return g.returnObj()")
+    assert unreachable.is_complete_exit("  throw new Error('x');")
+    assert unreachable.is_complete_exit("        raise ValueError(name)")
+    assert unreachable.is_complete_exit("\t\tbreak")
+    assert not unreachable.is_complete_exit("    return {")
+    assert not unreachable.is_complete_exit("    return a +")
+    assert not unreachable.is_complete_exit("    return foo(a,")
+    assert not unreachable.is_complete_exit("    returned = 1")
+
+
+def test_a_new_return_before_kept_statements_is_refused():
+    original = lines(ORIGINAL)
+    at = original.index("func (g *Group) Any(p string) IRoutes {") + 1
+    pasted = original[:at] + ["\tfor _, m := range all {", "\t\tg.handle(m, p)", "\t}", "\treturn g.returnObj()"] + original[at + 1:]
+    snippet = lines("// ... existing code ...\nfunc (g *Group) Any(p string) IRoutes {\n\tfor _, m := range all {\n"
+                    "\t\tg.handle(m, p)\n\t}\n\treturn g.returnObj()\n// ... existing code ...")
+    reason = unreachable.check_code_after_exit(original, pasted, snippet, "go")
+    assert reason and "could never run" in reason and 'g.handle("POST", p)' in reason
+
+
+def test_the_snippet_may_ask_for_the_pair_and_closers_may_follow():
+    original = lines("def f(x):\n    a = 1\n    b = 2\n    return a\n")
+    shown = lines("def f(x):\n    a = 1\n    return a\n    b = 2\n# ... existing code ...")
+    result = lines("def f(x):\n    a = 1\n    return a\n    b = 2\n    return a\n")
+    assert unreachable.check_code_after_exit(original, result, shown, "python") is None
+    unshown = lines("def f(x):\n    a = 1\n    return a\n# ... existing code ...")
+    assert unreachable.check_code_after_exit(original, result, unshown, "python")
+    closer = lines("function f(x) {\n  if (x) {\n    return 1\n  }\n  return 2\n}")
+    new_exit = lines("function f(x) {\n  if (x) {\n    log(x)\n    return 1\n  }\n  return 2\n}")
+    assert unreachable.check_code_after_exit(closer, new_exit, lines("// ...\n    return 1\n// ..."), "javascript") is None
+    hoisted = lines("function f(x) {\n  return g(x)\n\n  function g(y) {\n    return y\n  }\n}")
+    original_h = lines("function f(x) {\n\n  function g(y) {\n    return y\n  }\n}")
+    assert unreachable.check_code_after_exit(original_h, hoisted, lines("// ...\n  return g(x)\n// ..."), "javascript") is None
+
+
+def test_prose_is_not_checked():
+    original = lines("Intro\n\nsecond line\n")
+    result = lines("Intro\n\nreturn to the start\nsecond line\n")
+    assert unreachable.check_code_after_exit(original, result, lines("return to the start\n..."), "markdown") is None
+    assert unreachable.check_code_after_exit(original, result, lines("return to the start\n..."), "python")
+
+
+def test_instant_merge_refuses_a_return_it_cannot_anchor():
+    snippet = ("// ... existing code ...\nfunc (g *Group) Any(p string) IRoutes {\n\tfor _, m := range all {\n"
+               "\t\tg.handle(m, p)\n\t}\n\n\treturn g.returnObj()\n// ... existing code ...\n")
+    merged = instant_merge(ORIGINAL, snippet, language="go", path="r.go")
+    assert merged.text is None and "could never run" in merged.refused_reason
