@@ -13,7 +13,9 @@ one-sentence reason a user can act on when it does not:
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
 
 `run_guards` runs them in that order, then (with a snippet) the snippet checks and
-`unreachable.check_code_after_exit` (a new exit laid in front of kept code), and returns the first failure. `check_head_dropped` (the
+`unreachable.check_code_after_exit` (a new exit laid in front of kept code) and dangling.py's two
+(a new decorator before a blank line, a block comment opened inside an open one), and returns the
+first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
 one confirms (instant._two_readings): it is a guess either way, and run on every result it would
 hand the choice to a reading that guesses the other way. Ambiguous locations are the
@@ -31,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, blocks, definitions, repeats, siblings, syntax, unreachable
+from fastapply.merge import answer_checks, blocks, definitions, dangling, repeats, siblings, syntax, unreachable
 from fastapply.merge.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines, is_marker
@@ -245,6 +247,10 @@ def run_guards(
         reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
     if reason is None and snippet is not None:
         reason = unreachable.check_code_after_exit(original_lines, result_lines, snippet.split("\n"), language)
+    if reason is None and snippet is not None:
+        reason = dangling.check_dangling_decorator(original_lines, result_lines, language)
+    if reason is None and snippet is not None:
+        reason = dangling.check_comment_reopened(original_lines, result_lines, language)
     return reason
 
 
