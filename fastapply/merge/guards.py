@@ -13,7 +13,8 @@ one-sentence reason a user can act on when it does not:
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
 
 `run_guards` runs them in that order, then (with a snippet) the snippet checks and
-`unreachable.check_code_after_exit` (a new exit laid in front of kept code) and dangling.py's two
+`unreachable.check_code_after_exit` (a new exit laid in front of kept code),
+`unreachable.check_orphaned_body` (a definition's header removed while its body stays) and dangling.py's two
 (a new decorator before a blank line, a block comment opened inside an open one), and returns the
 first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
@@ -247,6 +248,8 @@ def run_guards(
         reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
     if reason is None and snippet is not None:
         reason = unreachable.check_code_after_exit(original_lines, result_lines, snippet.split("\n"), language)
+    if reason is None and snippet is not None:
+        reason = unreachable.check_orphaned_body(original_lines, result_lines, language)
     if reason is None and snippet is not None:
         reason = dangling.check_dangling_decorator(original_lines, result_lines, language)
     if reason is None and snippet is not None:

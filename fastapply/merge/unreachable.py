@@ -1,4 +1,4 @@
-"""Unreachable code: a merge that lays a new exit statement in front of original code it keeps.
+"""Unreachable and orphaned code: a new exit in front of kept code, a kept body without its header.
 
 A lazy snippet often ends an edited block with its exit statement and then a marker:
 
@@ -21,7 +21,13 @@ marker hides may be deleted or kept), so the merge must not pick.
 `check_code_after_exit` refuses such a result, unless the snippet itself shows the exit line
 followed by that very line (the snippet asks for it) or the original already had the pair.
 
-This module knows lines, indentation and the exit keywords and block openers of mainstream
+`check_orphaned_body` refuses the mirror image: a change that removes a definition's header
+(`def app_url_defaults(self, f):`) and no more than FUSED_BODY lines of its body, adds nothing at
+the header's indentation, and keeps the rest of that body right after the change, where it now
+reads as the block above's (an excerpt whose edited line was fitted on a line two sibling methods
+share, `.setdefault(None, []).append(f))`, fuses the two methods).
+
+This module knows lines, indentation, definition headers and the exit keywords and block openers of mainstream
 languages; it does not parse, and it does not know how the result was made (it aligns the
 original with the result). Prose (Markdown, reStructuredText, plain text) is not checked.
 """
@@ -116,3 +122,75 @@ def check_code_after_exit(
             "may replace the lines its marker hides; include the lines after it in the snippet"
         )
     return None
+
+
+# --------------------------------------------------------------------------- orphaned bodies
+#
+# A section fitted on a line its block shares with a sibling (`.setdefault(None, []).append(f))`
+# in two methods) can close the gap between the two blocks: the result deletes the second block's
+# header and keeps the rest of its body, which now reads as the first block's.
+
+
+FUSED_BODY = 3  # removed body lines between the header and the kept ones (measured: a rewrite removes more)
+
+_DEFINITION = re.compile(
+    r"^((async\s+)?def|class|(export\s+)?(default\s+)?(async\s+)?function|func|(pub(\([\w:]+\))?\s+)?(async\s+)?fn)\b.*[:{]$"
+)
+
+
+def _indent_width(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def check_orphaned_body(original: Sequence[str], result: Sequence[str], language: str | None = None) -> str | None:
+    """Refuse when a change removes a definition's header (`def`, `function`, `func`, `fn`, `class`
+    ending in `:` or `{`; the next non-blank original line is indented deeper), adds no line at
+    that header's indentation or shallower, and keeps the
+    header's next body line right after it: that body now reads as part of the block above.
+    A renamed or rewritten header is a replacement at its own indentation, so it passes."""
+    if language and language.lower() in _PROSE:
+        return None
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        if tag not in ("delete", "replace") or i2 >= len(original):
+            continue
+        kept = _next_code(original, i2)
+        if kept is None or kept != _next_code(original, i2) or not _kept_in_place(original, result, kept, i2, j2):
+            continue
+        header = _removed_owner(original, i1, i2, kept)
+        if header is None:
+            continue
+        width = _indent_width(original[header])
+        if sum(1 for l in original[header + 1 : kept] if l.strip()) > FUSED_BODY:
+            continue  # a long body removed before the kept lines: a rewrite the diff aligns on shared lines
+        if not any(l.strip() and _indent_width(l) <= width for l in result[j1:j2]):
+            return (
+                f"the result removes `{original[header].strip()[:60]}` (line {header + 1}) but keeps its body "
+                f"from `{original[kept].strip()[:60]}` (line {kept + 1}), which now reads as the block above's; "
+                "include the lines around that header in the snippet"
+            )
+    return None
+
+
+def _removed_owner(original: Sequence[str], i1: int, i2: int, kept: int) -> int | None:
+    """The definition header among the removed lines `original[i1:i2]` that encloses the kept
+    line `kept` (walking up through ever shallower lines), or None when an enclosing line is kept
+    or none is a definition's header."""
+    width = _indent_width(original[kept])
+    for k in range(kept - 1, -1, -1):
+        if not original[k].strip() or _indent_width(original[k]) >= width:
+            continue
+        if k < i1:
+            return None  # an owner above the change is kept: the body still has it
+        width = _indent_width(original[k])
+        if _DEFINITION.match(original[k].strip()):
+            return k
+        if width == 0:
+            return None
+    return None
+
+
+def _kept_in_place(original: Sequence[str], result: Sequence[str], kept: int, i2: int, j2: int) -> bool:
+    """True when original line `kept` (the first non-blank one at or after `i2`) follows the change
+    in the result too (the lines between are equal)."""
+    j = j2 + (kept - i2)
+    return j < len(result) and result[j] == original[kept]

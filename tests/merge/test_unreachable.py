@@ -83,3 +83,45 @@ def test_instant_merge_refuses_a_return_it_cannot_anchor():
                "\t\tg.handle(m, p)\n\t}\n\n\treturn g.returnObj()\n// ... existing code ...\n")
     merged = instant_merge(ORIGINAL, snippet, language="go", path="r.go")
     assert merged.text is None and "could never run" in merged.refused_reason
+
+
+# --------------------------------------------------------------------------- orphaned bodies
+
+METHODS = '''class Blueprint:
+    def app_url_value_preprocessor(self, f):
+        """Same as url_value_preprocessor but application wide."""
+        self.record_once(lambda s: s.app.url_value_preprocessor
+            .setdefault(self.name, []).append(f))
+        return f
+
+    def app_url_defaults(self, f):
+        """Same as url_defaults but application wide."""
+        self.record_once(lambda s: s.app.url_default_functions
+            .setdefault(None, []).append(f))
+        return f
+'''
+
+
+def test_a_removed_header_whose_body_is_kept_is_refused():
+    original = lines(METHODS)
+    fused = original[:3] + ["        self.record_once(lambda s: s.app.url_value_preprocessors"] + original[10:]
+    reason = unreachable.check_orphaned_body(original, fused, "python")
+    assert reason and "def app_url_defaults(self, f):" in reason and ".setdefault(None" in reason
+
+
+def test_a_renamed_header_or_a_long_rewrite_passes():
+    original = lines(METHODS)
+    renamed = original[:7] + ["    def app_url_default_functions(self, f):"] + original[8:]
+    assert unreachable.check_orphaned_body(original, renamed, "python") is None
+    body = [f"        x{i} = {i}" for i in range(8)]
+    long_original = original[:7] + ["    def old(self, f):"] + body + ["        return f", ""]
+    rewritten = original[:5] + ["        y = 1"] + ["        return f", ""]
+    assert unreachable.check_orphaned_body(long_original, rewritten, "python") is None
+
+
+def test_instant_merge_refuses_an_excerpt_that_fuses_two_methods():
+    snippet = ('        """Same as url_value_preprocessor but application wide."""\n'
+               "        self.record_once(lambda s: s.app.url_value_preprocessors\n"
+               "            .setdefault(None, []).append(f))\n        return f\n")
+    merged = instant_merge(METHODS, snippet, language="python", path="bp.py")
+    assert merged.text is None and "removes `def app_url_defaults(self, f):`" in merged.refused_reason
