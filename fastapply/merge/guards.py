@@ -14,7 +14,8 @@ one-sentence reason a user can act on when it does not:
 
 `run_guards` runs them in that order, then (with a snippet) the snippet checks and
 `unreachable.check_code_after_exit` (a new exit laid in front of kept code),
-`unreachable.check_orphaned_body` (a definition's header removed while its body stays) and dangling.py's two
+`unreachable.check_orphaned_body` (a definition's header removed while its body stays),
+`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's two
 (a new decorator before a blank line, a block comment opened inside an open one), and returns the
 first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
@@ -250,6 +251,8 @@ def run_guards(
         reason = unreachable.check_code_after_exit(original_lines, result_lines, snippet.split("\n"), language)
     if reason is None and snippet is not None:
         reason = unreachable.check_orphaned_body(original_lines, result_lines, language)
+    if reason is None and snippet is not None:
+        reason = unreachable.check_pass_added_to_body(original_lines, result_lines, snippet.split("\n"), language)
     if reason is None and snippet is not None:
         reason = dangling.check_dangling_decorator(original_lines, result_lines, language)
     if reason is None and snippet is not None:

@@ -27,7 +27,10 @@ the header's indentation, and keeps the rest of that body right after the change
 reads as the block above's (an excerpt whose edited line was fitted on a line two sibling methods
 share, `.setdefault(None, []).append(f))`, fuses the two methods).
 
-This module knows lines, indentation, definition headers and the exit keywords and block openers of mainstream
+`check_pass_added_to_body` (Python) refuses a `pass` the merge adds to a block that has
+statements: nobody writes one there, so the snippet's `pass` was an empty body's context.
+
+This module knows lines, indentation, definition headers, `pass` and the exit keywords and block openers of mainstream
 languages; it does not parse, and it does not know how the result was made (it aligns the
 original with the result). Prose (Markdown, reStructuredText, plain text) is not checked.
 """
@@ -194,3 +197,89 @@ def _kept_in_place(original: Sequence[str], result: Sequence[str], kept: int, i2
     in the result too (the lines between are equal)."""
     j = j2 + (kept - i2)
     return j < len(result) and result[j] == original[kept]
+
+
+# --------------------------------------------------------------------------- no-op statements
+#
+# Python's `pass` says "this body is empty". A snippet often shows one as context next to a marker
+# (`# ... existing code ...`, `        pass`, blank, `    def test_entry_points(self):`); a reading
+# that cannot anchor it (the file has many) lays it as new in a body that already has statements,
+# where nobody writes it: the snippet meant the `pass` of an empty body (and the lines between
+# deleted), not a new one.
+
+
+def _in_triple_strings(lines: Sequence[str]) -> set[int]:
+    """Indices of the lines that open, continue or close a triple-quoted string (docstrings)."""
+    inside: set[int] = set()
+    quote = None
+    for k, line in enumerate(lines):
+        for match in re.finditer(r'"""|\'\'\'', line):
+            if quote is None:
+                quote = match.group()
+            elif match.group() == quote:
+                quote = None
+            inside.add(k)
+        if quote is not None:
+            inside.add(k)
+    return inside
+
+
+def _block_siblings(lines: Sequence[str], k: int, strings: set[int] = frozenset()) -> list[str]:
+    """The other non-blank lines at line `k`'s indentation in its block (up and down until a
+    shallower non-blank line), stripped; lines of triple-quoted strings (`strings`) are skipped."""
+    width = _indent_width(lines[k])
+    found = []
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(lines):
+            if lines[j].strip() and j not in strings:
+                w = _indent_width(lines[j])
+                if w < width:
+                    break
+                if w == width:
+                    found.append(lines[j].strip())
+            j += step
+    return found
+
+
+def _statements(lines: Sequence[str], k: int, strings: set[int]) -> list[str]:
+    """The statements beside line `k` in its block: siblings that are not `pass`, a comment, a
+    string (a docstring) or a marker."""
+    return [
+        s for s in _block_siblings(lines, k, strings)
+        if s != "pass" and not s.startswith(("#", '"', "'")) and not is_marker(s)
+    ]
+
+
+def _snippet_writes_pass_beside_code(snippet: Sequence[str]) -> bool:
+    """True when the snippet itself shows a `pass` in a block beside statements (`try:`, `pass`,
+    `success = True`): it writes that shape, so a merge that lays one there follows it."""
+    strings = _in_triple_strings(snippet)
+    return any(l.strip() == "pass" and _statements(snippet, k, strings) for k, l in enumerate(snippet))
+
+
+def check_pass_added_to_body(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
+) -> str | None:
+    """Refuse (Python) when the merge adds a `pass` line to a block that has other statements
+    (not a docstring, comment or another `pass`), unless the snippet itself shows a `pass`
+    beside statements (then it writes that shape)."""
+    if (language or "").lower() != "python":
+        return None
+    if _snippet_writes_pass_beside_code(snippet):
+        return None
+    strings: set[int] | None = None
+    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
+        if tag not in ("insert", "replace"):
+            continue
+        for k in range(j1, j2):
+            if result[k].strip() != "pass":
+                continue
+            strings = _in_triple_strings(result) if strings is None else strings
+            statements = _statements(result, k, strings)
+            if statements:
+                return (
+                    f"line {k + 1} adds `pass` to a block that has statements (`{statements[0][:60]}`): the "
+                    "snippet's `pass` may be an empty body's, with the lines between deleted; include its neighbours"
+                )
+    return None

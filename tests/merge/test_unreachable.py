@@ -125,3 +125,43 @@ def test_instant_merge_refuses_an_excerpt_that_fuses_two_methods():
                "            .setdefault(None, []).append(f))\n        return f\n")
     merged = instant_merge(METHODS, snippet, language="python", path="bp.py")
     assert merged.text is None and "removes `def app_url_defaults(self, f):`" in merged.refused_reason
+
+
+# --------------------------------------------------------------------------- no-op statements
+
+TESTS = '''class T(unittest.TestCase):
+    def tearDown(self):
+        """Teardown."""
+        pass
+
+    def test_assertion(self):
+        assert 1
+
+    def test_entry_points(self):
+        import requests
+'''
+
+
+def test_a_pass_added_beside_statements_is_refused():
+    original = lines(TESTS)
+    pasted = original[:7] + ["", "        pass"] + original[7:]
+    snippet = lines("# ... existing code ...\n        pass\n\n    def test_entry_points(self):\n# ... existing code ...")
+    reason = unreachable.check_pass_added_to_body(original, pasted, snippet, "python")
+    assert reason and "assert 1" in reason
+    assert unreachable.check_pass_added_to_body(original, pasted, snippet, "javascript") is None
+
+
+def test_a_pass_in_an_empty_or_docstring_body_or_one_the_snippet_writes_passes():
+    original = lines("def f():\n    x = 1\n")
+    emptied = lines('def f():\n    """Doc.\n\n    More.\n    """\n    pass\n')
+    assert unreachable.check_pass_added_to_body(original, emptied, lines("def f():\n    pass"), "python") is None
+    beside = lines("def f():\n    x = 1\n    pass\n")
+    shown = lines("try:\n    pass\n\n    ok = True\nexcept E:\n    raise")
+    assert unreachable.check_pass_added_to_body(original, beside, shown, "python") is None
+    assert unreachable.check_pass_added_to_body(original, beside, lines("# ...\n    pass\n# ..."), "python")
+
+
+def test_instant_merge_reads_a_shown_pass_as_the_empty_body_s():
+    snippet = "# ... existing code ...\n        pass\n\n    def test_entry_points(self):\n# ... existing code ...\n"
+    merged = instant_merge(TESTS, snippet, language="python", path="test_x.py")
+    assert merged.text == TESTS.replace("    def test_assertion(self):\n        assert 1\n\n", "")
