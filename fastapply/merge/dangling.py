@@ -1,4 +1,4 @@
-"""Dangling openers: a line the merge added that belongs to what follows it, left with nothing.
+"""Dangling openers and closers: a line the merge added that cannot stand before the kept lines after it.
 
 Some lines only mean something together with the lines after them: a decorator or annotation
 (`@contextmanager`) belongs to the definition right below it, and a block comment opened with
@@ -14,6 +14,10 @@ cannot complete it, the result is broken in a way the parser does not see:
 - `check_comment_reopened`: the result opens a block comment inside an open one more often than
   the original did (`/**`, ` * Short-hand for ...`, blank, `/**`, ` * Short-hand for:`): the
   snippet's new comment was meant to replace the original one, not to be laid inside it.
+
+- `check_closer_before_deeper`: the mirror image, a closer the merge added (`end`, `};`) in front
+  of original lines indented deeper than it (`end`, `        foo : 'bar',`): a block's lines
+  after its close.
 
 Each returns None or a one-sentence reason. Either is waived where the original already has the
 same shape. This module knows decorator and C-style comment syntax by their lines; it does not
@@ -100,3 +104,50 @@ def check_comment_reopened(
             "(a new comment laid inside the one it replaces); include the comment's end in the snippet"
         )
     return None
+
+
+# --------------------------------------------------------------------------- closers
+#
+# The mirror image of an opener left dangling: a closer (`}`, `});`, `end`) the merge adds in
+# front of original lines that are indented deeper than it. A block's lines cannot follow its
+# close; the snippet's closer was meant to end the block after those lines (or they were meant to
+# go), and the merge cannot tell which.
+
+_CLOSER = re.compile(r"^([}\])]+[;,)]*|end)$")
+
+
+def check_closer_before_deeper(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
+) -> str | None:
+    """Refuse when the last line of a run the merge added is a closer and the next non-blank
+    result line, kept from the original, is indented deeper than it, unless the snippet shows
+    that closer followed by that line, or the original has the pair."""
+    if language and language.lower() in _PROSE:
+        return None
+    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
+        if tag not in ("insert", "replace"):
+            continue
+        last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
+        if last is None or not _CLOSER.match(result[last].strip()):
+            continue
+        nxt = next((k for k in range(j2, len(result)) if result[k].strip()), None)
+        if nxt is None or _width(result[nxt]) <= _width(result[last]):
+            continue
+        if _pair_shown(snippet, result[last], result[nxt]) or _pair_shown(original, result[last], result[nxt]):
+            continue
+        return (
+            f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "
+            f"`{result[nxt].strip()[:60]}` indented deeper (line {nxt + 1}): a block's lines after its close; "
+            "include the lines around the closer in the snippet"
+        )
+    return None
+
+
+def _width(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _pair_shown(lines: Sequence[str], first: str, second: str) -> bool:
+    a, b = first.strip(), second.strip()
+    code = [l.strip() for l in lines if l.strip()]
+    return any(x == a and y == b for x, y in zip(code, code[1:]))

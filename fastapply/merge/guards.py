@@ -15,8 +15,9 @@ one-sentence reason a user can act on when it does not:
 `run_guards` runs them in that order, then (with a snippet) the snippet checks and
 `unreachable.check_code_after_exit` (a new exit laid in front of kept code),
 `unreachable.check_orphaned_body` (a definition's header removed while its body stays),
-`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's two
-(a new decorator before a blank line, a block comment opened inside an open one), and returns the
+`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's three
+(a new decorator before a blank line, a block comment opened inside an open one, a new closer
+before deeper kept lines), and returns the
 first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
 one confirms (instant._two_readings): it is a guess either way, and run on every result it would
@@ -257,6 +258,8 @@ def run_guards(
         reason = dangling.check_dangling_decorator(original_lines, result_lines, language)
     if reason is None and snippet is not None:
         reason = dangling.check_comment_reopened(original_lines, result_lines, language)
+    if reason is None and snippet is not None:
+        reason = dangling.check_closer_before_deeper(original_lines, result_lines, snippet.split("\n"), language)
     return reason
 
 

@@ -51,3 +51,19 @@ def test_instant_merge_refuses_a_decorator_left_dangling():
     snippet = "# ... existing code ...\nfrom io import StringIO\n\n\n@contextmanager\n# ... existing code ...\n"
     merged = instant_merge(original, snippet, language="python", path="t.py")
     assert merged.text is None and "new decorator `@contextmanager`" in merged.refused_reason
+
+
+def test_a_new_closer_before_deeper_kept_lines_is_refused():
+    original = lines("describe 'x'\n  it 'parses'\n    nested = {\n        foo : 'bar'\n      }\n    nested.should.eql 1\n  end\nend")
+    result = original[:3] + ["    nested.foo.should.eql 'bar'", "  end", "end"] + original[3:]
+    snippet = lines("  # ... existing code ...\n    nested.foo.should.eql 'bar'\n  end\nend\n  # ... existing code ...")
+    reason = dangling.check_closer_before_deeper(original, result, snippet, "ruby")
+    assert reason and "`end`" in reason and "foo : 'bar'" in reason
+
+
+def test_a_closer_before_shallower_lines_or_a_shown_pair_passes():
+    original = lines("function f() {\n  if (a) {\n    g()\n  }\n  return 1\n}")
+    result = lines("function f() {\n  if (a) {\n    g()\n  }\n  if (b) {\n    h()\n  }\n  return 1\n}")
+    assert dangling.check_closer_before_deeper(original, result, lines("// ...\n  if (b) {\n    h()\n  }\n// ..."), "javascript") is None
+    deeper = lines("function f() {\n  if (a) {\n    g()\n  }\n  })\n    .then(x)\n  return 1\n}")
+    assert dangling.check_closer_before_deeper(original, deeper, lines("// ...\n  })\n    .then(x)\n// ..."), "javascript") is None
