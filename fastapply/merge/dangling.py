@@ -32,6 +32,8 @@ from typing import Sequence
 
 from fastapply.merge.snippet_checks import line_opcodes
 
+Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
+
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
 _PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
 # Languages whose files use `#` or quotes for comments: a `/*` line there is not a comment opener.
@@ -51,14 +53,15 @@ def _decorator_then_blank(lines: Sequence[str], decorator: str) -> bool:
 
 
 def check_dangling_decorator(
-    original: Sequence[str], result: Sequence[str], language: str | None = None
+    original: Sequence[str], result: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
 ) -> str | None:
     """Refuse when a decorator line the merge added is followed by a blank line in the result
     (a decorator belongs to the definition right below it), unless the original already has
     that decorator followed by a blank line."""
     if language and language.lower() in _PROSE:
         return None
-    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("insert", "replace"):
             continue
         for k in range(j1, j2):
@@ -117,14 +120,15 @@ _CLOSER = re.compile(r"^([}\])]+[;,)]*|end)$")
 
 
 def check_closer_before_deeper(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
 ) -> str | None:
     """Refuse when the last line of a run the merge added is a closer and the next non-blank
     result line, kept from the original, is indented deeper than it, unless the snippet shows
     that closer followed by that line, or the original has the pair."""
     if language and language.lower() in _PROSE:
         return None
-    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("insert", "replace"):
             continue
         last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)

@@ -249,18 +249,28 @@ def run_guards(
     if reason is None and snippet is not None:
         reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
     if reason is None and snippet is not None:
-        reason = unreachable.check_code_after_exit(original_lines, result_lines, snippet.split("\n"), language)
-    if reason is None and snippet is not None:
-        reason = unreachable.check_orphaned_body(original_lines, result_lines, language)
-    if reason is None and snippet is not None:
-        reason = unreachable.check_pass_added_to_body(original_lines, result_lines, snippet.split("\n"), language)
-    if reason is None and snippet is not None:
-        reason = dangling.check_dangling_decorator(original_lines, result_lines, language)
-    if reason is None and snippet is not None:
-        reason = dangling.check_comment_reopened(original_lines, result_lines, language)
-    if reason is None and snippet is not None:
-        reason = dangling.check_closer_before_deeper(original_lines, result_lines, snippet.split("\n"), language)
+        reason = _check_added_lines(original_lines, result_lines, snippet.split("\n"), language)
     return reason
+
+
+def _check_added_lines(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None
+) -> str | None:
+    """The checks on the lines a merge added, against the kept lines around them (unreachable.py,
+    dangling.py), sharing one alignment of the original with the result. The first failure."""
+    ops = line_opcodes(original, result)
+    for check in (
+        lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
+        lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
+        lambda: unreachable.check_pass_added_to_body(original, result, snippet, language, ops=ops),
+        lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
+        lambda: dangling.check_comment_reopened(original, result, language),
+        lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+    ):
+        reason = check()
+        if reason:
+            return reason
+    return None
 
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:

@@ -43,6 +43,8 @@ from typing import Sequence
 from fastapply.merge.markers import is_marker
 from fastapply.merge.snippet_checks import line_opcodes
 
+Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
+
 # A complete exit statement on one line: the keyword, then anything whose brackets balance and
 # that does not end in a continuation (an opening bracket, a comma, an operator, a backslash).
 _EXIT = re.compile(r"^(return|raise|throw|break|continue)\b")
@@ -97,7 +99,8 @@ def _followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
 
 
 def check_code_after_exit(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
 ) -> str | None:
     """Refuse a result in which a line the merge added is a complete exit statement followed, at
     the same indentation, by an original line it kept that is not a closer, a next branch, a
@@ -105,7 +108,7 @@ def check_code_after_exit(
     followed by that line, or the original already had the pair. None when nothing is found."""
     if language and language.lower() in _PROSE:
         return None
-    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("insert", "replace"):
             continue
         last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
@@ -137,7 +140,8 @@ def check_code_after_exit(
 FUSED_BODY = 3  # removed body lines between the header and the kept ones (measured: a rewrite removes more)
 
 _DEFINITION = re.compile(
-    r"^((async\s+)?def|class|(export\s+)?(default\s+)?(async\s+)?function|func|(pub(\([\w:]+\))?\s+)?(async\s+)?fn)\b.*[:{]$"
+    r"^((async\s+)?def|class|(export\s+)?(default\s+)?(async\s+)?function|func|"
+    r"(pub(\([\w:]+\))?\s+)?(async\s+)?fn)\b.*[:{]$"
 )
 
 
@@ -145,7 +149,10 @@ def _indent_width(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def check_orphaned_body(original: Sequence[str], result: Sequence[str], language: str | None = None) -> str | None:
+def check_orphaned_body(
+    original: Sequence[str], result: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
     """Refuse when a change removes a definition's header (`def`, `function`, `func`, `fn`, `class`
     ending in `:` or `{`; the next non-blank original line is indented deeper), adds no line at
     that header's indentation or shallower, and keeps the
@@ -153,7 +160,7 @@ def check_orphaned_body(original: Sequence[str], result: Sequence[str], language
     A renamed or rewritten header is a replacement at its own indentation, so it passes."""
     if language and language.lower() in _PROSE:
         return None
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+    for tag, i1, i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("delete", "replace") or i2 >= len(original):
             continue
         kept = _next_code(original, i2)
@@ -259,7 +266,8 @@ def _snippet_writes_pass_beside_code(snippet: Sequence[str]) -> bool:
 
 
 def check_pass_added_to_body(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
 ) -> str | None:
     """Refuse (Python) when the merge adds a `pass` line to a block that has other statements
     (not a docstring, comment or another `pass`), unless the snippet itself shows a `pass`
@@ -269,7 +277,7 @@ def check_pass_added_to_body(
     if _snippet_writes_pass_beside_code(snippet):
         return None
     strings: set[int] | None = None
-    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("insert", "replace"):
             continue
         for k in range(j1, j2):
