@@ -257,7 +257,8 @@ def _check_added_lines(
     original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None
 ) -> str | None:
     """The checks on the lines a merge added, against the kept lines around them (unreachable.py,
-    dangling.py), sharing one alignment of the original with the result. The first failure."""
+    dangling.py, and repeats.check_context_opener_twice), sharing one alignment of the original
+    with the result. The first failure."""
     ops = line_opcodes(original, result)
     for check in (
         lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
@@ -266,6 +267,7 @@ def _check_added_lines(
         lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
         lambda: dangling.check_comment_reopened(original, result, language),
         lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+        lambda: repeats.check_context_opener_twice(original, result, snippet),
     ):
         reason = check()
         if reason:
