@@ -310,7 +310,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
 class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
-    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | unchanged
+    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | structure | unchanged
     reason: str
 
 
@@ -341,6 +341,7 @@ def check_answer(
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
         ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: answer_checks.check_marker_gaps(original_lines, result_lines, snippet_lines)),
+        ("structure", lambda: _check_added_lines(original_lines, result_lines, snippet_lines, language)),
         ("unchanged", lambda: answer_checks.check_unchanged(original_lines, result_lines)),
     )
     for name, check in checks:
