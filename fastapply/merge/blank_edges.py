@@ -5,6 +5,8 @@ position; `trim_blank_edges`); a first section without a marker before it and on
 above its matched run starts at the file's first line, with the snippet's own first lines
 (`blank_only`); new lines inserted between a marker and a matched run that opens with blank
 lines go beyond those blank lines, the original's separation between blocks (`blank_separation`).
+After a new sibling block, the blank lines before the closing marker take the original's spacing
+between siblings (`sibling_spacing`).
 
 This module knows lines and sections, not anchors or candidates (edges.py uses it).
 """
@@ -68,3 +70,14 @@ def blank_separation(run: Sequence[str], beyond: str) -> int:
     while k < len(run) and not run[k].strip():
         k += 1
     return k if k < len(run) else 0
+
+
+def sibling_spacing(orig: Sequence[str], at: int, trail: int) -> int:
+    """How many of a section's `trail` blank lines (before its closing marker) to keep after a
+    new sibling block inserted at original index `at`, before the next one: the original's own
+    spacing between siblings (the blank lines right above `at`), at least one, at most `trail`.
+    Blank lines next to a marker carry no position; the marker keeps the original's spacing."""
+    k = 0
+    while at - k - 1 >= 0 and not orig[at - k - 1].strip():
+        k += 1
+    return max(1, min(k, trail))

@@ -22,7 +22,9 @@ Inserted lines next to a marker go through the edge rules (edits.py: an edited c
 original line beyond the edge replaces it, a merely similar one is refused, doubts.py names the
 line); a reading that replaces a gap the section brackets line for line is proven
 (`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
-change a similar line instead (`_rival`). Blank lines at a section's edges: blank_edges.py.
+change a similar line instead (`_rival`), unless they are whole blocks between sibling blocks
+(edits.new_sibling: a new function after one's `}` and before the next one's header). Blank
+lines at a section's edges: blank_edges.py.
 
 This module knows lines, sections and anchors, not languages or guards.
 """
@@ -34,9 +36,9 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic
-from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, trim_blank_edges  # noqa: F401 (lazy.py)
+from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
-from fastapply.merge.edits import EdgeDoubt, edge_edit, same_edit
+from fastapply.merge.edits import EdgeDoubt, edge_edit, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
@@ -173,8 +175,8 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
     lines = list(sec)
     if keep_lead:
         lines = list(t.lead) + lines
-    if keep_trail:
-        lines = lines + list(t.trail)
+    if keep_trail:  # True: all of the blank trail; a number: that many of its lines
+        lines = lines + list(t.trail)[: None if keep_trail is True else keep_trail]
     if doubts:
         doubt = doubts[0]
         doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
@@ -306,6 +308,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
         _rival(best, cands, orig, 1, doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
         return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
+    if not r and t.section.open_end and len(t.trail) > 1 and new_siblings_at(orig, best.at, best.inserted, 1):
+        return best.at, sibling_spacing(orig, best.at, len(t.trail))  # a new sibling before the next one
     if best.after_block and best.at < hi and not orig[best.at].strip():
         return best.at + r, False  # the original's blank line after the block separates the new lines
     return best.at + r, not r
@@ -398,7 +402,7 @@ def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> No
     inside that match into one of those new lines (`_with_rival`): `/**` then a
     reworded summary inserted before the old comment's tail, or replacing its body; a test
     commented out in place, or a commented copy added after it. The snippet cannot say which."""
-    if doubts or best.replaced or best.deleted:
+    if doubts or best.replaced or best.deleted or new_siblings_at(orig, best.at, best.inserted, step):
         return
     rival = next((c for c in cands[1 : 1 + RIVALS] if c.rival is not None and c.at != best.at
                   and c.rival[1] in best.new), None)
@@ -413,7 +417,8 @@ def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubt
     replaces (edits.edge_edit); a doubt is recorded with a message naming the line."""
     step = 1 if stop >= start else -1
     try:
-        return edge_edit(inserted, [orig[i] for i in range(start, stop, step)])
+        inner = nearest_line(orig, start - step, -step)  # the matched line at the edge
+        return edge_edit(inserted, [orig[i] for i in range(start, stop, step)], forward=step > 0, inner=inner)
     except EdgeDoubt as doubt:
         at = None if doubt.at is None else start + step * doubt.at
         other = None if at is None else ("end", at + 1) if step > 0 else ("start", at)

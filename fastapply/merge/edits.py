@@ -7,6 +7,8 @@ a declaration without its initializer or with another keyword, a line cut short 
 a reworded end, a re-indented copy), merely `similar` (then the reading is doubtful and the
 merge refuses), or new; `rewritten_by` spots one original line
 rewritten as a block. `edge_edit` pairs inserted lines with the original lines beyond an edge.
+`new_sibling`: inserted lines that are whole blocks after a closed block (before an opening
+one) and before another block's header are new, however alike that header is.
 
 This module knows single lines and short runs of them; edges.py decides where they apply.
 """
@@ -17,7 +19,7 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.anchors import collapse, is_generic
+from fastapply.merge.anchors import bracket_balance, collapse, is_generic
 
 
 class EdgeDoubt(Exception):
@@ -109,14 +111,16 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:n]
 
 
-def edge_edit(inserted: list[str], beyond: list[str]) -> int:
+def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inner: str | None = None) -> int:
     """How many original lines beyond a section's edge its inserted lines replace.
 
     `inserted` and `beyond` run outwards from the edge (for a head, both reversed). Lines are
     paired outwards: an edited copy (`same_edit`) or an equal line is consumed with its original
     line, blank lines go with their neighbours; pairing stops at the first other line. When at
     least one pair was an edit, the lines consumed are replaced. When none was, but an inserted
-    line is merely similar to the nearest original lines, the reading is doubtful: refuse.
+    line is merely similar to the nearest original lines, the reading is doubtful: refuse, unless
+    the inserted lines are whole blocks between sibling blocks (`new_sibling`; `forward`: False
+    when both run backwards, for a head; `inner`: the matched line on the edge's other side).
     """
     i = j = consumed = skipped = 0
     edited = False
@@ -146,6 +150,8 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
         return consumed
     ins = [l for l in inserted if l.strip()]
     near = [k for k in range(min(3, len(beyond))) if beyond[k].strip()][:2]
+    if near and _sibling_header(beyond, forward) and new_sibling(ins, inner, forward):
+        return 0  # whole new blocks before the next sibling's header: they cannot change part of it
     for l in ins[:2]:
         k = next((k for k in near if similar(l, beyond[k])), None)
         if k is not None:
@@ -155,6 +161,83 @@ def edge_edit(inserted: list[str], beyond: list[str]) -> int:
     return 0
 
 
+def new_sibling(ins: list[str], inner: str | None, forward: bool) -> bool:
+    """True when inserted lines (`ins`, outwards from the edge) are whole blocks (`whole_blocks`)
+    placed between sibling blocks: after a matched line that closes one (`}` ending the previous
+    test, for a tail) or before one that opens one (the next test's header, for a head). A
+    similar original line beyond them that opens a block (`opens_block`) is then the next
+    sibling's header, not a line they change: a balanced block cannot replace one opening line
+    without unbalancing the file. (New lines after a statement, `x := 1` then an `if` block,
+    may rewrite the block that follows, and stay doubted.)"""
+    if inner is None or not whole_blocks(ins if forward else ins[::-1]):
+        return False
+    return bracket_balance([inner]) < 0 if forward else opens_block(inner)
+
+
+_COMMENT = re.compile(r"^(#(?!\[)|//|/\*|\*|--)")
+
+
+def _sibling_header(beyond: Sequence[str], forward: bool) -> bool:
+    """The original lines beyond an edge (outwards) start a sibling block: going forward, the
+    first non-blank line that is no comment opens a block (`// doc` lines above the next
+    function's header belong to it); going backwards, the nearest non-blank line closes one."""
+    for line in beyond[:12]:
+        text = line.strip()
+        if not text or (forward and _COMMENT.match(text)):
+            continue
+        return opens_block(line) if forward else bracket_balance([line]) < 0
+    return False
+
+
+def nearest_line(lines: Sequence[str], i: int, step: int) -> str | None:
+    """The first non-blank line of `lines` from `i` walking by `step` (at most 3 lines), or None."""
+    for _ in range(3):
+        if not 0 <= i < len(lines):
+            return None
+        if lines[i].strip():
+            return lines[i]
+        i += step
+    return None
+
+
+def new_siblings_at(orig: Sequence[str], at: int, inserted: Sequence[str], step: int) -> bool:
+    """`new_sibling` for a reading that only inserts `inserted` (file order) at original index
+    `at`, at a section's tail (`step` 1) or head (-1), before an original block header: a rival
+    reading that changes lines further out would rewrite or delete sibling blocks the snippet
+    does not show, so it is no rival (edges._rival)."""
+    outward = list(inserted) if step > 0 else list(reversed(inserted))
+    beyond = nearest_line(orig, at if step > 0 else at - 1, step)
+    inner = nearest_line(orig, at - 1 if step > 0 else at, -step)
+    return beyond is not None and opens_block(beyond) and new_sibling(outward, inner, step > 0)
+
+
+def opens_block(line: str) -> bool:
+    """A line that opens a block its own line does not close: more opening brackets than
+    closing ones (`func f() {`, `it('x', function(){`), or a `:` header (`def f(x):`)."""
+    return bracket_balance([line]) > 0 or bool(_COLON_HEADER.match(line.strip()))
+
+
+def whole_blocks(lines: Sequence[str]) -> bool:
+    """True when the non-blank `lines` (in file order) are one or more whole blocks: the first
+    opens one (`opens_block`); with brackets, the running balance never drops below zero and
+    ends at zero, the last line sitting at the first one's indentation (`}` under `func`); with
+    a `:` header, every later line is indented deeper than it. At least three non-blank lines: a
+    header and its `}` alone may stand for a block whose body the snippet elides."""
+    body = [l for l in lines if l.strip()]
+    if len(body) < 3 or not opens_block(body[0]):
+        return False
+    indent = [len(l.expandtabs(4)) - len(l.expandtabs(4).lstrip()) for l in body]
+    if bracket_balance(body[:1]) > 0:
+        depth = 0
+        for line in body:
+            depth += bracket_balance([line])
+            if depth < 0:
+                return False
+        return depth == 0 and indent[-1] == indent[0] and min(indent) == indent[0]
+    return all(i > indent[0] for i in indent[1:])
+
+
+_COLON_HEADER = re.compile(r"^(async\s+)?(def|class)\s+\w+.*:$")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]{2,}")
 
 

@@ -12,7 +12,13 @@ one-sentence reason a user can act on when it does not:
 - `check_deletions`     : far more of the original disappeared than the snippet shows;
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
 
-`run_guards` runs them in that order and returns the first failure. `check_head_dropped` (the
+`run_guards` runs them in that order, then (with a snippet) the snippet checks and
+`unreachable.check_code_after_exit` (a new exit laid in front of kept code),
+`unreachable.check_orphaned_body` (a definition's header removed while its body stays),
+`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's three
+(a new decorator before a blank line, a block comment opened inside an open one, a new closer
+before deeper kept lines), and returns the
+first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
 one confirms (instant._two_readings): it is a guess either way, and run on every result it would
 hand the choice to a reading that guesses the other way. Ambiguous locations are the
@@ -30,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, blocks, definitions, repeats, siblings, syntax
+from fastapply.merge import answer_checks, blocks, definitions, dangling, repeats, siblings, syntax, unreachable
 from fastapply.merge.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines, is_marker
@@ -242,7 +248,31 @@ def run_guards(
         reason = check_deletions(original_lines, result_lines, shown_lines)
     if reason is None and snippet is not None:
         reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
+    if reason is None and snippet is not None:
+        reason = _check_added_lines(original_lines, result_lines, snippet.split("\n"), language)
     return reason
+
+
+def _check_added_lines(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None
+) -> str | None:
+    """The checks on the lines a merge added, against the kept lines around them (unreachable.py,
+    dangling.py, and repeats.check_context_opener_twice), sharing one alignment of the original
+    with the result. The first failure."""
+    ops = line_opcodes(original, result)
+    for check in (
+        lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
+        lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
+        lambda: unreachable.check_pass_added_to_body(original, result, snippet, language, ops=ops),
+        lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
+        lambda: dangling.check_comment_reopened(original, result, language),
+        lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+        lambda: repeats.check_context_opener_twice(original, result, snippet),
+    ):
+        reason = check()
+        if reason:
+            return reason
+    return None
 
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -280,7 +310,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
 class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
-    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | unchanged
+    guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | structure | unchanged
     reason: str
 
 
@@ -310,6 +340,8 @@ def check_answer(
         ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
         ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),
+        ("deletions", lambda: answer_checks.check_marker_gaps(original_lines, result_lines, snippet_lines)),
+        ("structure", lambda: _check_added_lines(original_lines, result_lines, snippet_lines, language)),
         ("unchanged", lambda: answer_checks.check_unchanged(original_lines, result_lines)),
     )
     for name, check in checks:

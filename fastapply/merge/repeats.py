@@ -16,6 +16,10 @@ kept twice; these two catch the cases it cannot see:
   convention, the snippet shows X's neighbours) or new lines placed before G; the snippet
   cannot settle which, so the merge must not pick.
 
+- `check_context_opener_twice`: a block opener the snippet shows next to a marker (context)
+  twice in the result as siblings (`app.get('/jade', function(req, res){` written over its
+  neighbour `app.get('/helpers', ...`): the same route or definition opened twice in one block.
+
 Worked example for `check_stutter` (original, snippet, bad merge):
 
     /**                  // ... existing code ...       /**
@@ -140,3 +144,37 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
                     f"not show (`{next(l for l in between if l)[:50]}`): the snippet may mean the original ones, "
                     "with those lines deleted; include the lines just around them")
     return None
+
+
+# --------------------------------------------------------------------------- context opener twice
+
+_CONTROL = re.compile(
+    r"^(}\s*)?(if|for|while|switch|try|else|elif|except|catch|finally|with|do|case|select|match|loop|unless)\b"
+)
+
+
+def check_context_opener_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse when a block opener the snippet shows next to a marker (context: `app.get('/jade',
+    function(req, res){` / `// ... existing code ...`) appears twice in the result as siblings
+    (same indentation, nothing shallower between) though the original and the snippet each have
+    it once: the merge read the context as an edit of a neighbouring sibling (`app.get('/helpers',
+    ...` renamed) and now registers or defines the same thing twice in one block. Control-flow
+    openers (`if err != nil {`) may well repeat in a block, so they do not count."""
+    from fastapply.merge.readings import copied_context  # readings imports the snippet checks
+
+    for line in sorted(copied_context(original, result, snippet)):
+        if not line.endswith(("{", ":")) or _CONTROL.match(line):
+            continue
+        at = [k for k, l in enumerate(result) if l.strip() == line]
+        for x, y in zip(at, at[1:]):
+            width = _width(result[x])
+            if _width(result[y]) == width and all(not l.strip() or _width(l) >= width for l in result[x + 1 : y]):
+                return (
+                    f"`{line[:60]}` (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows it "
+                    "once, next to a marker, as context: include the lines around it"
+                )
+    return None
+
+
+def _width(line: str) -> int:
+    return len(line) - len(line.lstrip())

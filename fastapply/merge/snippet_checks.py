@@ -341,6 +341,11 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         # one or two new lines repeating an idiom the file already repeats (`if err != nil {`) or a
         # boilerplate comment line (a doc example's `/// # use clap::App;`)
         return None
+    if copied:
+        from fastapply.merge.new_blocks import copies_in_new_blocks
+
+        if copies_in_new_blocks(original, result, snippet):
+            return None  # new code shaped like old: each copy sits in a new block shown whole
     if len(copied) >= COPIED_LINES:
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "

@@ -151,12 +151,19 @@ def has_grammar(language: str | None) -> bool:
 
 
 def parse_tree(text: str, language: str | None) -> Any | None:
-    """The tree-sitter tree for `text`, or None when there is no grammar for `language`."""
+    """The tree-sitter tree for `text`, or None when there is no grammar for `language`. The last
+    few trees are kept: the guards parse the same original and result several times (trees are
+    only read, never edited, so sharing them is safe)."""
     language = normalize_language(language)
     parser = _parser(language) if language else None
     if parser is None:
         return None
-    return parser.parse(text.encode("utf-8", "surrogatepass"))
+    return _parse(text, language)
+
+
+@functools.lru_cache(maxsize=8)
+def _parse(text: str, language: str) -> Any:
+    return _parser(language).parse(text.encode("utf-8", "surrogatepass"))
 
 
 def parses(text: str, language: str | None) -> bool | None:

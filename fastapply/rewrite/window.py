@@ -52,8 +52,11 @@ def choose_window(lines: Sequence[str], regions: Sequence[tuple[int, int]]) -> W
     lo = min(s for s, _ in spans)
     hi = max(e for _, e in spans)
     first = next((k for k in range(lo, hi) if lines[k].strip()), None)
-    if first is not None and first > lo and _top_level(lines[first]):
-        lo = first  # blank lines before a top-level line: the window starts there, not in the block above
+    above = next((k for k in range(lo - 1, -1, -1) if lines[k].strip()), None)
+    if first is not None and first > lo and _top_level(lines[first]) and above is not None and not _top_level(lines[above]):
+        # blank lines between a block's body and a top-level line: the window starts at that line
+        # rather than taking in the whole block above (a top-level one-liner above is kept as context)
+        lo = first
     if lo > 0 and _closes(lines[lo]):
         lo -= 1  # a region starting on a block's closing line belongs to that block
     while lo > 0 and not _top_level(lines[lo]):

@@ -60,3 +60,28 @@ def test_a_window_answer_that_copies_the_line_after_the_window_is_refused():
     assert answer_checks.check_seam(window, "var View = require('./view');\n", tail) is None
     closing = "func f() {\n}\n"  # a window that already ended on the tail's first line may keep it
     assert answer_checks.check_seam(closing, "func f() {\n\treturn\n}\n", "}\n") is None
+
+
+def test_a_pair_closed_by_a_generic_line_is_found_from_its_distinctive_end():
+    original = ["func TestMode(t *testing.T) {", "\tassert.Panics(t, bad)", "", "\tos.Setenv(KEY, debug)",
+                "\tos.Unsetenv(KEY)", "}"]
+    snippet = ["// ... existing code ...", "\tassert.Panics(t, bad)", "}"]
+    kept = list(original)
+    reason = answer_checks.check_shown_adjacency(original, kept, snippet)
+    assert reason and "os.Setenv(KEY, debug)" in reason
+    assert answer_checks.check_shown_adjacency(original, original[:2] + ["}"], snippet) is None
+
+
+def test_the_code_a_marker_keeps_after_a_shown_line_must_stay():
+    original = ["function listen(port) {", "    configure(this);", "    // reload views", "    if (reload) {",
+                "        watch();", "    }", "    serve(port);", "};"]
+    snippet = ["function listen(port, host) {", "    configure(this);", "    // ... existing code ...", "    }",
+               "    serve(port, host);", "};"]
+    expected = ["function listen(port, host) {", *original[1:6], "    serve(port, host);", "};"]
+    assert answer_checks.check_marker_gaps(original, expected, snippet) is None
+    skipped = ["function listen(port, host) {", "    configure(this);", "    serve(port, host);", "};"]
+    reason = answer_checks.check_marker_gaps(original, skipped, snippet)
+    assert reason and "// reload views" in reason
+    # a line the snippet shows elsewhere is not the marker's to keep
+    moved = ["    // reload views", *snippet[:2], *original[3:6], "    serve(port, host);", "};"]
+    assert answer_checks.check_marker_gaps(original, moved[1:] , snippet + ["    // reload views"]) is None

@@ -93,3 +93,13 @@ def test_adjacent_tail_mirrors_the_head():
     sec = ["A()", "{", "x", "}", "{", "z", "}", "{", "x", "}"]
     found = edges._adjacent_tail(sec, index.keys, index, key, 0, 0, 4, len(orig))
     assert found == [(4, 3)]  # `{ x }` of the section's end matches original lines 1-3, adjacent to the anchor
+
+
+def test_sibling_spacing_takes_the_originals_blank_lines_above():
+    from fastapply.merge.blank_edges import sibling_spacing
+
+    orig = ["}", "", "var S = 1", "}", "", "", "var T = 2"]
+    assert sibling_spacing(orig, 2, 3) == 1  # one blank line above: keep one of three
+    assert sibling_spacing(orig, 6, 3) == 2
+    assert sibling_spacing(orig, 6, 1) == 1  # never more than the snippet shows
+    assert sibling_spacing(["}", "var S = 1"], 1, 2) == 1  # at least one

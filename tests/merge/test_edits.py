@@ -74,3 +74,43 @@ def test_the_same_name_declared_with_another_keyword_is_an_edited_copy():
     assert same_edit("const parseJson = require('parse-json');", "var parseJson = require('parse-json');")
     assert same_edit("    multipart = require('multipart'),", "var multipart = require('multipart'),")  # a var chain
     assert not same_edit("const other = require('parse-json');", "var parseJson = require('parse-json');")
+
+
+# --- whole new blocks between siblings (edits.new_sibling) ---
+
+from fastapply.merge.edits import new_sibling, opens_block, whole_blocks  # noqa: E402
+
+_NEW_FUNC = ["", "func (_ indentedJSON) Render(w http.ResponseWriter, code int) error {",
+             '\tWriteHeader(w, code, "application/json")', "\treturn nil", "}"]
+
+
+def test_whole_blocks_and_opens_block():
+    assert opens_block("func f() {") and opens_block("def f(x):") and not opens_block("x := 1")
+    assert whole_blocks(_NEW_FUNC)
+    assert not whole_blocks(_NEW_FUNC[:-1])  # left open
+    assert not whole_blocks(["\treturn nil", "}"])  # does not open with a header
+    assert whole_blocks(["def g(x):", "    y = x", "    return y"]) and not whole_blocks(["def g(x):", "y = x", "return y"])
+    assert not whole_blocks(["func TestRelease(t *testing.T) {", "", "}"])  # a header and `}`: maybe an elided body
+
+
+def test_new_sibling_needs_a_closed_block_before_it():
+    assert new_sibling(_NEW_FUNC, "}", True)
+    assert not new_sibling(_NEW_FUNC, "\tisTerm := true", True)  # after a statement: may rewrite the next block
+    assert new_sibling(list(reversed(_NEW_FUNC)), "func (_ xmlRender) Render(w http.ResponseWriter) error {", False)
+
+
+def test_a_new_function_before_its_twin_is_no_doubt_after_a_closed_sibling():
+    beyond = ["", "func (_ xmlRender) Render(w http.ResponseWriter, code int) error {",
+              '\tWriteHeader(w, code, "application/xml")', "\treturn nil", "}"]
+    assert edge_edit(_NEW_FUNC, beyond, forward=True, inner="}") == 0
+    with pytest.raises(EdgeDoubt):  # the same lines after a statement stay doubted
+        edge_edit(_NEW_FUNC, beyond, forward=True, inner="\tisTerm := true")
+
+
+def test_a_doc_comment_above_the_next_sibling_belongs_to_it():
+    beyond = ["", "// Render writes XML.", "func (_ xmlRender) Render(w http.ResponseWriter, code int) error {",
+              '\tWriteHeader(w, code, "application/xml")', "}"]
+    assert edge_edit(_NEW_FUNC, beyond, forward=True, inner="}") == 0
+    one_line = ["", "// Render writes XML.", "func (_ xmlRender) Render(w http.ResponseWriter, code int) error { return nil }"]
+    with pytest.raises(EdgeDoubt):  # what follows the comment opens no block: the doubt stays
+        edge_edit(_NEW_FUNC, one_line, forward=True, inner="}")

@@ -401,13 +401,16 @@ _TWIN_SNIPPET = """\
 """
 
 
-def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_is_refused():
+def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_writes_the_added_one():
     """The joint reading overwrites test_digest (its lines unique in the file anchor the new
-    test); the greedy one adds test_digest_stream after it, copying two of its lines. The copies
-    are no evidence against the greedy reading here: the joint one drops original lines instead."""
+    test); the greedy one adds test_digest_stream after it, copying two of its lines. Those
+    copies sit in a new block the snippet shows whole (new_blocks.py), so they are no evidence
+    against the greedy reading, and the joint one drops test_digest, which the snippet never
+    shows: the added reading is written (it was refused while both readings counted as copying)."""
     result = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
-    assert not result.merged and "two ways" in result.refused_reason
-    assert result.candidate is not None
+    assert result.merged, result.refused_reason
+    assert "def test_digest(self):" in result.text and "def test_digest_stream(self):" in result.text
+    assert result.text.index("def test_digest(self)") < result.text.index("def test_digest_stream(self)")
 
 
 NEW_TWIN_ORIGINAL = """var calc = require('../')
@@ -503,7 +506,13 @@ def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start(
                "func TestErrorLogger(t *testing.T) {\n\trouter := New()\n\trouter.Use(ErrorLogger())\n"
                "\tw := performRequest(router, \"GET\", \"/error\")\n\tassert.Equal(t, w.Code, 500)\n}\n")
     r = instant_merge(original, snippet, path="x_test.go")
-    assert not r.merged and "first 3 line(s)" in r.refused_reason
+    # Since edits.new_sibling the joint reading places the new test itself (a whole block after
+    # TestLogger's `}`, no sibling changed), so the file's head must survive either way.
+    if r.merged:
+        assert r.text.startswith("// Copyright the authors.\n// Licensed MIT.\n\npackage web\n")
+        assert r.text.index("func TestLogger") < r.text.index("func TestErrorLogger")
+    else:
+        assert "first 3 line(s)" in r.refused_reason
     r = instant_merge(original, "// ... existing code ...\n" + snippet, path="x_test.go")
     assert r.merged and r.text.startswith("// Copyright the authors.\n")
 
@@ -624,3 +633,59 @@ def test_the_removed_imports_excuse_only_the_orphaned_blocks_deletion():
     keep_big = keep  # lacks the 32 padding lines the original now has
     results = (MergeResult(keep_big, None, "lazy", "exact", None), MergeResult(None, "x", "lazy", "exact", drop))
     assert _settled_by_imports(orig, results, [True, True], "go", ORPHAN_SNIPPET, shown=10) is None
+
+
+_RENDER_ORIGINAL = """package render
+
+func (_ jsonRender) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "application/json")
+	return json.NewEncoder(w).Encode(data[0])
+}
+
+func (_ xmlRender) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "application/xml")
+	return xml.NewEncoder(w).Encode(data[0])
+}
+
+func (_ plainRender) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "text/plain")
+	return nil
+}
+"""
+_RENDER_SNIPPET = """// ... existing code ...
+	return json.NewEncoder(w).Encode(data[0])
+}
+
+func (_ indentedJSON) Render(w http.ResponseWriter, code int, data ...interface{}) error {
+	WriteHeader(w, code, "application/json; charset=utf-8")
+	jsonData, err := json.MarshalIndent(data, "", "    ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(jsonData)
+	return err
+}
+// ... existing code ...
+"""
+
+
+def test_a_new_method_after_a_closed_sibling_and_before_its_twin_is_written():
+    """The new method after jsonRender's `}` and before xmlRender's header is whole, so it is
+    neither a change of that header (edits.new_sibling) nor rivalled by a rewrite of it."""
+    r = instant_merge(_RENDER_ORIGINAL, _RENDER_SNIPPET, language="go")
+    assert r.merged, r.refused_reason
+    new_method = _RENDER_SNIPPET.split("}\n\n", 1)[1].replace("// ... existing code ...\n", "")
+    expected = _RENDER_ORIGINAL.replace("}\n\nfunc (_ xmlRender)", "}\n\n" + new_method + "\nfunc (_ xmlRender)")
+    assert r.text == expected
+
+
+def test_a_new_sibling_takes_the_originals_spacing_before_the_marker():
+    # two blank lines after the new function, then a marker: the next sibling keeps the
+    # original's single blank line above it (edges._tail)
+    original = "function options() {\n  return set('session')\n}\n\nvar Session = Class({\n  init: function(sid) {\n    this.id = sid\n  }\n})\n"
+    snippet = ("// ... existing code ...\n  return set('session')\n}\n\nfunction reaper() {\n  setInterval(function(){\n"
+               "    exports.Session.store.reap()\n  }, 3600)\n}\n\n\n// ... existing code ...\n")
+    r = instant_merge(original, snippet, language="javascript")
+    assert r.merged, r.refused_reason
+    assert "  }, 3600)\n}\n\nvar Session = Class({" in r.text
+    assert r.text.startswith("function options() {\n  return set('session')\n}\n\nfunction reaper() {")

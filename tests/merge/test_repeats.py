@@ -86,3 +86,33 @@ def test_instant_merge_does_not_write_a_stuttered_doc_comment():
                " *  - `debug` Output debugging information\n// ... existing code ...\n")
     result = instant_merge(original, snippet, language="javascript")
     assert result.text is None or result.text.count(" * Options:") == 2  # the first doc comment's, the second's
+
+
+# --------------------------------------------------------------------------- context opener twice
+
+ROUTES = """    app.get('/', function(req, res){
+        res.render('index.jade');
+    });
+    app.get('/helpers', function(req, res){
+        res.render('helpers.jade');
+    });
+    app.get('/jade', function(req, res){
+        res.render('index');
+    });"""
+
+
+def test_a_context_opener_made_a_second_sibling_is_refused():
+    original = lines(ROUTES)
+    snippet = lines("    // ... existing code ...\n    });\n    app.get('/jade', function(req, res){\n        // ... existing code ...")
+    renamed = list(original)
+    renamed[3] = "    app.get('/jade', function(req, res){"
+    reason = repeats.check_context_opener_twice(original, renamed, snippet)
+    assert reason and "app.get('/jade'" in reason and "two sibling blocks" in reason
+    assert repeats.check_context_opener_twice(original, original, snippet) is None
+
+
+def test_a_control_flow_opener_may_repeat():
+    original = lines("func f() error {\n\terr := a()\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}")
+    snippet = lines("// ... existing code ...\n\terr = b()\n\tif err != nil {\n// ... existing code ...")
+    result = original[:5] + ["\terr = b()", "\tif err != nil {", "\t\treturn err", "\t}"] + original[5:]
+    assert repeats.check_context_opener_twice(original, result, snippet) is None

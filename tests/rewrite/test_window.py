@@ -22,6 +22,8 @@ def test_a_region_opening_on_the_blank_lines_before_a_definition_starts_at_it():
     py = "x = 1\n\n\ndef f():\n    return 1\n\n\ndef g():\n    return 2\n".split("\n")[:-1]
     assert choose_window(py, [(5, 9)]) == Window(7, 9)
     assert choose_window(py, [(4, 9)]) == Window(3, 9)  # a region that starts inside f() keeps f()
+    flat = [f"import m{i}" for i in range(10)] + ["jsonify = json.jsonify", "", "# compat", "Session = Cookie"]
+    assert choose_window(flat, [(11, 14)]) == Window(10, 14)  # a top-level line above the blank stays as context
 
 
 def test_edge_markers_of_a_window_answer_are_dropped_inner_ones_kept():

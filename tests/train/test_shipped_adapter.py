@@ -71,17 +71,17 @@ def test_shipped_adapter_merges_a_small_edit():
 
 @pytest.mark.model
 def test_the_default_model_name_end_to_end_through_the_cli(tmp_path, capsys):
-    """`fastapply apply --model fastapply-135m`: the bundled name resolves, the adapter merges at
-    load, and the command either writes the edit or refuses with a guard, never a damaged file."""
+    """`fastapply apply --model fastapply-135m-v2` (the default): the bundled name resolves, the
+    adapter merges at load, and the model writes the edit."""
     from fastapply import cli, models
 
-    assert models.DEFAULT_MODEL == "fastapply-135m"
+    assert models.DEFAULT_MODEL == "fastapply-135m-v2"
     original = tmp_path / "store.py"
     original.write_text(ORIGINAL)
     snippet = tmp_path / "edit.py"
     snippet.write_text(SNIPPET)
-    code = cli.main(["apply", str(original), str(snippet), "--strategy", "model", "--model", "fastapply-135m",
+    code = cli.main(["apply", str(original), str(snippet), "--strategy", "model", "--model", "fastapply-135m-v2",
                      "-i", "Indent the saved JSON", "--in-place"])
     err = capsys.readouterr().err
-    assert "model=fastapply-135m" in err
+    assert "model=fastapply-135m-v2" in err
     assert code == 0 and original.read_text() == EXPECTED

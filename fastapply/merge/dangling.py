@@ -1,0 +1,157 @@
+"""Dangling openers and closers: a line the merge added that cannot stand before the kept lines after it.
+
+Some lines only mean something together with the lines after them: a decorator or annotation
+(`@contextmanager`) belongs to the definition right below it, and a block comment opened with
+`/*` or `/**` must close before the next one opens. A snippet that shows such a line and then a
+marker (`@contextmanager` / `# ... existing code ...`, or `/**` / `// ... unchanged ...`) leaves
+what follows to the merge; when the merge lays the line as new in front of original lines that
+cannot complete it, the result is broken in a way the parser does not see:
+
+- `check_dangling_decorator`: a decorator line the merge added is followed by a blank line
+  (`@contextmanager`, blank, blank, `def add_to_path(path):` kept): no code separates a decorator
+  from its definition; the snippet meant the decorator of some definition the merge did not find
+  (here the deleted function's neighbour).
+- `check_comment_reopened`: the result opens a block comment inside an open one more often than
+  the original did (`/**`, ` * Short-hand for ...`, blank, `/**`, ` * Short-hand for:`): the
+  snippet's new comment was meant to replace the original one, not to be laid inside it.
+
+- `check_closer_before_deeper`: the mirror image, a closer the merge added (`end`, `};`) in front
+  of original lines indented deeper than it (`end`, `        foo : 'bar',`): a block's lines
+  after its close.
+
+Each returns None or a one-sentence reason. Either is waived where the original already has the
+same shape. This module knows decorator and C-style comment syntax by their lines; it does not
+parse and does not know how the result was made (it aligns the original with the result). Prose
+files (Markdown, reStructuredText, text) are not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from fastapply.merge.snippet_checks import line_opcodes
+
+Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
+
+_DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
+_PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
+# Languages whose files use `#` or quotes for comments: a `/*` line there is not a comment opener.
+_NO_BLOCK_COMMENTS = {"python", "ruby", "shell", "bash", "sh", "yaml", "toml", "perl", "r", "elixir"}
+
+
+def is_decorator(line: str) -> bool:
+    """True when `line` is a whole one-line decorator or annotation (`@app.route("/")`,
+    `@Override`): an `@name`, optionally called, with balanced parentheses."""
+    text = line.strip()
+    return bool(_DECORATOR.match(text)) and text.count("(") == text.count(")")
+
+
+def _decorator_then_blank(lines: Sequence[str], decorator: str) -> bool:
+    want = decorator.strip()
+    return any(l.strip() == want and k + 1 < len(lines) and not lines[k + 1].strip() for k, l in enumerate(lines))
+
+
+def check_dangling_decorator(
+    original: Sequence[str], result: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
+    """Refuse when a decorator line the merge added is followed by a blank line in the result
+    (a decorator belongs to the definition right below it), unless the original already has
+    that decorator followed by a blank line."""
+    if language and language.lower() in _PROSE:
+        return None
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+        if tag not in ("insert", "replace"):
+            continue
+        for k in range(j1, j2):
+            if not is_decorator(result[k]) or k + 1 >= len(result) or result[k + 1].strip():
+                continue
+            if _decorator_then_blank(original, result[k]):
+                continue
+            return (
+                f"the new decorator `{result[k].strip()}` (line {k + 1}) is followed by a blank line, "
+                "not by the definition it decorates; include the definition's header in the snippet"
+            )
+    return None
+
+
+def reopened_comments(lines: Sequence[str]) -> int:
+    """How many lines open a block comment (`/*`, `/**`) while one is already open."""
+    inside = False
+    count = 0
+    for line in lines:
+        text = line.strip()
+        if inside:
+            if text.startswith("/*"):
+                count += 1
+            if "*/" in text:
+                inside = False
+            continue
+        if text.startswith("/*") and "*/" not in text[2:]:
+            inside = True
+    return count
+
+
+def check_comment_reopened(
+    original: Sequence[str], result: Sequence[str], language: str | None = None
+) -> str | None:
+    """Refuse when the result opens a block comment inside an open one more often than the
+    original does: a new comment laid inside the one it was meant to replace."""
+    if language and language.lower() in _PROSE | _NO_BLOCK_COMMENTS:
+        return None
+    extra = reopened_comments(result) - reopened_comments(original)
+    if extra > 0:
+        return (
+            f"the result opens a block comment inside an open one {extra} more time(s) than the original "
+            "(a new comment laid inside the one it replaces); include the comment's end in the snippet"
+        )
+    return None
+
+
+# --------------------------------------------------------------------------- closers
+#
+# The mirror image of an opener left dangling: a closer (`}`, `});`, `end`) the merge adds in
+# front of original lines that are indented deeper than it. A block's lines cannot follow its
+# close; the snippet's closer was meant to end the block after those lines (or they were meant to
+# go), and the merge cannot tell which.
+
+_CLOSER = re.compile(r"^([}\])]+[;,)]*|end)$")
+
+
+def check_closer_before_deeper(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
+    """Refuse when the last line of a run the merge added is a closer and the next non-blank
+    result line, kept from the original, is indented deeper than it, unless the snippet shows
+    that closer followed by that line, or the original has the pair."""
+    if language and language.lower() in _PROSE:
+        return None
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+        if tag not in ("insert", "replace"):
+            continue
+        last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
+        if last is None or not _CLOSER.match(result[last].strip()):
+            continue
+        nxt = next((k for k in range(j2, len(result)) if result[k].strip()), None)
+        if nxt is None or _width(result[nxt]) <= _width(result[last]):
+            continue
+        if _pair_shown(snippet, result[last], result[nxt]) or _pair_shown(original, result[last], result[nxt]):
+            continue
+        return (
+            f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "
+            f"`{result[nxt].strip()[:60]}` indented deeper (line {nxt + 1}): a block's lines after its close; "
+            "include the lines around the closer in the snippet"
+        )
+    return None
+
+
+def _width(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _pair_shown(lines: Sequence[str], first: str, second: str) -> bool:
+    a, b = first.strip(), second.strip()
+    code = [l.strip() for l in lines if l.strip()]
+    return any(x == a and y == b for x, y in zip(code, code[1:]))

@@ -1,0 +1,293 @@
+"""Unreachable and orphaned code: a new exit in front of kept code, a kept body without its header.
+
+A lazy snippet often ends an edited block with its exit statement and then a marker:
+
+    func (g *Group) Any(path string) IRoutes {
+        for _, m := range anyMethods {
+            g.handle(m, path)
+        }
+
+        return g.returnObj()
+    // ... existing code ...
+
+When the file has `return g.returnObj()` many times, a reading may not anchor the snippet's
+`return` on this block's own one and treat it as new: the result then reads `return ...`
+followed, at the same indentation in the same block, by the original statements the snippet
+replaced (`g.handle(http.MethodPost, ...)`, ..., and the original `return`). Code after a
+`return`/`raise`/`throw`/`break`/`continue` at the same indentation can never run, so no edit
+means it; the snippet could not tell which original lines its exit replaces (the lines the
+marker hides may be deleted or kept), so the merge must not pick.
+
+`check_code_after_exit` refuses such a result, unless the snippet itself shows the exit line
+followed by that very line (the snippet asks for it) or the original already had the pair.
+
+`check_orphaned_body` refuses the mirror image: a change that removes a definition's header
+(`def app_url_defaults(self, f):`) and no more than FUSED_BODY lines of its body, adds nothing at
+the header's indentation, and keeps the rest of that body right after the change, where it now
+reads as the block above's (an excerpt whose edited line was fitted on a line two sibling methods
+share, `.setdefault(None, []).append(f))`, fuses the two methods).
+
+`check_pass_added_to_body` (Python) refuses a `pass` the merge adds to a block that has
+statements: nobody writes one there, so the snippet's `pass` was an empty body's context.
+
+This module knows lines, indentation, definition headers, `pass` and the exit keywords and block openers of mainstream
+languages; it does not parse, and it does not know how the result was made (it aligns the
+original with the result). Prose (Markdown, reStructuredText, plain text) is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from fastapply.merge.markers import is_marker
+from fastapply.merge.snippet_checks import line_opcodes
+
+Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
+
+# A complete exit statement on one line: the keyword, then anything whose brackets balance and
+# that does not end in a continuation (an opening bracket, a comma, an operator, a backslash).
+_EXIT = re.compile(r"^(return|raise|throw|break|continue)\b")
+_CONTINUES = re.compile(r"([({\[,\\+\-*/%&|=?:.]|\band|\bor|=>)\s*$")
+
+# Lines that may follow an exit legitimately at the same indentation: closers and the next
+# branch (`}`, `else`, `case`), declarations hoisted or laid out after a return (`function f`,
+# `def`, `func`), labels, decorators and attributes, comments, preprocessor lines.
+_MAY_FOLLOW = re.compile(
+    r"^([})\]]|else\b|elif\b|except\b|finally\b|catch\b|case\b|default\b|end\b|fi\b|done\b|esac\b|"
+    r"when\b|rescue\b|ensure\b|"
+    r"(export\s+)?(default\s+)?(async\s+)?function\b|def\b|class\b|func\b|fn\b|pub\b|impl\b|type\b|"
+    r"@|#|//|/\*|\*|<!--|\w+:\s*$|[A-Za-z_$][\w$]*:(?!:)|;)"
+)
+
+_PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def is_complete_exit(line: str) -> bool:
+    """True when `line` is a one-line exit statement (`return x;`, `raise E`, `break`): it starts
+    with an exit keyword, its brackets balance and it does not continue on the next line."""
+    text = line.strip()
+    if not _EXIT.match(text):
+        return False
+    code = re.sub(r"(\"[^\"]*\"|'[^']*'|`[^`]*`)", "", text)
+    if any(code.count(o) != code.count(c) for o, c in ("()", "[]", "{}")):
+        return False
+    return not _CONTINUES.search(code.rstrip(";"))
+
+
+def _next_code(lines: Sequence[str], start: int) -> int | None:
+    """Index of the first non-blank line at or after `start`, or None."""
+    for k in range(start, len(lines)):
+        if lines[k].strip():
+            return k
+    return None
+
+
+def _followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
+    """True when some `exit_line` in `lines` is followed (blank lines aside) by `follower`."""
+    want, then = exit_line.strip(), follower.strip()
+    for k, line in enumerate(lines):
+        if line.strip() == want:
+            nxt = _next_code(lines, k + 1)
+            if nxt is not None and lines[nxt].strip() == then:
+                return True
+    return False
+
+
+def check_code_after_exit(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
+    """Refuse a result in which a line the merge added is a complete exit statement followed, at
+    the same indentation, by an original line it kept that is not a closer, a next branch, a
+    declaration or a comment: code that can never run. Unless the snippet shows the exit line
+    followed by that line, or the original already had the pair. None when nothing is found."""
+    if language and language.lower() in _PROSE:
+        return None
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+        if tag not in ("insert", "replace"):
+            continue
+        last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
+        if last is None or not is_complete_exit(result[last]):
+            continue
+        nxt = _next_code(result, j2)
+        if nxt is None:
+            continue
+        follower = result[nxt]
+        if _indent(follower) != _indent(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
+            continue
+        if _followed_by(snippet, result[last], follower) or _followed_by(original, result[last], follower):
+            continue
+        return (
+            f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
+            f"(`{follower.strip()}`, kept as line {nxt + 1}) could never run: the snippet's exit "
+            "may replace the lines its marker hides; include the lines after it in the snippet"
+        )
+    return None
+
+
+# --------------------------------------------------------------------------- orphaned bodies
+#
+# A section fitted on a line its block shares with a sibling (`.setdefault(None, []).append(f))`
+# in two methods) can close the gap between the two blocks: the result deletes the second block's
+# header and keeps the rest of its body, which now reads as the first block's.
+
+
+FUSED_BODY = 3  # removed body lines between the header and the kept ones (measured: a rewrite removes more)
+
+_DEFINITION = re.compile(
+    r"^((async\s+)?def|class|(export\s+)?(default\s+)?(async\s+)?function|func|"
+    r"(pub(\([\w:]+\))?\s+)?(async\s+)?fn)\b.*[:{]$"
+)
+
+
+def _indent_width(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def check_orphaned_body(
+    original: Sequence[str], result: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
+    """Refuse when a change removes a definition's header (`def`, `function`, `func`, `fn`, `class`
+    ending in `:` or `{`; the next non-blank original line is indented deeper), adds no line at
+    that header's indentation or shallower, and keeps the
+    header's next body line right after it: that body now reads as part of the block above.
+    A renamed or rewritten header is a replacement at its own indentation, so it passes."""
+    if language and language.lower() in _PROSE:
+        return None
+    for tag, i1, i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+        if tag not in ("delete", "replace") or i2 >= len(original):
+            continue
+        kept = _next_code(original, i2)
+        if kept is None or kept != _next_code(original, i2) or not _kept_in_place(original, result, kept, i2, j2):
+            continue
+        header = _removed_owner(original, i1, i2, kept)
+        if header is None:
+            continue
+        width = _indent_width(original[header])
+        if sum(1 for l in original[header + 1 : kept] if l.strip()) > FUSED_BODY:
+            continue  # a long body removed before the kept lines: a rewrite the diff aligns on shared lines
+        if not any(l.strip() and _indent_width(l) <= width for l in result[j1:j2]):
+            return (
+                f"the result removes `{original[header].strip()[:60]}` (line {header + 1}) but keeps its body "
+                f"from `{original[kept].strip()[:60]}` (line {kept + 1}), which now reads as the block above's; "
+                "include the lines around that header in the snippet"
+            )
+    return None
+
+
+def _removed_owner(original: Sequence[str], i1: int, i2: int, kept: int) -> int | None:
+    """The definition header among the removed lines `original[i1:i2]` that encloses the kept
+    line `kept` (walking up through ever shallower lines), or None when an enclosing line is kept
+    or none is a definition's header."""
+    width = _indent_width(original[kept])
+    for k in range(kept - 1, -1, -1):
+        if not original[k].strip() or _indent_width(original[k]) >= width:
+            continue
+        if k < i1:
+            return None  # an owner above the change is kept: the body still has it
+        width = _indent_width(original[k])
+        if _DEFINITION.match(original[k].strip()):
+            return k
+        if width == 0:
+            return None
+    return None
+
+
+def _kept_in_place(original: Sequence[str], result: Sequence[str], kept: int, i2: int, j2: int) -> bool:
+    """True when original line `kept` (the first non-blank one at or after `i2`) follows the change
+    in the result too (the lines between are equal)."""
+    j = j2 + (kept - i2)
+    return j < len(result) and result[j] == original[kept]
+
+
+# --------------------------------------------------------------------------- no-op statements
+#
+# Python's `pass` says "this body is empty". A snippet often shows one as context next to a marker
+# (`# ... existing code ...`, `        pass`, blank, `    def test_entry_points(self):`); a reading
+# that cannot anchor it (the file has many) lays it as new in a body that already has statements,
+# where nobody writes it: the snippet meant the `pass` of an empty body (and the lines between
+# deleted), not a new one.
+
+
+def _in_triple_strings(lines: Sequence[str]) -> set[int]:
+    """Indices of the lines that open, continue or close a triple-quoted string (docstrings)."""
+    inside: set[int] = set()
+    quote = None
+    for k, line in enumerate(lines):
+        for match in re.finditer(r'"""|\'\'\'', line):
+            if quote is None:
+                quote = match.group()
+            elif match.group() == quote:
+                quote = None
+            inside.add(k)
+        if quote is not None:
+            inside.add(k)
+    return inside
+
+
+def _block_siblings(lines: Sequence[str], k: int, strings: set[int] = frozenset()) -> list[str]:
+    """The other non-blank lines at line `k`'s indentation in its block (up and down until a
+    shallower non-blank line), stripped; lines of triple-quoted strings (`strings`) are skipped."""
+    width = _indent_width(lines[k])
+    found = []
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(lines):
+            if lines[j].strip() and j not in strings:
+                w = _indent_width(lines[j])
+                if w < width:
+                    break
+                if w == width:
+                    found.append(lines[j].strip())
+            j += step
+    return found
+
+
+def _statements(lines: Sequence[str], k: int, strings: set[int]) -> list[str]:
+    """The statements beside line `k` in its block: siblings that are not `pass`, a comment, a
+    string (a docstring) or a marker."""
+    return [
+        s for s in _block_siblings(lines, k, strings)
+        if s != "pass" and not s.startswith(("#", '"', "'")) and not is_marker(s)
+    ]
+
+
+def _snippet_writes_pass_beside_code(snippet: Sequence[str]) -> bool:
+    """True when the snippet itself shows a `pass` in a block beside statements (`try:`, `pass`,
+    `success = True`): it writes that shape, so a merge that lays one there follows it."""
+    strings = _in_triple_strings(snippet)
+    return any(l.strip() == "pass" and _statements(snippet, k, strings) for k, l in enumerate(snippet))
+
+
+def check_pass_added_to_body(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
+    """Refuse (Python) when the merge adds a `pass` line to a block that has other statements
+    (not a docstring, comment or another `pass`), unless the snippet itself shows a `pass`
+    beside statements (then it writes that shape)."""
+    if (language or "").lower() != "python":
+        return None
+    if _snippet_writes_pass_beside_code(snippet):
+        return None
+    strings: set[int] | None = None
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+        if tag not in ("insert", "replace"):
+            continue
+        for k in range(j1, j2):
+            if result[k].strip() != "pass":
+                continue
+            strings = _in_triple_strings(result) if strings is None else strings
+            statements = _statements(result, k, strings)
+            if statements:
+                return (
+                    f"line {k + 1} adds `pass` to a block that has statements (`{statements[0][:60]}`): the "
+                    "snippet's `pass` may be an empty body's, with the lines between deleted; include its neighbours"
+                )
+    return None

@@ -1,0 +1,69 @@
+"""A line that belongs to what follows it (a decorator, a block comment's opener) must not be
+laid as new in front of lines that cannot complete it (merge/dangling.py)."""
+
+from fastapply.merge import dangling
+from fastapply.merge.instant import instant_merge
+
+
+def lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def test_decorators_are_recognised():
+    assert dangling.is_decorator("@contextmanager")
+    assert dangling.is_decorator("    @app.route('/users/<int:id>')")
+    assert dangling.is_decorator("  @Override")
+    assert not dangling.is_decorator("@app.route(")
+    assert not dangling.is_decorator("x = a @ b")
+    assert not dangling.is_decorator("# @todo")
+
+
+def test_a_new_decorator_followed_by_a_blank_line_is_refused():
+    original = lines("import os\n\n\ndef add(path):\n    return path\n\n\n@contextmanager\ndef ctx():\n    yield\n")
+    result = original[:2] + ["", "@contextmanager", ""] + original[2:]
+    reason = dangling.check_dangling_decorator(original, result, "python")
+    assert reason and "@contextmanager" in reason
+    attached = original[:3] + ["@contextmanager"] + original[3:]
+    assert dangling.check_dangling_decorator(original, attached, "python") is None
+
+
+def test_a_decorator_the_original_leaves_before_a_blank_is_waived():
+    original = lines("@register\n\ndef a():\n    pass\n")
+    result = lines("@register\n\ndef b():\n    pass\n\n@register\n\ndef a():\n    pass\n")
+    assert dangling.check_dangling_decorator(original, result, "python") is None
+
+
+def test_a_comment_opened_inside_an_open_one_is_refused():
+    original = lines("/**\n * Short-hand for `x`.\n *\n * @api public\n */\n\nfunction f(){}\n")
+    result = lines("/**\n * Short-hand for `x`.\n\n\n/**\n * Short-hand for:\n *\n * @api public\n */\n\nfunction f(){}\n")
+    assert dangling.reopened_comments(result) == 1
+    assert dangling.reopened_comments(original) == 0
+    assert dangling.check_comment_reopened(original, result, "javascript")
+    assert dangling.check_comment_reopened(original, original + ["/* one line */", "/**", " */"], "javascript") is None
+    assert dangling.check_comment_reopened(original, result, "python") is None
+
+
+def test_instant_merge_refuses_a_decorator_left_dangling():
+    body = "".join(f"    x{i} = path + {i}\n" for i in range(15))
+    original = ("from io import StringIO\n\n\ndef add_to_path(path):\n    \"\"\"Add path.\"\"\"\n" + body
+                + "    return path\n\n\n@contextmanager\ndef catch(stream):\n    yield stream\n\n\n"
+                "@contextmanager\ndef other(stream):\n    yield stream\n")
+    snippet = "# ... existing code ...\nfrom io import StringIO\n\n\n@contextmanager\n# ... existing code ...\n"
+    merged = instant_merge(original, snippet, language="python", path="t.py")
+    assert merged.text is None and "new decorator `@contextmanager`" in merged.refused_reason
+
+
+def test_a_new_closer_before_deeper_kept_lines_is_refused():
+    original = lines("describe 'x'\n  it 'parses'\n    nested = {\n        foo : 'bar'\n      }\n    nested.should.eql 1\n  end\nend")
+    result = original[:3] + ["    nested.foo.should.eql 'bar'", "  end", "end"] + original[3:]
+    snippet = lines("  # ... existing code ...\n    nested.foo.should.eql 'bar'\n  end\nend\n  # ... existing code ...")
+    reason = dangling.check_closer_before_deeper(original, result, snippet, "ruby")
+    assert reason and "`end`" in reason and "foo : 'bar'" in reason
+
+
+def test_a_closer_before_shallower_lines_or_a_shown_pair_passes():
+    original = lines("function f() {\n  if (a) {\n    g()\n  }\n  return 1\n}")
+    result = lines("function f() {\n  if (a) {\n    g()\n  }\n  if (b) {\n    h()\n  }\n  return 1\n}")
+    assert dangling.check_closer_before_deeper(original, result, lines("// ...\n  if (b) {\n    h()\n  }\n// ..."), "javascript") is None
+    deeper = lines("function f() {\n  if (a) {\n    g()\n  }\n  })\n    .then(x)\n  return 1\n}")
+    assert dangling.check_closer_before_deeper(original, deeper, lines("// ...\n  })\n    .then(x)\n// ..."), "javascript") is None
