@@ -4,7 +4,6 @@ from fastapply.merge.instant import instant_merge
 from fastapply.merge.lazy import merge_lazy
 
 from tests.merge.test_doubts import COMMENTED, COMMENTED_SNIPPET
-from tests.merge.test_instant import _TWIN_ORIGINAL, _TWIN_SNIPPET
 
 # `return x + new_total` is merely similar to `return x + old_total` (no shared leading name):
 # new line after it, or that line changed?
@@ -50,22 +49,20 @@ def test_a_second_undecided_place_leaves_no_pair_to_rank():
     assert m.lines is None and m.alternative is None
 
 
-def test_a_refusal_between_the_joint_and_greedy_readings_hands_on_both():
-    r = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)
-    assert "two ways" in r.refused_reason
-    assert len(r.alternatives) == 2 and r.alternatives[0] == r.candidate != r.alternatives[1]
-    assert r.choice == "readings"
-
-
 def test_a_refusal_with_one_reading_hands_on_no_pair():
     r = instant_merge("a = 1\nb = 2\na = 1\n", "# ... existing code ...\na = 1\nc = 3\n# ... existing code ...\n")
     assert not r.merged and r.alternatives == () and r.choice is None
 
 
-def test_a_final_block_one_reading_keeps_hands_on_both_readings():
-    original = ("VERSION = '1.0'\n\n# a more generic name.\njsonify = json.jsonify\n\n# backwards compat\n"
-                "json_available = True\n")
-    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
-    r = instant_merge(original, snippet, language="python")
+# The snippet stops without a marker before the file's short final block: the joint reading keeps
+# it, the greedy one deletes it (readings.differ_by_final_block).
+FINAL_ORIGINAL = ("VERSION = '1.0'\n\n# a more generic name.\njsonify = json.jsonify\n\n# backwards compat\n"
+                  "json_available = True\n")
+FINAL_SNIPPET = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+
+
+def test_a_refusal_between_the_joint_and_greedy_readings_hands_on_both():
+    r = instant_merge(FINAL_ORIGINAL, FINAL_SNIPPET, language="python")
     assert "final block" in r.refused_reason and r.choice == "readings"
+    assert len(r.alternatives) == 2 and r.alternatives[0] == r.candidate
     assert sorted("json_available" in a for a in r.alternatives) == [False, True]

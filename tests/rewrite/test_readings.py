@@ -9,15 +9,14 @@ from fastapply.merge.instant import instant_merge
 from fastapply.pipeline import apply_edit
 from fastapply.rewrite import readings
 from tests.fakes import FakeLoaded
-from tests.merge.test_alternatives import TAIL_ORIGINAL, TAIL_SNIPPET
-from tests.merge.test_instant import _TWIN_ORIGINAL, _TWIN_SNIPPET
+from tests.merge.test_alternatives import FINAL_ORIGINAL, FINAL_SNIPPET, TAIL_ORIGINAL, TAIL_SNIPPET
 
-TWIN = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)  # refused: the joint and greedy readings differ
+TWIN = instant_merge(FINAL_ORIGINAL, FINAL_SNIPPET, language="python")  # the joint and greedy readings differ
 
 
 @pytest.mark.parametrize("best", [0, 1])
 def test_the_reading_the_model_writes_wins_by_a_clear_margin(best):
-    ranked = readings.rank_readings(FakeLoaded(TWIN.alternatives[best]), _TWIN_ORIGINAL, _TWIN_SNIPPET, None,
+    ranked = readings.rank_readings(FakeLoaded(TWIN.alternatives[best]), FINAL_ORIGINAL, FINAL_SNIPPET, None,
                                     TWIN.alternatives, TWIN.regions, "python")
     assert ranked.best == best and ranked.text == TWIN.alternatives[best] and ranked.margin > readings.MARGIN
 
@@ -38,21 +37,21 @@ def test_readings_are_scored_in_the_undecided_window_when_both_keep_the_text_aro
 
 def test_a_reading_that_fails_a_guard_leaves_nothing_to_rank():
     broken = TWIN.alternatives[0] + "# ... existing code ...\n"  # a leaked marker
-    assert readings.rank_readings(FakeLoaded(broken), _TWIN_ORIGINAL, _TWIN_SNIPPET, None,
+    assert readings.rank_readings(FakeLoaded(broken), FINAL_ORIGINAL, FINAL_SNIPPET, None,
                                   (broken, TWIN.alternatives[1]), TWIN.regions, "python") is None
 
 
 def test_auto_writes_the_clear_winner_of_two_readings_without_generating(monkeypatch):
     monkeypatch.setattr(readings, "RANKED_CHOICES", ("readings",))
-    r = apply_edit(_TWIN_ORIGINAL, _TWIN_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
+    r = apply_edit(FINAL_ORIGINAL, FINAL_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
     assert r.path == "model" and r.draft == "ranked" and r.complete and r.text == TWIN.alternatives[1]
-    assert r.margin > readings.MARGIN and r.stats.completion_tokens == 0 and "two ways" in r.refused_reason
+    assert r.margin > readings.MARGIN and r.stats.completion_tokens == 0 and "final block" in r.refused_reason
 
 
 def test_auto_generates_when_the_margin_is_not_clear(monkeypatch):
     monkeypatch.setattr(readings, "RANKED_CHOICES", ("readings",))
     monkeypatch.setattr(readings, "MARGIN", math.inf)
-    r = apply_edit(_TWIN_ORIGINAL, _TWIN_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
+    r = apply_edit(FINAL_ORIGINAL, FINAL_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
     assert r.draft != "ranked" and r.stats.completion_tokens > 0 and r.margin > 0
     assert r.text == TWIN.alternatives[1]
 
