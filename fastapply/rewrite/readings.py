@@ -9,7 +9,7 @@ reading that passes every guard of a model answer (`guards.check_answer`) is sco
 `choose_window` gives one and both readings keep the text around it, else the whole file), and
 the best is taken when it leads by `MARGIN` nats or more; else the model generates as before
 (the ranking costs one prefill of the prompt and the shared answer prefix, then one pass per
-reading over the lines where they differ).
+reading over the lines where they differ). Off by default: see `RANKED_CHOICES`.
 
 Measured with fastapply-135m-v2 (the coming default), each refusal with two readings that both pass
 the guards, files up to 300 lines, scored in the frame above with the row's instruction, over
@@ -35,7 +35,13 @@ from fastapply.rewrite.rank import rank_candidates
 from fastapply.rewrite.window import choose_window, split_around
 
 MARGIN = 20.0  # nats the best reading must lead the other by to be written without generating (measured above)
-RANKED_CHOICES = ("readings", "doubt")  # the kinds of choice (MergeResult.choice) ranking is trusted with
+# The kinds of choice (MergeResult.choice) `auto` ranks: none by default. The measurement above
+# passes the bar (zero wrong at 20 nats on every set), but on a snippet whose two readings are
+# both broken (`def k():` left without a body, in a file whose language is not known, so no parse
+# guard runs) ranking still takes one, and the model's own answer may be neither: enable with
+# ("readings", "doubt") once the taken reading must also be the model's greedy choice over the
+# differing span (not yet measured).
+RANKED_CHOICES: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
