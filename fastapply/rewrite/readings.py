@@ -12,13 +12,15 @@ the best is taken when it leads by `MARGIN` nats or more; else the model generat
 reading over the lines where they differ). Off by default: see `RANKED_CHOICES`.
 
 Measured with fastapply-135m-v2 (the coming default), each refusal with two readings that both pass
-the guards, files up to 300 lines, scored in the frame above with the row's instruction, over
-planner-dev, gen, ps2 and three planner sets of our own (seeds 303, 304, 305; 48 rankings, 32 between the
-joint and greedy readings, 16 doubts). A wrong pick (neither reading right, or the wrong one best)
-reached a margin of 15.9 nats (readings) and 10.9 (doubts); every pick at 16 or more was right
-(13). `MARGIN` = 20 took 8 (6 distinct edits), all right, none wrong, on every set (seed 305
-held out while choosing it: 1 taken, right). Below it the model is often confidently wrong: it
-picked the reading that deletes a block the snippet keeps at 12.6, and kept an old block at 15.9.
+the guards, scored in the frame above with the row's instruction, over planner-dev, gen, ps2 and
+three planner sets of our own (seeds 303, 304, 305): 60 rankings (37 between the joint and greedy
+readings, 23 doubts; benchmarks/rank_readings.py). On files up to 300 lines (48 rankings) a
+margin of 20 took 8, all right, and wrong picks stopped at 15.9 nats; adding the files of 300-400
+lines brought a wrong pick at 38.8 (seed 305: two readings of a Go test file, neither right, the
+model sure of the one that drops 40 lines the snippet does not show) and one at 16.4 (a doubt).
+At 20 nats: 10 taken, 9 right, 1 wrong. Below it the model is often confidently wrong (12.6:
+the reading that deletes a block the snippet keeps). So the bar, zero wrong, is not met and
+`RANKED_CHOICES` is empty: `auto` does not rank.
 
 This module knows readings, windows and a ranking; it does not merge, decode or write files.
 """
@@ -35,12 +37,10 @@ from fastapply.rewrite.rank import rank_candidates
 from fastapply.rewrite.window import choose_window, split_around
 
 MARGIN = 20.0  # nats the best reading must lead the other by to be written without generating (measured above)
-# The kinds of choice (MergeResult.choice) `auto` ranks: none by default. The measurement above
-# passes the bar (zero wrong at 20 nats on every set), but on a snippet whose two readings are
-# both broken (`def k():` left without a body, in a file whose language is not known, so no parse
-# guard runs) ranking still takes one, and the model's own answer may be neither: enable with
-# ("readings", "doubt") once the taken reading must also be the model's greedy choice over the
-# differing span (not yet measured).
+# The kinds of choice (MergeResult.choice) `auto` ranks: none (see the measurement above; also, two
+# broken readings, e.g. `def k():` left without a body where no parse guard runs, still get a
+# winner). A condition to try before enabling ("readings", "doubt"): the taken reading must also be
+# the model's own greedy choice over the differing span.
 RANKED_CHOICES: tuple[str, ...] = ()
 
 
