@@ -162,7 +162,7 @@ def test_a_guard_refusal_carries_the_region_its_candidate_changes():
     assert r.regions == ((9, 10),) and r.candidate is not None
 
 
-def test_a_20000_line_file_merges_in_under_a_second():
+def test_a_20000_line_file_merges_in_well_under_two_seconds():
     funcs = [f"def function_{i}(x):\n    y = x + {i}\n    if y > 10:\n        return y\n    return x\n" for i in range(4000)]
     original = "import os\n" + "".join(funcs)
     assert original.count("\n") >= 20000
@@ -173,7 +173,7 @@ def test_a_20000_line_file_merges_in_under_a_second():
     elapsed = time.perf_counter() - started
     assert r.merged, r.refused_reason
     assert r.text == original.replace("    y = x + 1234\n    if y > 10:", "    y = x + 1234\n    if y > 99:")
-    assert elapsed < 1.0
+    assert elapsed < 2.0  # about 0.5 s alone on this 2-core machine; the margin absorbs a loaded machine, a quadratic step would not fit
 
 
 JS = "".join(f"function handler{i}(req, res) {{\n  const value = compute{i}(req);\n  res.send(value);\n}}\n\n" for i in range(8))
