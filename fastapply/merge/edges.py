@@ -14,7 +14,7 @@ Candidates are ranked by (bracket balance of the replaced region equals that of 
 fewest original lines deleted without being shown, most lines of context). Candidates that rank
 equal but give different files raise `Ambiguous`. One more reading overrides a best candidate that
 deletes: the edge's first (last) two or more lines matching consecutive original lines right next
-to the matched run, with only new lines between (`_adjacent_head`/`_adjacent_tail`): when a new
+to the matched run, with only new lines between (adjacent.py): when a new
 block ends like its twin, the run grown from the anchor swallows its end, and the closing pair
 `});` `})` must then land on the adjacent pair, not split over two places (`_check_split_run`).
 
@@ -38,6 +38,7 @@ from typing import Sequence
 from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic
 from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
+from fastapply.merge.adjacent import adjacent_head, adjacent_tail
 from fastapply.merge.edits import EdgeDoubt, edge_edit, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
@@ -236,7 +237,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     best = _best(cands, sec[0], lambda c: None)
     if not t.section.open_start and lo == 0 and best.at == o_edge and blank_only(orig[:o_edge]):
         return 0, True  # only blank lines above: the file's edge, the snippet's first lines its own
-    split = _check_split_run(best, _adjacent_head(sec, keys, index, key, sf, of, o_edge, lo), sec[0],
+    split = _check_split_run(best, adjacent_head(sec, keys, index, key, sf, of, o_edge, lo), sec[0],
                              lambda p, c: sec[c : sf - (of - p - c)])
     if split is not None:
         return split, False
@@ -296,7 +297,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             cands.append(replace(cand, valid=cand.valid and bracket_balance(ins[k + 1 :]) == 0, inserted=ins[k + 1 :],
                                  after_block=True))
     best = _best(cands, sec[-1], lambda c: None)
-    split = _check_split_run(best, _adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
+    split = _check_split_run(best, adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
                              lambda q, d: sec[sl + 1 + (q - d) - (ol + 1) : n - d])
     if split is not None:
         return split, False
@@ -328,37 +329,6 @@ def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
     if q is None or key(orig[o_edge + q]) != key(ins[k]):
         return None
     return k, o_edge + q
-
-
-def _adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
-    """(place, lines matched) for readings where the section's first lines match the original
-    right before the run matched back from the anchor, with only new lines between: nothing of
-    the original is deleted. The run grown back from the anchor can swallow the tail of a new
-    twin block (`done(); }); })` of a new test equal to the old test's end); these readings are
-    the ones that split it there instead."""
-    found = []
-    for p in index.places(key(sec[0]), max(lo, o_edge), of):
-        c = 0
-        while p + c < of and c < sf and key(sec[c]) == keys[p + c]:
-            c += 1
-        kept = of - (p + c)  # the anchor run's last lines, which still match before the anchor
-        if c >= 2 and sf - kept > c and any(l.strip() for l in sec[c : sf - kept]):
-            found.append((p, c))
-    return found
-
-
-def _adjacent_tail(sec, keys, index: LineIndex, key, sl: int, ol: int, o_edge: int, hi: int) -> list[tuple[int, int]]:
-    """The mirror of `_adjacent_head` for a section's last lines (place of the last line + 1,
-    lines matched)."""
-    n, found = len(sec), []
-    for q in index.places(key(sec[-1]), ol + 1, min(hi, o_edge)):
-        d = 0
-        while q - d > ol and d < n - sl - 1 and key(sec[n - 1 - d]) == keys[q - d]:
-            d += 1
-        kept = (q - d + 1) - (ol + 1)
-        if d >= 2 and (n - d) - (sl + 1 + kept) > 0 and any(l.strip() for l in sec[sl + 1 + kept : n - d]):
-            found.append((q + 1, d))
-    return found
 
 
 def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, middle) -> int | None:
