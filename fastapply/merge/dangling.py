@@ -31,11 +31,10 @@ import re
 from typing import Sequence
 
 from fastapply.merge.snippet_checks import line_opcodes
+from fastapply.merge.unreachable import PROSE, Ops, added_run_ends, followed_by
 
-Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
 
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
-_PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
 # Languages whose files use `#` or quotes for comments: a `/*` line there is not a comment opener.
 _NO_BLOCK_COMMENTS = {"python", "ruby", "shell", "bash", "sh", "yaml", "toml", "perl", "r", "elixir"}
 
@@ -59,7 +58,7 @@ def check_dangling_decorator(
     """Refuse when a decorator line the merge added is followed by a blank line in the result
     (a decorator belongs to the definition right below it), unless the original already has
     that decorator followed by a blank line."""
-    if language and language.lower() in _PROSE:
+    if language and language.lower() in PROSE:
         return None
     for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("insert", "replace"):
@@ -98,7 +97,7 @@ def check_comment_reopened(
 ) -> str | None:
     """Refuse when the result opens a block comment inside an open one more often than the
     original does: a new comment laid inside the one it was meant to replace."""
-    if language and language.lower() in _PROSE | _NO_BLOCK_COMMENTS:
+    if language and language.lower() in PROSE | _NO_BLOCK_COMMENTS:
         return None
     extra = reopened_comments(result) - reopened_comments(original)
     if extra > 0:
@@ -126,18 +125,12 @@ def check_closer_before_deeper(
     """Refuse when the last line of a run the merge added is a closer and the next non-blank
     result line, kept from the original, is indented deeper than it, unless the snippet shows
     that closer followed by that line, or the original has the pair."""
-    if language and language.lower() in _PROSE:
+    if language and language.lower() in PROSE:
         return None
-    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
-        if tag not in ("insert", "replace"):
+    for last, nxt in added_run_ends(original, result, ops):
+        if not _CLOSER.match(result[last].strip()) or nxt is None or _width(result[nxt]) <= _width(result[last]):
             continue
-        last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
-        if last is None or not _CLOSER.match(result[last].strip()):
-            continue
-        nxt = next((k for k in range(j2, len(result)) if result[k].strip()), None)
-        if nxt is None or _width(result[nxt]) <= _width(result[last]):
-            continue
-        if _pair_shown(snippet, result[last], result[nxt]) or _pair_shown(original, result[last], result[nxt]):
+        if followed_by(snippet, result[last], result[nxt]) or followed_by(original, result[last], result[nxt]):
             continue
         return (
             f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "
@@ -149,9 +142,3 @@ def check_closer_before_deeper(
 
 def _width(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
-
-
-def _pair_shown(lines: Sequence[str], first: str, second: str) -> bool:
-    a, b = first.strip(), second.strip()
-    code = [l.strip() for l in lines if l.strip()]
-    return any(x == a and y == b for x, y in zip(code, code[1:]))

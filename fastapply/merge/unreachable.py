@@ -60,7 +60,7 @@ _MAY_FOLLOW = re.compile(
     r"@|#|//|/\*|\*|<!--|\w+:\s*$|[A-Za-z_$][\w$]*:(?!:)|;)"
 )
 
-_PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
+PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
 
 
 def _indent(line: str) -> str:
@@ -87,7 +87,7 @@ def _next_code(lines: Sequence[str], start: int) -> int | None:
     return None
 
 
-def _followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
+def followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
     """True when some `exit_line` in `lines` is followed (blank lines aside) by `follower`."""
     want, then = exit_line.strip(), follower.strip()
     for k, line in enumerate(lines):
@@ -98,6 +98,18 @@ def _followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
     return False
 
 
+def added_run_ends(original: Sequence[str], result: Sequence[str], ops: Ops | None = None):
+    """For each run of lines the merge added (inserted or replaced), the index in `result` of its
+    last non-blank line and of the next non-blank result line after the run (None at the end);
+    runs of blank lines only are skipped."""
+    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+        if tag not in ("insert", "replace"):
+            continue
+        last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
+        if last is not None:
+            yield last, _next_code(result, j2)
+
+
 def check_code_after_exit(
     original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
     ops: Ops | None = None,
@@ -106,21 +118,15 @@ def check_code_after_exit(
     the same indentation, by an original line it kept that is not a closer, a next branch, a
     declaration or a comment: code that can never run. Unless the snippet shows the exit line
     followed by that line, or the original already had the pair. None when nothing is found."""
-    if language and language.lower() in _PROSE:
+    if language and language.lower() in PROSE:
         return None
-    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
-        if tag not in ("insert", "replace"):
-            continue
-        last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
-        if last is None or not is_complete_exit(result[last]):
-            continue
-        nxt = _next_code(result, j2)
-        if nxt is None:
+    for last, nxt in added_run_ends(original, result, ops):
+        if not is_complete_exit(result[last]) or nxt is None:
             continue
         follower = result[nxt]
         if _indent(follower) != _indent(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
             continue
-        if _followed_by(snippet, result[last], follower) or _followed_by(original, result[last], follower):
+        if followed_by(snippet, result[last], follower) or followed_by(original, result[last], follower):
             continue
         return (
             f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
@@ -158,13 +164,13 @@ def check_orphaned_body(
     that header's indentation or shallower, and keeps the
     header's next body line right after it: that body now reads as part of the block above.
     A renamed or rewritten header is a replacement at its own indentation, so it passes."""
-    if language and language.lower() in _PROSE:
+    if language and language.lower() in PROSE:
         return None
     for tag, i1, i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
         if tag not in ("delete", "replace") or i2 >= len(original):
             continue
         kept = _next_code(original, i2)
-        if kept is None or kept != _next_code(original, i2) or not _kept_in_place(original, result, kept, i2, j2):
+        if kept is None or not _kept_in_place(original, result, kept, i2, j2):
             continue
         header = _removed_owner(original, i1, i2, kept)
         if header is None:
