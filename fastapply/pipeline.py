@@ -135,6 +135,7 @@ class EditStream:
         candidate = self.merge.candidate if self.merge is not None else None
         self._conv = prompts.conventions(original)
         self._frame = ("", "")  # the original's text before and after the window the model rewrites
+        self._window_text = ""  # the original's text inside that window (the seam check compares with it)
         self.window = None
         model_original = original
         if self.merge is not None and strategy == "auto" and _elides(snippet, original):
