@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
+from fastapply.merge import renames as renames_
 from fastapply.merge import blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
 
 
@@ -121,7 +122,12 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
-        return _two_readings(orig, snip_lines, language, converted, diff_snippet)
+        read = _two_readings(orig, snip_lines, language, converted, diff_snippet)
+        found = renames_.find_renames(orig.lines, snip_lines) if diff_snippet is None and not read.merged else []
+        if found:  # refused as written: renamed headers anchor their sections (renames.py)
+            renamed = _two_readings(orig, snip_lines, language, converted, renames=found)
+            return renamed if renamed.merged else read
+        return read
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
         excerpt = _excerpt(orig, snip_lines, language, converted)
@@ -139,7 +145,7 @@ def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted:
 
 
 def _two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
-                  diff_snippet: list[str] | None = None) -> MergeResult:
+                  diff_snippet: list[str] | None = None, renames: list[renames_.Rename] = ()) -> MergeResult:
     """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
     (greedy.py, one section at a time). First, a block one keeps and the other deletes that uses
     imports the snippet removed goes (`_settled_by_imports`). Both merge: written when they agree, or when one of them
@@ -149,15 +155,17 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard); a
     reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
     (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
-    undecided regions."""
+    undecided regions. With `renames` (renames.py) both readings place the snippet with the original
+    headers in place of the renamed ones, and write the snippet's headers back before any check."""
     text = "\n".join(snip_lines)
-    joint_merge = lazy.merge_lazy(orig.lines, snip_lines)
+    placing = renames_.substitute(snip_lines, renames)  # renamed headers placed as the ones they replace
+    joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
     placed = [joint_merge.lines is not None, False]  # whether each reading placed the snippet (guards aside)
     if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
         old = MergeResult(None, "too large for the second reading", "lazy", None, None)
     else:
-        greedy_merge = greedy.merge_lazy(orig.lines, snip_lines)
+        greedy_merge = renames_.restored(greedy.merge_lazy(orig.lines, placing), renames)
         old = _finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
         placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))

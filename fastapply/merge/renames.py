@@ -1,0 +1,186 @@
+"""Renamed openers: a changed header whose body the snippet elides is the original header it replaces.
+
+Planners fixing a name or a signature write the new header and elide the body:
+
+    #[test]                                  original:   #[test]
+    fn sub_command_negate_required() {                   fn sub_command_negate_requred() {
+        // ... existing code ...                             App::new("sub_command_negate")
+    }                                                        ...
+
+A header absent from the original whose next non-blank line is a marker cannot open a new block
+(a new block has no existing body to elide): it is an existing header renamed or re-signed. Read
+literally, the merge has nothing to anchor the section on (`#[test]` matches every test) or pins
+the new header as an inserted line beside the old one. `find_renames` names the original header
+each such line replaces when exactly one is clearly the one; the instant merge then reads the
+snippet with the original header in its place (`substitute`), so it anchors the section, and
+writes the snippet's header over it in the result (`restore`).
+
+Which original header: one that opens a block (siblings.is_opener) at the same indentation, led
+by the same word (`fn`, `def`, `describe`), occurring once in the original and not shown by the
+snippet (a header the snippet keeps is not the one it renames), between the snippet's unique
+lines around it. Their names (siblings.identity: the leading name and first string literal) are
+compared: the same name is a re-signed header (`def f(self):` -> `def f(self, x):`); else a
+name at least SAME_NAME alike (`requred` -> `required`, `usage_error_metavar` ->
+`usage_error_metavar_missing_arg`, `describe('x'` -> `describe.skip('x'`), the rule siblings.py
+uses for one block renamed in place. Among those the one reached by the fewest separate changes
+wins; a tie is no rename (refused downstream as before). Headers found in one snippet are
+matched one to one: an original header clearly claimed by one snippet header leaves the others'
+lists (two tests renamed side by side, `requred` and `requred_2`).
+
+This module knows lines, markers and indentation; it does not place sections or judge results.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from fastapply.merge.markers import is_elision
+from fastapply.merge.result import Merged
+from fastapply.merge.sections import CANONICAL_MARKER
+from fastapply.merge.siblings import SAME_NAME, identity, is_opener
+from fastapply.merge.snippet_checks import _distinctive
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+@dataclass(frozen=True)
+class Rename:
+    """Snippet line `at` (text `new`) replaces original line `line` (text `old`)."""
+
+    at: int
+    line: int
+    new: str
+    old: str
+
+
+def _width(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def _lead(line: str) -> str | None:
+    m = _WORD.search(line)
+    return m.group(0) if m else None
+
+
+def _changes(a: str, b: str) -> int:
+    """How many separate places differ between two names."""
+    return sum(1 for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal")
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def elided_heads(original: Sequence[str], snippet: Sequence[str]) -> list[int]:
+    """Snippet lines that open a block, are absent from the original, occur once in the snippet,
+    name something (siblings.identity), and whose next non-blank line is a marker."""
+    known = frozenset(l.strip() for l in original)
+    shown = Counter(l.strip() for l in snippet)
+    marker = [l.strip() == CANONICAL_MARKER or is_elision(l, known) for l in snippet]
+    code = [k for k, l in enumerate(snippet) if l.strip()]
+    return [a for a, b in zip(code, code[1:])
+            if marker[b] and not marker[a] and is_opener(snippet[a]) and snippet[a].strip() not in known
+            and shown[snippet[a].strip()] == 1 and identity(snippet[a]) is not None]
+
+
+def _window(original: Sequence[str], snippet: Sequence[str], at: int, counts: Counter, shown: Counter) -> tuple[int, int]:
+    """The original lines between the snippet's nearest unique distinctive lines around `at`."""
+    where = {l.strip(): i for i, l in enumerate(original) if counts[l.strip()] == 1}
+
+    def pin(line: str) -> int | None:
+        text = line.strip()
+        return where.get(text) if text and shown[text] == 1 and _distinctive(text) else None
+
+    lo = next((p for l in reversed(snippet[:at]) if (p := pin(l)) is not None), -1)
+    hi = next((p for l in snippet[at + 1:] if (p := pin(l)) is not None), len(original))
+    return lo, hi
+
+
+def _candidates(original: Sequence[str], snippet: Sequence[str], at: int, counts: Counter, shown: Counter) -> list[int]:
+    head = snippet[at]
+    lo, hi = _window(original, snippet, at, counts, shown)
+    return [i for i in range(lo + 1, hi) if original[i].strip() and counts[original[i].strip()] == 1
+            and not shown[original[i].strip()] and _width(original[i]) == _width(head)
+            and _lead(original[i]) == _lead(head) and is_opener(original[i]) and identity(original[i]) is not None]
+
+
+def _clear_choice(head: str, options: list[int], original: Sequence[str]) -> int | None:
+    """The one original header `head` clearly renames among `options`, or None."""
+    name = identity(head)
+    scored = []
+    for i in options:
+        other = identity(original[i])
+        if other == name:
+            scored.append((0, i))
+        elif _ratio(other, name) >= SAME_NAME:
+            scored.append((_changes(other, name), i))
+    scored.sort()
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def find_renames(original: Sequence[str], snippet: Sequence[str]) -> list[Rename]:
+    """The snippet's renamed or re-signed headers with elided bodies and the original header each
+    replaces (see the module docstring), matched one to one; empty when there are none."""
+    heads = elided_heads(original, snippet)
+    if not heads:
+        return []
+    counts = Counter(l.strip() for l in original)
+    shown = Counter(l.strip() for l in snippet)
+    options = {at: _candidates(original, snippet, at, counts, shown) for at in heads}
+    chosen: dict[int, int] = {}
+    while True:
+        taken = set(chosen.values())
+        picks = {at: _clear_choice(snippet[at], [i for i in options[at] if i not in taken], original)
+                 for at in heads if at not in chosen}
+        claims = Counter(i for i in picks.values() if i is not None)
+        new = {at: i for at, i in picks.items() if i is not None and claims[i] == 1}
+        if not new:
+            break
+        chosen.update(new)
+    return [Rename(at, i, snippet[at], original[i]) for at, i in sorted(chosen.items())]
+
+
+def substitute(snippet: Sequence[str], renames: Sequence[Rename]) -> list[str]:
+    """The snippet with each renamed header replaced by the original header it stands for."""
+    out = list(snippet)
+    for r in renames:
+        out[r.at] = r.old
+    return out
+
+
+def restore(lines: Sequence[str] | None, renames: Sequence[Rename]) -> list[str] | None:
+    """A result of the substituted snippet with each original header written as the snippet's
+    header; None when some original header does not occur exactly once in it (the merge did not
+    read it as the one header the snippet renames)."""
+    if lines is None:
+        return None
+    out = list(lines)
+    for r in renames:
+        at = [k for k, l in enumerate(out) if l.strip() == r.old.strip()]
+        if len(at) != 1:
+            return None
+        line = out[at[0]]
+        out[at[0]] = line[: len(line) - len(line.lstrip())] + r.new.strip()
+    return out
+
+
+def restored(merged: Merged, renames: Sequence[Rename]) -> Merged:
+    """A merger's answer for the substituted snippet with the snippet's headers written back in
+    its lines, candidate and alternative; refused when the lines do not hold each original header
+    exactly once (the merge did not read it as the header the snippet renames)."""
+    if not renames:
+        return merged
+    lines = restore(merged.lines, renames)
+    candidate = restore(merged.candidate, renames)
+    alternative = restore(merged.alternative, renames)
+    if merged.lines is not None and lines is None:
+        return replace(merged, lines=None, refused_reason="a renamed header could not be told apart from the "
+                       "original one it replaces; include the unchanged lines below the header",
+                       candidate=None, alternative=None)
+    return replace(merged, lines=lines, candidate=candidate, alternative=alternative)

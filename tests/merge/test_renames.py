@@ -1,0 +1,85 @@
+"""Renamed or re-signed headers whose bodies a snippet elides (merge/renames.py)."""
+
+from fastapply.merge import renames
+from fastapply.merge.instant import instant_merge
+
+ORIGINAL = """use clap::App;
+
+#[test]
+fn negate_requred() {
+    App::new("one");
+}
+
+#[test]
+fn negate_requred_2() {
+    App::new("two");
+}
+
+#[test]
+fn fromstr() {
+    assert!(true);
+}
+"""
+
+SNIPPET = """#[test]
+fn negate_required() {
+    // ... existing code ...
+}
+
+#[test]
+fn negate_required_2() {
+    // ... existing code ...
+}
+// ... existing code ...
+"""
+
+
+def _lines(text: str) -> list[str]:
+    return text.rstrip("\n").split("\n")
+
+
+def test_two_tests_renamed_side_by_side_are_matched_one_to_one_and_merged():
+    found = renames.find_renames(_lines(ORIGINAL), _lines(SNIPPET))
+    assert [(r.old, r.new) for r in found] == [("fn negate_requred() {", "fn negate_required() {"),
+                                              ("fn negate_requred_2() {", "fn negate_required_2() {")]
+    result = instant_merge(ORIGINAL, SNIPPET, language="rust")
+    assert result.text == ORIGINAL.replace("requred", "required")
+    # Read literally, `#[test]` matches three places and the headers nowhere: refused.
+    assert instant_merge(ORIGINAL, SNIPPET.replace("required", "renamed_away"), language="rust").text is None
+
+
+def test_a_re_signed_header_keeps_its_name_and_is_found_among_similar_names():
+    original = ["class T:", "    def test_paths(self):", "        a = 1", "", "    def test_module_paths(self):",
+                "        b = 2"]
+    snippet = ["# ... existing code ...", "    def test_paths(self, monkeypatch):", "# ... existing code ...",
+               "        a = 2"]
+    found = renames.find_renames(original, snippet)
+    assert [(r.line, r.at) for r in found] == [(1, 1)]
+    assert renames.substitute(snippet, found)[1] == "    def test_paths(self):"
+
+
+def test_no_rename_when_two_headers_are_equally_close_or_none_is_close_enough():
+    original = ["describe('a', function () {", "  x()", "});", "describe('b', function () {", "  y()", "});"]
+    # `c` is one change away from both `a` and `b`: not clearly either.
+    assert renames.find_renames(original, ["describe('c', function () {", "// ... existing code ..."]) == []
+    # A name far from every original one is a new block, whatever follows it.
+    assert renames.find_renames(original, ["describe('unrelated thing', function () {", "// ..."]) == []
+    # A header the snippet also shows is kept, so it is not the one renamed: `ab` renames `b`.
+    snippet = ["describe('a', function () {", "// ...", "describe('ab', function () {", "// ..."]
+    assert [r.old for r in renames.find_renames(original, snippet)] == ["describe('b', function () {"]
+
+
+def test_only_a_header_followed_by_a_marker_counts():
+    original = ["def test_usage_error(runner):", "    pass", "", "def other(runner):", "    pass"]
+    shown_body = ["def test_usage_error_missing(runner):", "    run()", "# ... existing code ..."]
+    assert renames.elided_heads(original, shown_body) == []
+    elided = ["def test_usage_error_missing(runner):", "    # ... existing code ..."]
+    assert renames.elided_heads(original, elided) == [0]
+    assert [r.line for r in renames.find_renames(original, elided)] == [0]
+
+
+def test_restore_needs_the_original_header_exactly_once():
+    found = [renames.Rename(0, 0, "  def b():", "  def a():")]
+    assert renames.restore(["x", "  def a():", "y"], found) == ["x", "  def b():", "y"]
+    assert renames.restore(["  def a():", "  def a():"], found) is None
+    assert renames.restore(["x"], found) is None
