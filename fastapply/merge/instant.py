@@ -122,18 +122,42 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
-        read = _two_readings(orig, snip_lines, language, converted, diff_snippet)
-        found = renames_.find_renames(orig.lines, snip_lines) if diff_snippet is None and not read.merged else []
-        if found:  # refused as written: renamed headers anchor their sections (renames.py)
-            renamed = _two_readings(orig, snip_lines, language, converted, renames=found)
-            return renamed if renamed.merged else read
-        return read
+        return _lazy(orig, snip_lines, language, converted, diff_snippet)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
         excerpt = _excerpt(orig, snip_lines, language, converted)
         if excerpt.merged or not definitions.shows_definitions(snip_lines, language):
             return excerpt  # not whole definitions: the excerpt's reason is the one that helps
     return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
+
+
+def _lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
+          diff_snippet: list[str] | None) -> MergeResult:
+    """A lazy snippet's two readings, read as written unless it says more than its lines:
+
+    - headers it renames or re-signs whose bodies it elides (renames.py) are placed as the
+      original headers they replace, so they anchor their sections; that reading is written when
+      it merges, else the literal one, unless the literal one keeps such a header beside the
+      original one it replaces (`renames.kept_beside`: the header read as a new line);
+    - a snippet the literal readings refused that ends on an original block's opener without
+      its body (sections.close_open_end) is read again with the end marker that implies.
+    """
+    found = renames_.find_renames(orig.lines, snip_lines) if diff_snippet is None else []
+    if found:
+        renamed = _two_readings(orig, snip_lines, language, converted, renames=found)
+        if renamed.merged:
+            return renamed
+    read = _two_readings(orig, snip_lines, language, converted, diff_snippet)
+    closed = sections.close_open_end(snip_lines, orig.lines)
+    if not read.merged and diff_snippet is None and closed != snip_lines:
+        again = _two_readings(orig, closed, language, converted, renames=found)
+        if not again.merged and found:
+            again = _two_readings(orig, closed, language, converted)
+        read = again if again.merged else read
+    if read.merged and (kept := renames_.kept_beside(split_text(read.text).lines, found)) is not None:
+        return MergeResult(None, kept, read.method, read.rung, read.text,
+                           changed_regions(orig.lines, split_text(read.text).lines))
+    return read
 
 
 def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:

@@ -65,6 +65,26 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
     return sections
 
 
+def close_open_end(snippet: Sequence[str], original: Sequence[str]) -> list[str]:
+    """A lazy snippet whose last non-blank line opens an original block it does not show the body
+    of (`def test_nested(runner):`, `fn run() {`, `func (c *C) F() {`) stops there: its author
+    elided the rest as a marker would, since a block cannot end without a body. Read by the
+    convention (no end marker: the section runs to the file's end) the merge empties that block
+    or deletes the file's tail. Such a snippet gets the end marker it implies; any other snippet
+    is returned as it is. Only for snippets with markers (a marker-free one may be a whole file)
+    and an opener line the original has (a new one is no elided code)."""
+    from fastapply.merge.siblings import is_opener
+
+    lines = list(snippet)
+    last = next((line for line in reversed(lines) if line.strip()), None)
+    if last is None or not has_markers(lines, original) or not is_opener(last) or is_elision(
+            last, frozenset(l.strip() for l in original)):
+        return lines
+    if last.strip() not in {l.strip() for l in original}:
+        return lines
+    return lines + [CANONICAL_MARKER]
+
+
 def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
     """True when some snippet line stands for elided original code."""
     original_stripped = frozenset(line.strip() for line in original)

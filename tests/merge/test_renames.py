@@ -83,3 +83,20 @@ def test_restore_needs_the_original_header_exactly_once():
     assert renames.restore(["x", "  def a():", "y"], found) == ["x", "  def b():", "y"]
     assert renames.restore(["  def a():", "  def a():"], found) is None
     assert renames.restore(["x"], found) is None
+
+
+def test_a_renamed_header_kept_beside_the_one_it_replaces_is_named():
+    found = [renames.Rename(0, 4, "def test_b_missing(runner):", "def test_b(runner):")]
+    both = ["def test_b_missing(runner):", "import click", "", "", "def test_b(runner):", "    pass"]
+    assert "keeps both" in renames.kept_beside(both, found)
+    assert renames.kept_beside(["import click", "", "", "def test_b_missing(runner):", "    pass"], found) is None
+
+
+def test_restored_writes_the_snippets_header_back_or_refuses():
+    from fastapply.merge.result import Merged
+
+    found = [renames.Rename(0, 0, "def b():", "def a():")]
+    merged = renames.restored(Merged(["def a():", "    pass"], None, "exact", alternative=["def a():", "  x"]), found)
+    assert merged.lines == ["def b():", "    pass"] and merged.alternative == ["def b():", "  x"]
+    twice = renames.restored(Merged(["def a():", "def a():"], None, "exact"), found)
+    assert twice.lines is None and "renamed header" in twice.refused_reason

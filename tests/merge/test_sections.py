@@ -80,3 +80,15 @@ def test_canonical_marker_splits_sections():
     assert [(s.lines, s.open_start, s.open_end) for s in sections] == [
         (("def f():",), False, True), (("x = f()",), True, False)
     ]
+
+
+def test_a_snippet_ending_on_an_original_blocks_opener_gets_the_end_marker_it_implies():
+    from fastapply.merge.sections import CANONICAL_MARKER, close_open_end
+
+    original = ["def a():", "    return 1", "", "def test_nested(runner):", "    run()"]
+    snippet = ["# ... existing code ...", "def a():", "    return 2", "", "def test_nested(runner):", ""]
+    assert close_open_end(snippet, original) == snippet + [CANONICAL_MARKER]
+    # A body shown, a new opener, or no marker at all (maybe a whole file): left as written.
+    assert close_open_end(snippet[:-2], original) == snippet[:-2]
+    assert close_open_end(snippet[:-2] + ["def test_brand_new(runner):"], original)[-1] != CANONICAL_MARKER
+    assert close_open_end(snippet[1:], original) == snippet[1:]
