@@ -39,7 +39,7 @@ from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_
 from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.adjacent import adjacent_head, adjacent_tail
-from fastapply.merge.edits import EdgeDoubt, edge_edit, nearest_line, new_siblings_at, same_edit
+from fastapply.merge.edits import EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
@@ -151,7 +151,7 @@ def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int
     changed: the section then closes on it instead of on an equal line)."""
     if is_generic(line):
         return []
-    return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p])]
+    return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p]) or edited_opener(line, orig[p])]
 
 
 def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:

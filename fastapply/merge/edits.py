@@ -81,6 +81,24 @@ def same_edit(new: str, old: str) -> bool:
     return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
+def edited_opener(new: str, old: str) -> bool:
+    """True when the control-flow opener `new` reads as `old` edited in place: both open a block
+    (siblings.is_opener) and name nothing (siblings.identity: `for`, `if`, `while` lines), at the
+    same indentation, led by the same keyword, and at least SAME_NAME alike (`for i, c := range
+    children {` -> `for _, c := range children {`), which `same_edit` misses for keyword-led
+    lines with a short shared prefix. Named openers (`def test_put_kwargs(self):` beside `def
+    test_put(self):`) are left out: a similar name there is more often a new sibling block."""
+    from fastapply.merge.siblings import SAME_NAME, identity, is_opener
+
+    if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
+        return False
+    if new[: len(new) - len(new.lstrip())] != old[: len(old) - len(old.lstrip())]:
+        return False
+    lead_new, lead_old = re.findall(r"\w+", new)[:1], re.findall(r"\w+", old)[:1]
+    return lead_new == lead_old and difflib.SequenceMatcher(None, new.strip(), old.strip(),
+                                                            autojunk=False).ratio() >= SAME_NAME
+
+
 def bare_declaration(line: str, name: str | None) -> bool:
     """True when a (collapsed) `line` is only `name`, the leading name of another line, with an
     optional `;` or `,`: `let context;` next to `let context = {};` is that declaration with

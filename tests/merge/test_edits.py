@@ -114,3 +114,25 @@ def test_a_doc_comment_above_the_next_sibling_belongs_to_it():
     one_line = ["", "// Render writes XML.", "func (_ xmlRender) Render(w http.ResponseWriter, code int) error { return nil }"]
     with pytest.raises(EdgeDoubt):  # what follows the comment opens no block: the doubt stays
         edge_edit(_NEW_FUNC, one_line, forward=True, inner="}")
+
+
+def test_an_edited_control_flow_opener_reads_as_the_original_one_changed():
+    from fastapply.merge.edits import edited_opener, same_edit
+
+    new, old = "\tfor _, c := range children {", "\tfor i, c := range children {"
+    assert edited_opener(new, old) and not same_edit(new, old)
+    assert not edited_opener(new, "\t\tfor i, c := range children {")  # another depth
+    assert not edited_opener("\tif len(children) > 0 {", old)  # another keyword
+    # Named openers are left to the sibling rules: a similar name is often a new block.
+    assert not edited_opener("def test_put_with_kwargs(self, m):", "def test_put(self, m):")
+
+
+def test_a_changed_loop_opener_after_a_marker_replaces_the_original_one():
+    from fastapply.merge.instant import instant_merge
+
+    original = ("package x\n\nfunc f(items []int) {\n\tsetup()\n\tprepare(items)\n\tfor i, c := range items {\n"
+                "\t\tuse(c)\n\t\tlog(i)\n\t}\n\tdone()\n}\n")
+    snippet = "// ... existing code ...\n\tfor _, c := range items {\n\t\tuse(c)\n\t\tmore(c)\n\t}\n// ... existing code ...\n"
+    # Kept beside the new header, the old one would leave an unclosed `{`.
+    expected = original.replace("for i, c", "for _, c").replace("log(i)", "more(c)")
+    assert instant_merge(original, snippet, language="go").text == expected
