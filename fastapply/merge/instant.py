@@ -145,19 +145,26 @@ def _lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bo
     found = renames_.find_renames(orig.lines, snip_lines) if diff_snippet is None else []
     if found:
         renamed = _two_readings(orig, snip_lines, language, converted, renames=found)
-        if renamed.merged:
+        if _keeps_bodies(orig, renamed, snip_lines, found):
             return renamed
     read = _two_readings(orig, snip_lines, language, converted, diff_snippet)
     closed = sections.close_open_end(snip_lines, orig.lines)
     if not read.merged and diff_snippet is None and closed != snip_lines:
         again = _two_readings(orig, closed, language, converted, renames=found)
-        if not again.merged and found:
+        if found and not _keeps_bodies(orig, again, closed, found):
             again = _two_readings(orig, closed, language, converted)
         read = again if again.merged else read
     if read.merged and (kept := renames_.kept_beside(split_text(read.text).lines, found)) is not None:
         return MergeResult(None, kept, read.method, read.rung, read.text,
                            changed_regions(orig.lines, split_text(read.text).lines))
     return read
+
+
+def _keeps_bodies(orig: Text, read: MergeResult, snip_lines: list[str], found: list[renames_.Rename]) -> bool:
+    """A reading with renamed headers merged and kept the bodies their markers elide
+    (renames.check_bodies_kept)."""
+    return read.merged and renames_.check_bodies_kept(orig.lines, split_text(read.text).lines, snip_lines,
+                                                      found) is None
 
 
 def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
@@ -182,7 +189,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     undecided regions. With `renames` (renames.py) both readings place the snippet with the original
     headers in place of the renamed ones, and write the snippet's headers back before any check."""
     text = "\n".join(snip_lines)
-    placing = renames_.substitute(snip_lines, renames)  # renamed headers placed as the ones they replace
+    placing = renames_.placing(snip_lines, renames, orig.lines)  # renamed headers placed as the ones they replace
     joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
     joint = _finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
     placed = [joint_merge.lines is not None, False]  # whether each reading placed the snippet (guards aside)

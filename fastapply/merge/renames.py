@@ -154,6 +154,21 @@ def substitute(snippet: Sequence[str], renames: Sequence[Rename]) -> list[str]:
     return out
 
 
+def placing(snippet: Sequence[str], renames: Sequence[Rename], original: Sequence[str]) -> list[str]:
+    """The snippet as the merge places it: each renamed header replaced by the original header it
+    stands for (`substitute`), and a marker put before a snippet that starts with one when code
+    precedes that header in the original. The snippet then starts in the middle of the file, and
+    reading it from the file's first line would delete every line above the header, which the
+    snippet does not show: the forgotten start marker the joint reading infers (lazy.py), made
+    explicit so the greedy reading, which always starts an unmarked snippet at line 1, sees it."""
+    out = substitute(snippet, renames)
+    first = next((k for k, line in enumerate(snippet) if line.strip()), None)
+    head = next((r for r in renames if r.at == first), None)
+    if head is not None and any(line.strip() for line in original[: head.line]):
+        out.insert(0, CANONICAL_MARKER)
+    return out
+
+
 def restore(lines: Sequence[str] | None, renames: Sequence[Rename]) -> list[str] | None:
     """A result of the substituted snippet with each original header written as the snippet's
     header; None when some original header does not occur exactly once in it (the merge did not
@@ -195,4 +210,41 @@ def kept_beside(result: Sequence[str], renames: Sequence[Rename]) -> str | None:
         if texts[r.new.strip()] and texts[r.old.strip()]:
             return (f"`{r.new.strip()[:60]}` elides its body, so it replaces `{r.old.strip()[:60]}`, but the "
                     "merge keeps both; include the first unchanged lines of its body")
+    return None
+
+
+def _body(lines: Sequence[str], at: int) -> list[str]:
+    """The lines after the opener lines[at] that are blank or indented deeper than it: its body
+    (with any trailing blank lines dropped)."""
+    depth, k = _width(lines[at]), at + 1
+    while k < len(lines) and (not lines[k].strip() or _width(lines[k]) > depth):
+        k += 1
+    while k > at + 1 and not lines[k - 1].strip():
+        k -= 1
+    return list(lines[at + 1 : k])
+
+
+def check_bodies_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
+                      renames: Sequence[Rename]) -> str | None:
+    """A refusal reason when a renamed header's elided body did not survive: the marker after the
+    header stands for the original header's body up to the first line the snippet shows again
+    (or all of it, when that line is not in the body), so those lines must follow the new header
+    in the result, in order. Anchored on the old header, a new block after it shaped like its
+    body (a test copied from the renamed one) can be read as that body edited instead, which
+    drops lines the marker keeps; both readings may agree on that. None when every body is kept."""
+    known = frozenset(l.strip() for l in original)
+    snippet = substitute(snippet, renames)  # other renamed headers in the body read as the originals
+    back = {r.new.strip(): r.old.strip() for r in renames}
+    result = [back.get(l.strip(), l) for l in result]
+    for r in renames:
+        body = _body(original, r.line)
+        after = [l for l in snippet[r.at + 1 :] if l.strip()]
+        resume = next((l.strip() for l in after if not (l.strip() == CANONICAL_MARKER or is_elision(l, known))), None)
+        kept = next((body[:q] for q, l in enumerate(body) if l.strip() == resume), body)
+        want = [l.strip() for l in kept if l.strip()]
+        at = [k for k, l in enumerate(result) if l.strip() == r.old.strip()]
+        got = [l.strip() for l in result[at[0] + 1 :] if l.strip()][: len(want)] if len(at) == 1 else None
+        if got != want:
+            return (f"the body of `{r.old.strip()[:60]}`, which the snippet elides under its new header "
+                    f"`{r.new.strip()[:60]}`, would not be kept; include its first unchanged lines")
     return None

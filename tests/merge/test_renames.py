@@ -100,3 +100,84 @@ def test_restored_writes_the_snippets_header_back_or_refuses():
     assert merged.lines == ["def b():", "    pass"] and merged.alternative == ["def b():", "  x"]
     twice = renames.restored(Merged(["def a():", "def a():"], None, "exact"), found)
     assert twice.lines is None and "renamed header" in twice.refused_reason
+
+
+CLICK_LIKE = """import click
+
+
+def test_usage_error(runner):
+    run(1)
+    check(1)
+
+
+def test_usage_error_metavar(runner):
+    \"\"\"Metavar.\"\"\"
+    run(2)
+    check_twice(2)
+
+
+def test_nested(runner):
+    run(3)
+    check(3)
+"""
+
+CLICK_SNIPPET = """def test_usage_error_metavar_missing_arg(runner):
+    # ... existing code ...
+    check_twice(2)
+
+
+def test_usage_error_metavar_bad_arg(runner):
+    run(4)
+    check_twice(4)
+
+
+def test_nested(runner):
+"""
+
+
+def test_a_snippet_starting_on_a_renamed_header_and_ending_on_an_opener_keeps_both_ends():
+    """The header renamed with its body elided anchors mid-file (the lines above it are kept, as
+    a forgotten start marker), and the final `def test_nested(runner):` keeps its body."""
+    new_test = "def test_usage_error_metavar_bad_arg(runner):\n    run(4)\n    check_twice(4)\n\n\n"
+    expected = CLICK_LIKE.replace("metavar(runner)", "metavar_missing_arg(runner)").replace(
+        "def test_nested", new_test + "def test_nested")
+    assert instant_merge(CLICK_LIKE, CLICK_SNIPPET, language="python").text == expected
+
+def test_placing_marks_a_start_in_the_middle_of_the_file():
+    original = ["import x", "", "def a(r):", "    pass"]
+    found = [renames.Rename(0, 2, "def a_b(r):", "def a(r):")]
+    assert renames.placing(["def a_b(r):", "    # ..."], found, original) == [
+        "// ... existing code ...", "def a(r):", "    # ..."]
+    at_top = [renames.Rename(0, 0, "def a_b(r):", "def a(r):")]
+    assert renames.placing(["def a_b(r):", "    # ..."], at_top, original[2:]) == ["def a(r):", "    # ..."]
+
+
+SIBLING_ORIGINAL = CLICK_LIKE.replace("    run(2)\n    check_twice(2)\n",
+                                      "    run(2)\n    assert usage() == 'cmd metavar'\n    assert error() == 'missing metavar'\n")
+SIBLING_SNIPPET = """def test_usage_error_metavar_missing_arg(runner):
+    # ... existing code ...
+    assert error() == 'missing metavar'
+
+
+def test_usage_error_metavar_bad_arg(runner):
+    run(4)
+    assert usage() == 'cmd metavar'
+    assert error() == 'bad metavar'
+
+
+def test_nested(runner):
+"""
+
+
+def test_a_new_block_shaped_like_the_renamed_ones_body_does_not_eat_that_body():
+    """Anchored on the old header, the new test's copy of `usage()` pins the snippet inside the
+    renamed test's body and both readings drop `run(2)` and `usage()`, which the marker keeps."""
+    original, snippet = SIBLING_ORIGINAL.split("\n"), SIBLING_SNIPPET.split("\n")
+    found = renames.find_renames(original, snippet)
+    assert len(found) == 1
+    eaten = [l for l in original if l not in ("    run(2)", "    assert usage() == 'cmd metavar'")]
+    eaten[eaten.index("def test_usage_error_metavar(runner):")] = "def test_usage_error_metavar_missing_arg(runner):"
+    assert "would not be kept" in renames.check_bodies_kept(original, eaten, snippet, found)
+    kept = [found[0].new if l == found[0].old else l for l in original]
+    assert renames.check_bodies_kept(original, kept, snippet, found) is None
+    assert instant_merge(SIBLING_ORIGINAL, SIBLING_SNIPPET, language="python").text is None
