@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge import renames as renames_
-from fastapply.merge import blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
+from fastapply.merge import blocks, definitions, excerpt, greedy, guards, implied, landing, lazy, readings, sections, snippet_checks, syntax
 
 
 @dataclass(frozen=True)
@@ -122,49 +122,13 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
-        return _lazy(orig, snip_lines, language, converted, diff_snippet)
+        return implied.read_lazy(orig, snip_lines, language, converted, diff_snippet, _two_readings, changed_regions)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
         excerpt = _excerpt(orig, snip_lines, language, converted)
         if excerpt.merged or not definitions.shows_definitions(snip_lines, language):
             return excerpt  # not whole definitions: the excerpt's reason is the one that helps
     return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
-
-
-def _lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
-          diff_snippet: list[str] | None) -> MergeResult:
-    """A lazy snippet's two readings, read as written unless it says more than its lines:
-
-    - headers it renames or re-signs whose bodies it elides (renames.py) are placed as the
-      original headers they replace, so they anchor their sections; that reading is written when
-      it merges, else the literal one, unless the literal one keeps such a header beside the
-      original one it replaces (`renames.kept_beside`: the header read as a new line);
-    - a snippet the literal readings refused that ends on an original block's opener without
-      its body (sections.close_open_end) is read again with the end marker that implies.
-    """
-    found = renames_.find_renames(orig.lines, snip_lines) if diff_snippet is None else []
-    if found:
-        renamed = _two_readings(orig, snip_lines, language, converted, renames=found)
-        if _keeps_bodies(orig, renamed, snip_lines, found):
-            return renamed
-    read = _two_readings(orig, snip_lines, language, converted, diff_snippet)
-    closed = sections.close_open_end(snip_lines, orig.lines)
-    if not read.merged and diff_snippet is None and closed != snip_lines:
-        again = _two_readings(orig, closed, language, converted, renames=found)
-        if found and not _keeps_bodies(orig, again, closed, found):
-            again = _two_readings(orig, closed, language, converted)
-        read = again if again.merged else read
-    if read.merged and (kept := renames_.kept_beside(split_text(read.text).lines, found)) is not None:
-        return MergeResult(None, kept, read.method, read.rung, read.text,
-                           changed_regions(orig.lines, split_text(read.text).lines))
-    return read
-
-
-def _keeps_bodies(orig: Text, read: MergeResult, snip_lines: list[str], found: list[renames_.Rename]) -> bool:
-    """A reading with renamed headers merged and kept the bodies their markers elide
-    (renames.check_bodies_kept)."""
-    return read.merged and renames_.check_bodies_kept(orig.lines, split_text(read.text).lines, snip_lines,
-                                                      found) is None
 
 
 def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
