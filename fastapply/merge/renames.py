@@ -228,8 +228,8 @@ def check_bodies_kept(original: Sequence[str], result: Sequence[str], snippet: S
                       renames: Sequence[Rename]) -> str | None:
     """A refusal reason when a renamed header's elided body did not survive: the marker after the
     header stands for the original header's body up to the first line the snippet shows again
-    (or all of it, when that line is not in the body), so those lines must follow the new header
-    in the result, in order. Anchored on the old header, a new block after it shaped like its
+    (all of it when that line lies beyond the block; nothing is known when it is a changed line
+    inside it), so those lines must follow the new header in the result, in order. Anchored on the old header, a new block after it shaped like its
     body (a test copied from the renamed one) can be read as that body edited instead, which
     drops lines the marker keeps; both readings may agree on that. None when every body is kept."""
     known = frozenset(l.strip() for l in original)
@@ -239,8 +239,12 @@ def check_bodies_kept(original: Sequence[str], result: Sequence[str], snippet: S
     for r in renames:
         body = _body(original, r.line)
         after = [l for l in snippet[r.at + 1 :] if l.strip()]
-        resume = next((l.strip() for l in after if not (l.strip() == CANONICAL_MARKER or is_elision(l, known))), None)
-        kept = next((body[:q] for q, l in enumerate(body) if l.strip() == resume), body)
+        resume = next((l for l in after if not (l.strip() == CANONICAL_MARKER or is_elision(l, known))), None)
+        kept = next((body[:q] for q, l in enumerate(body) if resume is not None and l.strip() == resume.strip()), None)
+        if kept is None:
+            # A line the body does not have: beyond the block (the marker kept all of it), or a
+            # changed line inside it, which may replace body lines the marker does not keep.
+            kept = [] if resume is not None and _width(resume) > _width(r.new) else body
         want = [l.strip() for l in kept if l.strip()]
         at = [k for k, l in enumerate(result) if l.strip() == r.old.strip()]
         got = [l.strip() for l in result[at[0] + 1 :] if l.strip()][: len(want)] if len(at) == 1 else None

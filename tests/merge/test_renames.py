@@ -181,3 +181,15 @@ def test_a_new_block_shaped_like_the_renamed_ones_body_does_not_eat_that_body():
     kept = [found[0].new if l == found[0].old else l for l in original]
     assert renames.check_bodies_kept(original, kept, snippet, found) is None
     assert instant_merge(SIBLING_ORIGINAL, SIBLING_SNIPPET, language="python").text is None
+
+
+def test_a_changed_body_line_after_the_marker_leaves_the_body_unchecked():
+    original = ["def test_a(runner):", "    run()", "    assert code == 2", "", "def test_b(runner):", "    pass"]
+    found = [renames.Rename(0, 0, "def test_a_x(runner):", "def test_a(runner):")]
+    changed = ["def test_a_x(runner):", "    # ... existing code ...", "    assert code == 3"]
+    result = ["def test_a_x(runner):", "    run()", "    assert code == 3", "", "def test_b(runner):", "    pass"]
+    assert renames.check_bodies_kept(original, result, changed, found) is None
+    # Resuming beyond the block, the marker kept all of it: `run()` dropped is refused.
+    beyond = ["def test_a_x(runner):", "    # ... existing code ...", "", "def test_b(runner):"]
+    assert renames.check_bodies_kept(original, result, beyond, found)
+    assert renames.check_bodies_kept(original, [result[0]] + original[1:], beyond, found) is None
