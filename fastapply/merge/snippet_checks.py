@@ -331,7 +331,9 @@ def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequen
 def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
     not occur in the merge more often than in the original or in the snippet, whichever is more
-    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one)."""
+    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one).
+    Exempt: copies in new blocks shown whole (new_blocks.py) and changed lines that equal a line
+    the file has elsewhere, placed where the snippet's context points (changed_twins.py)."""
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     copied = list(copied_lines(original, result, snippet).items())
@@ -346,6 +348,10 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
 
         if copies_in_new_blocks(original, result, snippet):
             return None  # new code shaped like old: each copy sits in a new block shown whole
+        from fastapply.merge.changed_twins import copies_replace_changed_lines
+
+        if copies_replace_changed_lines(original, result, snippet):
+            return None  # a changed line that equals a line the file has elsewhere, at the place shown
     if len(copied) >= COPIED_LINES:
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
