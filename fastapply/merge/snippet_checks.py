@@ -212,7 +212,8 @@ def _marked_deletions(snippet: Sequence[str]) -> set[str]:
 
 
 def check_unshown_deletions(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False,
+    rewritten: Sequence[tuple[int, int]] = (),
 ) -> str | None:
     """Refuse when the result drops original lines far from anything the snippet shows.
 
@@ -220,6 +221,9 @@ def check_unshown_deletions(
     and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
     removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
     distinctive lines) that the snippet shows. Runs of blank lines alone do not count.
+
+    `rewritten`: original line ranges [start, end) of definitions the merge replaced by name with
+    the snippet's whole new form (marked_definitions.py): lines removed inside one were rewritten.
 
     `strict`: landmarks must be unique in the original. A distinctive line the file repeats
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
@@ -248,7 +252,8 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
-        if rewrites.inside_rewritten_definition(original, snippet, i1, i2):
+        if any(a <= i1 and i2 <= b for a, b in rewritten) or rewrites.inside_rewritten_definition(
+                original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
         after = _landmarks(original, i2, +1, counts, unique=strict)
