@@ -25,7 +25,8 @@ of the same kind and name. It answers only when the snippet leaves no doubt:
   a marker follows must end in `return` or `raise` (else the marker may stand for the rest of
   its body) and a class may not be followed by one;
 - each definition's name is defined exactly once in the original, at the top level, and no two
-  snippet definitions name the same one; they come in the original's order;
+  snippet definitions name the same one; they come in the original's order; a class (impl,
+  module) shows every member the original's has (else it may mean only those members);
 - where the snippet puts no marker (between two definitions, before the first, after the last)
   the original has nothing there but blank lines: a marker keeps the code it stands for, and
   with no marker there is nothing to keep. Everything outside the replaced definitions stays.
@@ -109,6 +110,8 @@ def read_marked_definitions(original: Sequence[str], snippet: Sequence[str], lan
         od = next((d for d in orig_defs if d.key == sd.key), None)
         if od is None or (targets and od.start < targets[-1].end):
             return None  # not at the top level of the original, or out of the original's order
+        if od.members and not definitions._covers(sd, od):
+            return None  # a class (impl, module) shown with some of its members: the others stay
         start = _comment_start(snippet, sd.start, floor, markers)
         # comments the snippet shows above a definition replace the original's; else those stay
         at = definitions._with_comments(original, od.start, 0) if start < sd.start else od.start

@@ -235,3 +235,32 @@ func (c *Context) Redirect(code int, location string) {
                                "// It renders with the given code."]
     changed = snippet.replace("// It renders", "// It now renders")
     assert read_marked_definitions(_lines(GO_ORIGINAL), _lines(changed), "go") is None
+
+
+def test_a_class_shown_with_some_of_its_members_is_not_replaced():
+    original = '''class Store:
+    def get(self, key):
+        return self.data[key]
+
+    def put(self, key, value):
+        self.data[key] = value
+
+
+def helper():
+    return 1
+'''
+    # `helper` follows the class directly, so nothing says the class is cut short, but it shows
+    # only `get`: `put` may be meant to stay
+    snippet = '''# ... existing code ...
+class Store:
+    def get(self, key, default=None):
+        return self.data.get(key, default)
+
+
+def helper():
+    return 2
+'''
+    assert read_marked_definitions(_lines(original), _lines(snippet), "python") is None
+    whole = snippet.replace("\n\n\ndef helper", "\n\n    def put(self, key, value):\n        self.data[key] = value\n\n\ndef helper")
+    read = read_marked_definitions(_lines(original), _lines(whole), "python")
+    assert read is not None and "\n".join(read.lines) == whole.split("\n", 1)[1]
