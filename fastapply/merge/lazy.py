@@ -7,7 +7,9 @@ between two spans. Placement, for the snippet as a whole:
    all sections at once. A section without one gets anchors unique in the window between its
    placed neighbours; a section that still has none and only repeats original lines is a no-op
    (it changes nothing wherever it lands); otherwise it is placed by its first/last lines when
-   exactly one place fits, or refused.
+   exactly one place fits, or refused. A section whose first anchor opens a block its own lines
+   never close stays inside that block: a later line unique only past the block's end is no
+   anchor of it (`inside_block`).
 2. **Edges** (edges.py): from its first and last anchors a section's span grows over equal
    neighbouring lines; the lines beyond are either inserted, or replace original lines up to a
    matching edge line further out (a generic closing `}` after new lines). Candidates are scored
@@ -34,7 +36,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge import edges, order
-from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
+from fastapply.merge.anchors import RUNGS, LineIndex, bracket_balance, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
@@ -97,6 +99,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         if not own:
             sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
             own = unique_anchors(sub_keys, index, cursor, end)
+        own = inside_block(own, t.lines, orig, index.keys, key)
         check_inner_deletions(own, t.lines, index.keys, key)
         if own:
             if lo is not None:
@@ -206,6 +209,42 @@ def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int
         j += step
         o += step
     return n
+
+
+def inside_block(anchors: list[tuple[int, int]], sec: Sequence[str], orig: Sequence[str], keys: Sequence[str],
+                 key) -> list[tuple[int, int]]:
+    """The section's anchors without those that lie beyond the end of the block its first anchor
+    opens, when reaching them would delete original lines unshown (`check_inner_deletions`).
+
+    A section that starts on a unique line opening a block (`fn add_val_to(...) {`) and whose
+    own lines never close that block goes on inside it. A later line of it that is unique in the
+    original only past the block's end (`occurs: 0,` in the next function, where the section's
+    edited copy of `occurs: 0, // TODO` differs) is no anchor: taking it would delete the
+    block's end and the next definition's header, which the snippet does not show. Those anchors
+    are dropped; the lines become the section's own (inserted, or edits of the original lines
+    beyond its matched run, which the edge rules read). Anchors are kept as they are when the first
+    opens no block, when the section's lines close it, or when no deletion would be refused."""
+    try:
+        check_inner_deletions(anchors, sec, keys, key)
+        return anchors
+    except Ambiguous:
+        pass
+    j1, o1 = anchors[0]
+    if bracket_balance([orig[o1]]) <= 0:
+        return anchors  # the first anchor opens no block: nothing says where the section must stay
+    kept = [(j, o) for j, o in anchors if _open_between(orig, o1, o) or not _open_between(sec, j1, j)]
+    return kept if len(kept) < len(anchors) and all(a in kept for a in anchors[:1]) else anchors
+
+
+def _open_between(lines: Sequence[str], a: int, b: int) -> bool:
+    """True when the running bracket depth over lines[a:b] (line a included, b excluded) rises
+    above zero on line a and stays there: line b is still inside the block line a opens."""
+    depth = 0
+    for k in range(a, b):
+        depth += bracket_balance([lines[k]])
+        if depth <= 0:
+            return False
+    return True
 
 
 def check_inner_deletions(anchors: list[tuple[int, int]], sec: Sequence[str], keys: Sequence[str], key) -> None:
