@@ -39,6 +39,7 @@ from fastapply.merge import edges, order
 from fastapply.merge.anchors import RUNGS, LineIndex, bracket_balance, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
+from fastapply.merge.pinned import pinned_place
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
@@ -91,10 +92,13 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
     alt: tuple[list[str], int] | None = None  # the doubt's rival reading: (its lines so far, its cursor)
     regions: list[tuple[int, int]] = []
-    def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None):
-        """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py)."""
+    def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None, pinned: bool = False):
+        """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py);
+        `pinned`: anchored on its lines unique within [lo, hi) too (pinned.py)."""
         t = trimmed[i]
         end = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
+        if pinned:
+            cursor, end = max(cursor, lo), min(end, hi)
         own = [(j, o) for j, o in anchors[i] if cursor <= o < end]
         if not own:
             sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
@@ -102,7 +106,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         own = inside_block(own, t.lines, orig, index.keys, key)
         check_inner_deletions(own, t.lines, index.keys, key)
         if own:
-            if lo is not None:
+            if lo is not None and not pinned:
                 raise Ambiguous(t.lines[0])  # anchored: no rival place to force
             return edges.place_anchored(t, orig, index, key, own, cursor, end)
         try:
@@ -124,6 +128,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             forced = None
             if getattr(amb, "floating", False) and not amb.doubt and len(amb.places) > 1:
                 forced = order.forced_place(place, i, len(trimmed), cursor, amb.places)
+                if forced is None:
+                    forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
             if forced is not None:
                 span, lines = forced
             else:

@@ -1,0 +1,82 @@
+"""Floating sections pinned by the old form of a line they change (pinned.py)."""
+
+from fastapply.merge.anchors import key_function
+from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.pinned import pinned_stretch
+
+ORIGINAL = """interface Command {
+    /**
+     * @param {string} str
+     * @return {Command}
+     */
+    version(str: string): Command;
+
+    /**
+     * @param {string} str
+     * @return {(Command | string)}
+     */
+    description(str: string): Command;
+    description(): string;
+
+    /**
+     * @param {string} str
+     * @return {(Command | string)}
+     */
+    usage(str: string): Command;
+    usage(): string;
+}""".split("\n")
+
+KEY = key_function("exact")
+
+
+def test_changed_signature_pins_the_doc_comment_it_follows():
+    # `* @param {string} str` opens three doc comments; only the second is followed by the old
+    # `description(str: string): Command;` the section changes.
+    snippet = """    // ... existing code ...
+     * @param {string} str
+     * @param {object} args
+     * @return {(Command | string)}
+     */
+    description(str: string, args?: object): Command;
+    // ... existing code ...""".split("\n")
+    m = merge_lazy(ORIGINAL, snippet)
+    assert m.refused_reason is None
+    assert m.lines == (ORIGINAL[:9] + ["     * @param {object} args"] + ORIGINAL[9:11]
+                       + ["    description(str: string, args?: object): Command;"] + ORIGINAL[12:])
+
+
+def test_same_section_without_a_changed_line_stays_ambiguous():
+    snippet = """    // ... existing code ...
+     * @param {string} str
+     * @param {object} args
+     * @return {(Command | string)}
+     */
+    // ... existing code ...""".split("\n")
+    m = merge_lazy(ORIGINAL, snippet)
+    assert m.lines is None
+    assert "places in the original" in m.refused_reason
+
+
+def test_line_edited_around_several_places_pins_nothing():
+    sec = ["     * @param {string} str", "     * @param {string} name"]
+    assert pinned_stretch(sec, ORIGINAL, KEY, [2, 8, 15], 0, len(ORIGINAL)) is None
+
+
+def test_two_lines_pinning_different_places_pin_nothing():
+    sec = ["     * @param {string} str", "    description(str: string, x: number): Command;",
+           "    usage(str: string, x: number): Command;"]
+    assert pinned_stretch(sec, ORIGINAL, KEY, [2, 8, 15], 0, len(ORIGINAL)) is None
+    assert pinned_stretch(sec[:2], ORIGINAL, KEY, [2, 8, 15], 0, len(ORIGINAL))[:2] == (8, 15)
+
+
+def test_changed_line_that_replaces_no_old_form_pins_nothing():
+    # Read in the second doc comment, the `description(...)` line is inserted between two kept
+    # lines and its old form stays: it was no edit of that line, so it settles no place.
+    snippet = """    // ... existing code ...
+     * @param {string} str
+    description(str: string, args?: object): Command;
+     * @return {(Command | string)}
+    // ... existing code ...""".split("\n")
+    m = merge_lazy(ORIGINAL, snippet)
+    assert m.lines is None
+    assert "places in the original" in m.refused_reason
