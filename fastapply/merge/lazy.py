@@ -40,6 +40,7 @@ from fastapply.merge.anchors import RUNGS, LineIndex, bracket_balance, collapse,
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
 from fastapply.merge.pinned import pinned_place
+from fastapply.merge.enclosed import enclosed_place
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
@@ -92,6 +93,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
     alt: tuple[list[str], int] | None = None  # the doubt's rival reading: (its lines so far, its cursor)
     regions: list[tuple[int, int]] = []
+    prev: list[str] | None = None  # the lines of the last section placed (enclosed.py)
     def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None, pinned: bool = False):
         """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py);
         `pinned`: anchored on its lines unique within [lo, hi) too (pinned.py)."""
@@ -130,6 +132,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
                 forced = order.forced_place(place, i, len(trimmed), cursor, amb.places)
                 if forced is None:
                     forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
+                if forced is None:
+                    forced = enclosed_place(place, i, prev, t.lines, orig, amb.places, cursor, hi)
             if forced is not None:
                 span, lines = forced
             else:
@@ -163,6 +167,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         out.extend(lines)
         cursor = span.end
         spans.append(span)
+        prev = lines
     out.extend(orig[cursor:])
     if refusal:
         alternative = alt[0] + orig[alt[1]:] if alt is not None and doubted else None
