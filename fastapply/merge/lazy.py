@@ -41,6 +41,7 @@ from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
 from fastapply.merge.pinned import pinned_place
 from fastapply.merge.enclosed import enclosed_place
+from fastapply.merge.twins import twin_free_stretch
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
@@ -71,7 +72,10 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
                      alternative=first.alternative)
 
 
-def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> Merged:
+def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
+                force: tuple[int, int, int] | None = None) -> Merged:
+    """One rung's placement of all sections; `force`: (section, start, end) places that section
+    within original[start:end] (twins.py reads the snippet once per rival place that way)."""
     index = LineIndex.build(orig, rung)
     key = key_function(rung)
     trimmed = [edges.trim_blank_edges(s) for s in sections]
@@ -122,7 +126,10 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         label = _label(t.section, i)
         follows = alt is not None  # a section after the doubted one goes into its rival reading too
         try:
-            placed = place(i, cursor)
+            if force is not None and force[0] == i:
+                placed = place(i, cursor, force[1], force[2], pinned=True)
+            else:
+                placed = place(i, cursor)
             if placed is None:
                 continue  # only context: changes nothing wherever it lands
             span, lines = placed
@@ -134,6 +141,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
                     forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
                 if forced is None:
                     forced = enclosed_place(place, i, prev, t.lines, orig, amb.places, cursor, hi)
+                if forced is None and force is None:
+                    forced = _twin_free(orig, sections, rung, shown, i, amb.places, cursor, hi, place)
             if forced is not None:
                 span, lines = forced
             else:
@@ -174,6 +183,21 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted,
                       alternative=alternative if alternative != out else None)
     return Merged(out, None, rung, None, tuple(spans), shown)
+
+
+def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, i: int, places, cursor: int,
+               hi: int, place):
+    """(span, lines) for section i at the one rival place whose whole reading pastes no twin
+    (twins.py), or None. The readings it compares force section i and nothing else."""
+    snippet = [line for s in sections for line in s.lines]
+    stretch = twin_free_stretch(lambda st: _merge_rung(orig, sections, rung, shown, (i, st[0], st[1])),
+                                orig, snippet, places, cursor, hi)
+    if stretch is None:
+        return None
+    try:
+        return place(i, cursor, stretch[0], stretch[1], pinned=True)
+    except (Ambiguous, Unplaceable):
+        return None
 
 
 def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) -> list[str]:

@@ -1,0 +1,69 @@
+"""Floating sections settled by twins: the one place whose whole reading pastes no copy (twins.py)."""
+
+from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.result import Merged
+from fastapply.merge.twins import twin_free_stretch
+
+ORIGINAL = """describe('subdomains', function(){
+  it('returns both', function(done){
+    request(app)
+    .get('/')
+    .set('Host', 'tobi.ferrets.example.com')
+    .expect('["ferrets","tobi"]', done);
+  })
+
+  it('returns them with an offset', function(done){
+    request(app)
+    .get('/')
+    .set('Host', 'tobi.ferrets.example.com')
+    .expect('["tobi"]', done);
+  })
+
+  it('returns none', function(done){
+    request(app)
+    .get('/')
+    .set('Host', 'example.com')
+    .expect('[]', done);
+  })
+})""".split("\n")
+
+
+def test_the_place_whose_reading_pastes_no_twin():
+    # Section 1 fits both tests on tobi.ferrets; forced into the second, section 2 finds no
+    # `.set('Host', 'tobi.ferrets.example.com')` after it and would paste a third copy.
+    snippet = """// ... existing code ...
+    .get('/')
+    .set('Host', 'tobi.ferrets.example.com')
+    .expect(["ferrets","tobi"], done);
+// ... existing code ...
+    .get('/')
+    .set('Host', 'tobi.ferrets.example.com')
+    .expect(["tobi"], done);
+// ... existing code ...""".split("\n")
+    m = merge_lazy(ORIGINAL, snippet)
+    assert m.refused_reason is None
+    assert m.lines == (ORIGINAL[:5] + ['    .expect(["ferrets","tobi"], done);'] + ORIGINAL[6:12]
+                       + ['    .expect(["tobi"], done);'] + ORIGINAL[13:])
+
+
+def _reading(lines):
+    return Merged(lines, None, "exact")
+
+
+A, X1, X2, B = "if (request.ok) {", "  total = compute(first);", "  total = compute(second);", "}"
+NEW = "  total = compute(first, second);"
+ORIG = [A, X1, B, A, X2, B]
+
+
+def test_a_rival_undecided_further_on_with_a_clean_guess_settles_nothing():
+    readings = {(0, 3): _reading([A, NEW, B, A, X2, B]),
+                (3, 6): Merged(None, "undecided", "ambiguous", [A, X1, B, A, NEW, B])}
+    assert twin_free_stretch(readings.get, ORIG, [A, NEW, B], [0, 3], 0, 6) is None
+    # Its guess pastes a second copy of `total = compute(first);`: that place is out.
+    readings[(3, 6)] = Merged(None, "undecided", "ambiguous", [A, X1, B, A, NEW, B, X1])
+    assert twin_free_stretch(readings.get, ORIG, [A, NEW, B], [0, 3], 0, 6) == (0, 3)
+
+
+def test_two_clean_readings_settle_nothing():
+    readings = {(0, 3): _reading([A, NEW, B, A, X2, B]), (3, 6): _reading([A, X1, B, A, NEW, B])}
+    assert twin_free_stretch(readings.get, ORIG, [A, NEW, B], [0, 3], 0, 6) is None
