@@ -46,6 +46,7 @@ from fastapply.merge.sections import Section, has_markers, section_label as _lab
 from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
+TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (twins.py)
 
 __all__ = ["Merged", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
 
@@ -73,9 +74,12 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
 
 
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
-                force: tuple[int, int, int] | None = None) -> Merged:
-    """One rung's placement of all sections; `force`: (section, start, end) places that section
-    within original[start:end] (twins.py reads the snippet once per rival place that way)."""
+                force: dict[int, tuple[int, int]] | None = None, reads: list[int] | None = None) -> Merged:
+    """One rung's placement of all sections; `force`: section -> (start, end) places that section
+    within original[start:end] (twins.py reads the snippet once per rival place that way);
+    `reads`: how many more such readings this merge may make (shared by the nested ones)."""
+    force = force or {}
+    reads = reads if reads is not None else [TWIN_READS]
     index = LineIndex.build(orig, rung)
     key = key_function(rung)
     trimmed = [edges.trim_blank_edges(s) for s in sections]
@@ -126,8 +130,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
         label = _label(t.section, i)
         follows = alt is not None  # a section after the doubted one goes into its rival reading too
         try:
-            if force is not None and force[0] == i:
-                placed = place(i, cursor, force[1], force[2], pinned=True)
+            if i in force:
+                placed = place(i, cursor, *force[i], pinned=True)
             else:
                 placed = place(i, cursor)
             if placed is None:
@@ -141,8 +145,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
                     forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
                 if forced is None:
                     forced = enclosed_place(place, i, prev, t.lines, orig, amb.places, cursor, hi)
-                if forced is None and force is None:
-                    forced = _twin_free(orig, sections, rung, shown, i, amb.places, cursor, hi, place)
+                if forced is None:
+                    forced = _twin_free(orig, sections, rung, shown, i, amb.places, cursor, hi, place, force, reads)
             if forced is not None:
                 span, lines = forced
             else:
@@ -186,12 +190,20 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
 
 
 def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, i: int, places, cursor: int,
-               hi: int, place):
+               hi: int, place, force: dict[int, tuple[int, int]], reads: list[int]):
     """(span, lines) for section i at the one rival place whose whole reading pastes no twin
-    (twins.py), or None. The readings it compares force section i and nothing else."""
+    (twins.py), or None. Each reading forces section i (and the sections this one's caller forced)
+    and settles later sections' rival places the same way, all within the `reads` budget; a
+    reading the budget no longer allows leaves the choice open."""
     snippet = [line for s in sections for line in s.lines]
-    stretch = twin_free_stretch(lambda st: _merge_rung(orig, sections, rung, shown, (i, st[0], st[1])),
-                                orig, snippet, places, cursor, hi)
+
+    def read(stretch: tuple[int, int]) -> Merged | None:
+        if reads[0] <= 0:
+            return None
+        reads[0] -= 1
+        return _merge_rung(orig, sections, rung, shown, {**force, i: stretch}, reads)
+
+    stretch = twin_free_stretch(read, orig, snippet, places, cursor, hi)
     if stretch is None:
         return None
     try:

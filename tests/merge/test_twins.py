@@ -67,3 +67,44 @@ def test_a_rival_undecided_further_on_with_a_clean_guess_settles_nothing():
 def test_two_clean_readings_settle_nothing():
     readings = {(0, 3): _reading([A, NEW, B, A, X2, B]), (3, 6): _reading([A, X1, B, A, NEW, B])}
     assert twin_free_stretch(readings.get, ORIG, [A, NEW, B], [0, 3], 0, 6) is None
+
+
+def test_a_reading_not_allowed_leaves_the_choice_open():
+    readings = {(0, 3): _reading([A, NEW, B, A, X2, B]), (3, 6): None}  # None: the budget ran out
+    assert twin_free_stretch(readings.get, ORIG, [A, NEW, B], [0, 3], 0, 6) is None
+
+
+DOCS = """def get(url, **kwargs):
+    \"\"\"Sends a GET request.
+
+    :param url: URL for the new :class:`Request` object.
+    :param params: (optional) Dictionary of GET Parameters.
+    \"\"\"
+
+def options(url, **kwargs):
+    \"\"\"Sends an OPTIONS request.
+
+    :param url: URL for the new :class:`Request` object.
+    :param params: (optional) Dictionary of GET Parameters.
+    \"\"\"
+
+def delete(url, **kwargs):
+    \"\"\"Sends a DELETE request.
+
+    :param url: URL for the new :class:`Request` object.
+    :param params: (optional) Dictionary of DELETE Parameters.
+    \"\"\"""".split("\n")
+
+
+def test_nested_rival_places_are_settled_by_the_readings_they_lead_to():
+    # Three sections change three alike docstrings; the first two fit all three places. Placed
+    # too far down, a later one must paste its unchanged `:param url:` line again: each section
+    # lands on its own docstring, though no single section's order settles it.
+    new = "    :param params: (optional) Dictionary of query parameters."
+    snippet = ["# ... existing code ...", "", "    :param url: URL for the new :class:`Request` object.", new,
+               "# ... existing code ...", "", "    :param url: URL for the new :class:`Request` object.", new,
+               "# ... existing code ...", "", "    :param url: URL for the new :class:`Request` object.", new,
+               "    \"\"\""]
+    m = merge_lazy(DOCS, snippet)
+    assert m.refused_reason is None
+    assert m.lines == [new if "Dictionary of" in line else line for line in DOCS]
