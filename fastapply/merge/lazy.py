@@ -9,7 +9,10 @@ between two spans. Placement, for the snippet as a whole:
    (it changes nothing wherever it lands); otherwise it is placed by its first/last lines when
    exactly one place fits, or refused. A section whose first anchor opens a block its own lines
    never close stays inside that block: a later line unique only past the block's end is no
-   anchor of it (`inside_block`).
+   anchor of it (`inside_block`). Several equal places of a section with no anchor are settled,
+   in turn, by the order of the sections after it (order.py), by the old form of a line it changes
+   (pinned.py), by the blocks the previous section left open (enclosed.py), or by the one place
+   whose whole reading pastes no second copy of an original line (twins.py); else refused.
 2. **Edges** (edges.py): from its first and last anchors a section's span grows over equal
    neighbouring lines; the lines beyond are either inserted, or replace original lines up to a
    matching edge line further out (a generic closing `}` after new lines). Candidates are scored
