@@ -197,12 +197,17 @@ def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, 
     """(span, lines) for section i at the one rival place whose whole reading pastes no twin
     (twins.py), or None. Each reading forces section i (and the sections this one's caller forced)
     and settles later sections' rival places the same way, all within the `reads` budget; a
-    reading the budget no longer allows leaves the choice open."""
+    reading the budget no longer allows, or one where section i itself cannot be placed (its own
+    tie-breaks, not the sections after it), leaves the choice open."""
     snippet = [line for s in sections for line in s.lines]
 
     def read(stretch: tuple[int, int]) -> Merged | None:
         if reads[0] <= 0:
             return None
+        try:
+            place(i, cursor, *stretch, pinned=True)
+        except (Ambiguous, Unplaceable):
+            return None  # the section itself does not hold there: that says nothing about the place
         reads[0] -= 1
         return _merge_rung(orig, sections, rung, shown, {**force, i: stretch}, reads)
 

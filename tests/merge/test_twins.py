@@ -108,3 +108,17 @@ def test_nested_rival_places_are_settled_by_the_readings_they_lead_to():
     m = merge_lazy(DOCS, snippet)
     assert m.refused_reason is None
     assert m.lines == [new if "Dictionary of" in line else line for line in DOCS]
+
+
+ERRORS = ["test('a', t => {", "\tt.true(error.stack.includes('at Object.request'));", "\tif (retry) {",
+          "\t\tt.true(error.code === 'ETIMEDOUT');", "\t}", "});", "test('b', t => {",
+          "\tt.true(error.stack.includes('at Object.request'));", "});"]
+
+
+def test_a_place_where_the_section_itself_cannot_be_placed_is_not_excluded():
+    # The lone changed line edits either `t.true(...)` at the same depth; in the first test
+    # another `t.true(` line makes its own tie-break fail. That says nothing about the place:
+    # the second test does not win by default.
+    m = merge_lazy(ERRORS, ["// ... existing code ...", "\tt.true(['ENOTFOUND', 'EAI_AGAIN'].includes(error.code));",
+                            "// ... existing code ..."])
+    assert m.lines is None
