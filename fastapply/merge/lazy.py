@@ -50,6 +50,7 @@ from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
 TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (twins.py)
+TWIN_LINES = 200_000  # original lines those readings may go over in all (fewer readings of a long file)
 
 __all__ = ["Merged", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
 
@@ -82,7 +83,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     within original[start:end] (twins.py reads the snippet once per rival place that way);
     `reads`: how many more such readings this merge may make (shared by the nested ones)."""
     force = force or {}
-    reads = reads if reads is not None else [TWIN_READS]
+    reads = reads if reads is not None else [min(TWIN_READS, TWIN_LINES // max(1, len(orig)))]
     index = LineIndex.build(orig, rung)
     key = key_function(rung)
     trimmed = [edges.trim_blank_edges(s) for s in sections]

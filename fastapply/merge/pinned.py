@@ -26,6 +26,7 @@ This module knows lines and the rival places; placing a section is the caller's.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Sequence
 
 from fastapply.merge.anchors import collapse, is_generic
@@ -52,8 +53,10 @@ def pinned_stretch(sec: Sequence[str], orig: Sequence[str], key, places: Sequenc
     stretches = [(p, q) for p, q in zip(places, places[1:] + [hi])]
     pinned: set[tuple[int, int]] = set()
     forms: list[int] = []
+    heads = {o: _head(orig[o]) for o in range(places[0], hi) if orig[o].strip()}
     for line in changed:
-        olds = [o for o in range(places[0], hi) if orig[o].strip() and collapse(orig[o]) != collapse(line)
+        head = _head(line)
+        olds = [o for o, h in heads.items() if _may_edit(head, h) and collapse(orig[o]) != collapse(line)
                 and same_edit(line, orig[o])]
         holding = {s for s in stretches if any(s[0] <= o < s[1] for o in olds)}
         if len(holding) == 1:
@@ -63,6 +66,23 @@ def pinned_stretch(sec: Sequence[str], orig: Sequence[str], key, places: Sequenc
         return None
     start, end = next(iter(pinned))
     return start, end, sorted(forms)
+
+
+_DECLARE = re.compile(r"^(?:var|let|const)\s+")
+_TOKEN = re.compile(r"[^\s(=:{,;]+")
+
+
+def _head(line: str) -> tuple[str, str]:
+    """A line's first three characters and first token, collapsed, without a declaration keyword."""
+    text = _DECLARE.sub("", collapse(line))
+    token = _TOKEN.match(text)
+    return text[:3], token.group(0) if token else ""
+
+
+def _may_edit(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """A cheap necessary condition for edits.same_edit (same leading name, a shared prefix, the same
+    name declared another way all start alike): lines that start differently are not compared."""
+    return a[0] == b[0] or (a[1] != "" and a[1] == b[1])
 
 
 def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str], key,

@@ -80,3 +80,16 @@ def test_changed_line_that_replaces_no_old_form_pins_nothing():
     m = merge_lazy(ORIGINAL, snippet)
     assert m.lines is None
     assert "places in the original" in m.refused_reason
+
+
+def test_cheap_filter_keeps_every_kind_of_edited_copy():
+    from fastapply.merge.edits import same_edit
+    from fastapply.merge.pinned import _head, _may_edit
+
+    pairs = [("html_title = 'new'", "html_title = 'old'"), ("let context;", "let context = {};"),
+             ("const x = 2", "var x = 1"), ("let total = 0", "total = 1"),
+             ("// retried after a socket timeout, unless told not to", "// retried after a socket timeout."), ("    return a + b", "return a + b")]
+    for new, old in pairs:
+        assert same_edit(new, old), (new, old)
+        assert _may_edit(_head(new), _head(old)), (new, old)
+    assert not _may_edit(_head("return x"), _head("print(x)"))

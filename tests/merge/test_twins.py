@@ -122,3 +122,13 @@ def test_a_place_where_the_section_itself_cannot_be_placed_is_not_excluded():
     m = merge_lazy(ERRORS, ["// ... existing code ...", "\tt.true(['ENOTFOUND', 'EAI_AGAIN'].includes(error.code));",
                             "// ... existing code ..."])
     assert m.lines is None
+
+
+def test_long_files_get_fewer_readings(monkeypatch):
+    import fastapply.merge.lazy as lazy
+
+    monkeypatch.setattr(lazy, "TWIN_LINES", len(ORIGINAL))  # one reading: not enough to compare two places
+    snippet = ["// ... existing code ...", "    .get('/')", "    .set('Host', 'tobi.ferrets.example.com')",
+               '    .expect(["ferrets","tobi"], done);', "// ... existing code ...", "    .get('/')",
+               "    .set('Host', 'tobi.ferrets.example.com')", '    .expect(["tobi"], done);', "// ... existing code ..."]
+    assert merge_lazy(ORIGINAL, snippet).lines is None
