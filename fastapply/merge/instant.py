@@ -36,7 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge import blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, sections, snippet_checks, syntax
+from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, relanding, sections,
+                             snippet_checks, syntax)
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     pasted a twin and the other did not overwrite what the first kept, or they differ in blank
     lines only, or one deletes much less (not a short final block: readings.py); else refused
     with the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard); a
+    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard, or
+else its whole new definition relanded before the next one: `_relanded`); a
     reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
     (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
     undecided regions."""
@@ -213,6 +215,9 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
                    or landing.check_definition_split(orig.lines, old_lines))
         if unshown is None:
             return old
+        relanded = _relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)
+        if relanded is not None:
+            return MergeResult(relanded, None, "lazy", old.rung, None)
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
@@ -263,6 +268,24 @@ def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], pl
                                        shown_lines=None, snippet=snippet)
             return MergeResult(texts[drop], None, "lazy", chosen.rung, None) if reason is None else None
     return None
+
+
+def _relanded(orig: Text, lines: list[str], snip_lines: list[str], language: str | None, shown: int,
+              diff_snippet: list[str] | None) -> str | None:
+    """The greedy reading laid a whole new definition over the end of the one above it
+    (landing.check_definition_split): the other reading, the definition inserted whole before
+    the next original line at its depth (relanding.py), written when it passes every guard."""
+    alt = relanding.insert_before_next(orig.lines, lines, snip_lines)
+    if alt is None:
+        return None
+    text = join_lines(alt, orig)
+    if (guards.run_guards("\n".join(orig.lines), "\n".join(alt), language=language, shown_lines=shown,
+                          snippet="\n".join(snip_lines))
+            or snippet_checks.check_unshown_deletions(orig.lines, alt, snip_lines, strict=True)
+            or guards.check_head_dropped(orig.lines, alt, snip_lines) or landing.check_definition_split(orig.lines, alt)
+            or _copied(orig, text, snip_lines, diff_snippet)):
+        return None
+    return text
 
 
 def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] | None) -> MergeResult:

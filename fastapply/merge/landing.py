@@ -34,7 +34,8 @@ The mirror mistake reads a new sibling as an edit of the old one and overwrites 
 `check_dropped_definition` refuses a result in which a function the original defines is defined
 nowhere although the snippet itself calls it. `check_definition_split` (for a reading no second
 one confirms) refuses a new definition header laid inside an original definition's body, taking
-over its repeated lines below and dropping the rest of that body.
+over its repeated lines below and dropping the rest of that body (`definition_split` says where,
+for relanding.py's other reading).
 
 This module knows lines and a handful of keywords common to mainstream languages; it does not
 parse, and it does not know how the result was made.
@@ -143,6 +144,20 @@ def check_definition_split(original: Sequence[str], result: Sequence[str]) -> st
     end of the test above it (`@click.command()`, `assert not result.exception`) was laid over
     that end instead of after it. For a reading no second one confirms: a commit that rewrites
     a body and adds a sibling reusing its lines reads the same line for line."""
+    split = definition_split(original, result)
+    if split is None:
+        return None
+    j, parent, _, lost = split
+    return (f"the new definition `{result[j].strip()[:60]}` would land inside `{original[parent].strip()[:60]}` "
+            f"and replace its lines (`{lost.strip()[:60]}`); include the unchanged lines just above the "
+            "new definition")
+
+
+def definition_split(original: Sequence[str], result: Sequence[str]) -> tuple[int, int, int, str] | None:
+    """(j, parent, end, lost) when `result[j]` is a new definition header laid inside the body of
+    the original definition `original[parent]`, which ends before `original[end]` (the next
+    line at the header's depth or shallower), taking over its repeated lines and dropping
+    `lost`, one of its distinctive lines (`check_definition_split`); else None."""
     from fastapply.merge.snippet_checks import line_opcodes
 
     ops = line_opcodes(original, result)
@@ -176,7 +191,5 @@ def check_definition_split(original: Sequence[str], result: Sequence[str]) -> st
                     if original[x].strip() and _depth(original[x]) <= depth), len(original))
         lost = [original[x] for x in range(parent + 1, end) if x not in kept and _distinctive(original[x])]
         if lost:
-            return (f"the new definition `{header.strip()[:60]}` would land inside `{original[parent].strip()[:60]}` "
-                    f"and replace its lines (`{lost[0].strip()[:60]}`); include the unchanged lines just above the "
-                    "new definition")
+            return j, parent, end, lost[0]
     return None
