@@ -212,7 +212,7 @@ else its whole new definition relanded before the next one: `_relanded`); a
         old_lines = split_text(old.text).lines
         unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
                    or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
-                   or landing.check_definition_split(orig.lines, old_lines))
+                   or landing.check_definition_split(orig.lines, old_lines, snip_lines))
         if unshown is None:
             return old
         relanded = _relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)
@@ -282,7 +282,7 @@ def _relanded(orig: Text, lines: list[str], snip_lines: list[str], language: str
     if (guards.run_guards("\n".join(orig.lines), "\n".join(alt), language=language, shown_lines=shown,
                           snippet="\n".join(snip_lines))
             or snippet_checks.check_unshown_deletions(orig.lines, alt, snip_lines, strict=True)
-            or guards.check_head_dropped(orig.lines, alt, snip_lines) or landing.check_definition_split(orig.lines, alt)
+            or guards.check_head_dropped(orig.lines, alt, snip_lines) or landing.check_definition_split(orig.lines, alt, snip_lines)
             or _copied(orig, text, snip_lines, diff_snippet)):
         return None
     return text

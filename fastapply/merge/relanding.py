@@ -66,7 +66,7 @@ def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: 
     body (landing.definition_split) whole, just before the next original line at its depth, with
     the original body kept; None when the definition is not whole and new (module docstring) or
     the refused reading does not have the expected shape."""
-    split = definition_split(original, result)
+    split = definition_split(original, result, snippet)
     if split is None:
         return None
     j, parent, end, _ = split
