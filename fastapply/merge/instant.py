@@ -36,8 +36,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, relanding, sections,
+from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, sections,
                              snippet_checks, syntax)
+from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     lines only, or one deletes much less (not a short final block: readings.py); else refused
     with the joint result as candidate. One merges: written when it passes its guards (the joint
     one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard, or
-else its whole new definition relanded before the next one: `_relanded`); a
+else its whole new definition relanded before the next one: settled.py); a
     reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
     (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
     undecided regions."""
@@ -207,6 +208,9 @@ else its whole new definition relanded before the next one: `_relanded`); a
         if joint_merge.doubted and joint.candidate == old.text:
             # The joint reading doubted this very file (a new line that may be a changed one):
             # the greedy reading, blind to the doubt, agreeing with it confirms nothing.
+            if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
+                                 joint_merge.shown_lines, diff_snippet)) is not None:
+                return MergeResult(text, None, "lazy", joint.rung, None)
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions, joint.alternatives,
                                joint.choice)
         old_lines = split_text(old.text).lines
@@ -215,9 +219,8 @@ else its whole new definition relanded before the next one: `_relanded`); a
                    or landing.check_definition_split(orig.lines, old_lines, snip_lines))
         if unshown is None:
             return old
-        relanded = _relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)
-        if relanded is not None:
-            return MergeResult(relanded, None, "lazy", old.rung, None)
+        if (text := relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)):
+            return MergeResult(text, None, "lazy", old.rung, None)
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
@@ -229,6 +232,9 @@ else its whole new definition relanded before the next one: `_relanded`); a
                            regions or changed_regions(orig.lines, split_text(joint.text).lines))
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
+    if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
+                                 joint_merge.shown_lines, diff_snippet)) is not None:
+        return MergeResult(text, None, "lazy", joint.rung, None)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions,
                        joint.alternatives, joint.choice)
 
@@ -270,24 +276,6 @@ def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], pl
     return None
 
 
-def _relanded(orig: Text, lines: list[str], snip_lines: list[str], language: str | None, shown: int,
-              diff_snippet: list[str] | None) -> str | None:
-    """The greedy reading laid a whole new definition over the end of the one above it
-    (landing.check_definition_split): the other reading, the definition inserted whole before
-    the next original line at its depth (relanding.py), written when it passes every guard."""
-    alt = relanding.insert_before_next(orig.lines, lines, snip_lines)
-    if alt is None:
-        return None
-    text = join_lines(alt, orig)
-    if (guards.run_guards("\n".join(orig.lines), "\n".join(alt), language=language, shown_lines=shown,
-                          snippet="\n".join(snip_lines))
-            or snippet_checks.check_unshown_deletions(orig.lines, alt, snip_lines, strict=True)
-            or guards.check_head_dropped(orig.lines, alt, snip_lines) or landing.check_definition_split(orig.lines, alt, snip_lines)
-            or _copied(orig, text, snip_lines, diff_snippet)):
-        return None
-    return text
-
-
 def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] | None) -> MergeResult:
     """A reading whose result disagrees with the snippet's `+`/`-` lines (keeps a removed line,
     takes an original line for an added one) is refused, its text kept as the candidate
@@ -296,15 +284,6 @@ def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] 
         return result
     reason = sections.check_diff_counts(orig.lines, split_text(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
-
-
-def _copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
-    """The copied-lines guard, which a reading of a snippet with diff lines passes when its line
-    counts agree with those lines exactly (sections.diff_counts_agree says why)."""
-    lines = split_text(text).lines
-    if diff_snippet and sections.diff_counts_agree(orig.lines, lines, diff_snippet):
-        return None
-    return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
 
 
 def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> bool:
