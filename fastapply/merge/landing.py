@@ -159,8 +159,10 @@ def _pinned_above(result: Sequence[str], j: int, snippet: Sequence[str]) -> bool
     """The snippet shows the header `result[j]` right below (blank lines aside, no marker between)
     the same line the result has right above it: the snippet itself ends the definition above
     there (a commit that rewrites a test's body and adds a sibling reusing its first lines), so
-    the header was not laid over that definition's end by a guess."""
+    the header was not laid over that definition's end by a guess. The line must be distinctive."""
     above = next((l.strip() for l in reversed(result[:j]) if l.strip()), None)
+    if above is None or not _distinctive(above):
+        return False  # a `}` or `pass` shown above pins nothing
     header = result[j].strip()
     for k, line in enumerate(snippet):
         if line.strip() == header:

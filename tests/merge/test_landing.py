@@ -117,3 +117,6 @@ def test_a_new_definition_the_snippet_pins_from_above_is_no_split():
     pinned = ["def test_a(runner):", "    # ... existing code ...", "    assert not result.exception", "", "",
               "def test_new(runner):", "    @click.command()"]
     assert landing.check_definition_split(original, over, pinned) is None
+    # A generic line shown above the header (`pass`) pins nothing.
+    generic = over[:8] + ["    pass"] + over[8:]
+    assert landing.check_definition_split(original, generic, ["    pass", "", "def test_new(runner):"]) is not None
