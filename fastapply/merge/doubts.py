@@ -136,8 +136,8 @@ def settled_reading(original: Sequence[str], guess: Sequence[str], alternative: 
     with a wrong rival reading; the mirror (the shown line inserted elsewhere, so the doubted
     one is new too) fired on 33, its insertion reading right in 2."""
     at, shown = pair
-    if not 0 <= at < len(original):
-        return None
+    if not 0 <= at < len(original) or is_generic(shown) or is_generic(original[at]):
+        return None  # `}` or `end` changed elsewhere says nothing about this one
     changed = (original[at].strip(), shown.strip())
     for tag, i1, i2, j1, j2 in line_opcodes(original, guess):
         if tag == "replace" and i2 - i1 == j2 - j1:
