@@ -5,7 +5,9 @@ first and last lines: every place its first line occurs, closed on its last line
 end), ranked like anchored edges (bracket balance, lines deleted unshown, context). A section that
 occurs verbatim is pure context (None); equally good places are an ambiguity. A section none of
 whose lines occurs there may still be an edited copy of one run of original lines, line for line
-(`edited_block`: a lone changed line shown with no context at all).
+(`edited_block`: a lone changed line shown with no context at all); one that pairs with several
+runs alike (the same comment fixed in three functions) has those runs as rival places
+(`Ambiguous`), which order.py and the rules after it may settle.
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
@@ -59,6 +61,11 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             at = edited_block(sec, orig, key, lo, hi)
             if at is not None:
                 return Span(at, at + n, "exact"), list(sec)
+            runs = edited_runs(sec, orig, key, lo, hi)
+            if len(runs) > 1:
+                # the same edit fits several runs: rival places for order.py and the rules after it
+                raise Ambiguous(sec[0], runs, guess=(Span(runs[0], runs[0] + n, "exact", ambiguous=True), list(sec)),
+                                regions=[(p, p + n) for p in runs])
         raise Unplaceable(unplaced_note(sec, orig, lo, hi))
     cands.sort()
     rank, start, end = cands[0]

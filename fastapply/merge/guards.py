@@ -226,12 +226,14 @@ def run_guards(
     language: str | None,
     shown_lines: int | None,
     snippet: str | None = None,
+    rewritten: Sequence[tuple[int, int]] = (),
 ) -> str | None:
     """Run every guard; return the first refusal reason, or None when all pass.
 
     `shown_lines=None` skips the deletion guard (search/replace blocks and diff hunks show every
     deleted line explicitly, so they cannot delete by accident). With `snippet` (lazy and
-    definition merges) the merge is also checked against the snippet's lines.
+    definition merges) the merge is also checked against the snippet's lines; `rewritten`:
+    original ranges replaced by a definition the snippet shows whole (check_unshown_deletions).
     """
     original_lines = original.split("\n")
     result_lines = result.split("\n")
@@ -247,7 +249,7 @@ def run_guards(
     if reason is None and shown_lines is not None:
         reason = check_deletions(original_lines, result_lines, shown_lines)
     if reason is None and snippet is not None:
-        reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"))
+        reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"), rewritten)
     if reason is None and snippet is not None:
         reason = _check_added_lines(original_lines, result_lines, snippet.split("\n"), language)
     return reason
@@ -275,7 +277,8 @@ def _check_added_lines(
     return None
 
 
-def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
+                                rewritten: Sequence[tuple[int, int]] = ()) -> str | None:
     """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
     distinctive line duplicated, no outer definition kept twice nor a called one dropped
     (landing.py), no name defined twice in one block nor a run stuttered around unshown lines
@@ -289,7 +292,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
         lambda: siblings.check_sibling_overwritten(original, result, snippet),
-        lambda: check_unshown_deletions(original, result, snippet),
+        lambda: check_unshown_deletions(original, result, snippet, rewritten=rewritten),
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),
     ):

@@ -5,6 +5,7 @@
     <<<<<<< SEARCH ... >>>>>>> REPLACE blocks  -> blocks.merge_blocks      method "search_replace"
     @@ ... @@ unified-diff hunks               -> blocks.merge_diff        method "diff"
     lines with markers (`# ... existing code`) -> lazy + greedy readings   method "lazy"
+      ... both refused, whole definitions      -> marked_definitions        method "definition"
     no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
@@ -36,8 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, landing, lazy, readings, sections,
-                             snippet_checks, syntax)
+from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, landing, lazy, marked_definitions, readings,
+                             sections, snippet_checks, syntax)
 from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
 
 
@@ -123,13 +124,30 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
-        return _two_readings(orig, snip_lines, language, converted, diff_snippet)
+        read = _two_readings(orig, snip_lines, language, converted, diff_snippet)
+        return read if read.merged or diff_snippet else _by_name(orig, snip_lines, language, converted, read)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
         excerpt = _excerpt(orig, snip_lines, language, converted)
         if excerpt.merged or not definitions.shows_definitions(snip_lines, language):
             return excerpt  # not whole definitions: the excerpt's reason is the one that helps
     return _finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
+
+
+def _by_name(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
+             refused: MergeResult) -> MergeResult:
+    """Both lazy readings refused a snippet of whole top-level definitions between markers: each
+    replaces the original definition of its name (marked_definitions.py), written when the guards
+    pass (lines it removed inside a replaced definition count as shown); else the refusal stands."""
+    read = marked_definitions.read_marked_definitions(orig.lines, snip_lines, language)
+    if read is None:
+        return refused
+    reason = guards.run_guards("\n".join(orig.lines), "\n".join(read.lines), language=language,
+                               shown_lines=marked_definitions.shown_lines(snip_lines, orig.lines),
+                               snippet="\n".join(snip_lines), rewritten=read.replaced)
+    if reason:
+        return refused
+    return MergeResult(join_lines(read.lines, orig), None, "definition", "whitespace" if converted else "exact", None)
 
 
 def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:

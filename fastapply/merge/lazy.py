@@ -7,7 +7,12 @@ between two spans. Placement, for the snippet as a whole:
    all sections at once. A section without one gets anchors unique in the window between its
    placed neighbours; a section that still has none and only repeats original lines is a no-op
    (it changes nothing wherever it lands); otherwise it is placed by its first/last lines when
-   exactly one place fits, or refused.
+   exactly one place fits, or refused. A section whose first anchor opens a block its own lines
+   never close stays inside that block: a later line unique only past the block's end is no
+   anchor of it (`inside_block`). Several equal places of a section with no anchor are settled,
+   in turn, by the order of the sections after it (order.py), by the old form of a line it changes
+   (pinned.py), by the blocks the previous section left open (enclosed.py), or by the one place
+   whose whole reading pastes no second copy of an original line (twins.py); else refused.
 2. **Edges** (edges.py): from its first and last anchors a section's span grows over equal
    neighbouring lines; the lines beyond are either inserted, or replace original lines up to a
    matching edge line further out (a generic closing `}` after new lines). Candidates are scored
@@ -36,13 +41,18 @@ import re
 from typing import Sequence
 
 from fastapply.merge import doubts, edges, order
-from fastapply.merge.anchors import RUNGS, LineIndex, collapse, is_generic, key_function, unique_anchors
+from fastapply.merge.anchors import RUNGS, LineIndex, bracket_balance, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
+from fastapply.merge.pinned import pinned_place
+from fastapply.merge.enclosed import enclosed_place
+from fastapply.merge.twins import twin_free_stretch
 from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
 from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
+TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (twins.py)
+TWIN_LINES = 200_000  # original lines those readings may go over in all (fewer readings of a long file)
 
 __all__ = ["Merged", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
 
@@ -69,7 +79,13 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
                      alternative=first.alternative)
 
 
-def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int) -> Merged:
+def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
+                force: dict[int, tuple[int, int]] | None = None, reads: list[int] | None = None) -> Merged:
+    """One rung's placement of all sections; `force`: section -> (start, end) places that section
+    within original[start:end] (twins.py reads the snippet once per rival place that way);
+    `reads`: how many more such readings this merge may make (shared by the nested ones)."""
+    force = force or {}
+    reads = reads if reads is not None else [min(TWIN_READS, TWIN_LINES // max(1, len(orig)))]
     index = LineIndex.build(orig, rung)
     key = key_function(rung)
     trimmed = [edges.trim_blank_edges(s) for s in sections]
@@ -92,17 +108,22 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
     alt: tuple[list[str], int] | None = None  # the doubt's rival reading: (its lines so far, its cursor)
     pair: tuple[int, str] | None = None  # the doubt's (original line, shown line): edges.Ambiguous.pair
     regions: list[tuple[int, int]] = []
-    def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None):
-        """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py)."""
+    prev: list[str] | None = None  # the lines of the last section placed (enclosed.py)
+    def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None, pinned: bool = False):
+        """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py);
+        `pinned`: anchored on its lines unique within [lo, hi) too (pinned.py)."""
         t = trimmed[i]
         end = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
+        if pinned:
+            cursor, end = max(cursor, lo), min(end, hi)
         own = [(j, o) for j, o in anchors[i] if cursor <= o < end]
         if not own:
             sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
             own = unique_anchors(sub_keys, index, cursor, end)
+        own = inside_block(own, t.lines, orig, index.keys, key)
         check_inner_deletions(own, t.lines, index.keys, key)
         if own:
-            if lo is not None:
+            if lo is not None and not pinned:
                 raise Ambiguous(t.lines[0])  # anchored: no rival place to force
             return edges.place_anchored(t, orig, index, key, own, cursor, end)
         try:
@@ -116,7 +137,10 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         label = _label(t.section, i)
         follows = alt is not None  # a section after the doubted one goes into its rival reading too
         try:
-            placed = place(i, cursor)
+            if i in force:
+                placed = place(i, cursor, *force[i], pinned=True)
+            else:
+                placed = place(i, cursor)
             if placed is None:
                 continue  # only context: changes nothing wherever it lands
             span, lines = placed
@@ -124,6 +148,12 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
             forced = None
             if getattr(amb, "floating", False) and not amb.doubt and len(amb.places) > 1:
                 forced = order.forced_place(place, i, len(trimmed), cursor, amb.places)
+                if forced is None:
+                    forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
+                if forced is None:
+                    forced = enclosed_place(place, i, prev, t.lines, orig, amb.places, cursor, hi)
+                if forced is None:
+                    forced = _twin_free(orig, sections, rung, shown, i, amb.places, cursor, hi, place, force, reads)
             if forced is not None:
                 span, lines = forced
             else:
@@ -158,6 +188,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         out.extend(lines)
         cursor = span.end
         spans.append(span)
+        prev = lines
     out.extend(orig[cursor:])
     if refusal:
         alternative = alt[0] + orig[alt[1]:] if alt is not None and doubted else None
@@ -168,6 +199,34 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int)
         return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted,
                       alternative=alternative if alternative != out else None)
     return Merged(out, None, rung, None, tuple(spans), shown)
+
+
+def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, i: int, places, cursor: int,
+               hi: int, place, force: dict[int, tuple[int, int]], reads: list[int]):
+    """(span, lines) for section i at the one rival place whose whole reading pastes no twin
+    (twins.py), or None. Each reading forces section i (and the sections this one's caller forced)
+    and settles later sections' rival places the same way, all within the `reads` budget; a
+    reading the budget no longer allows, or one where section i itself cannot be placed (its own
+    tie-breaks, not the sections after it), leaves the choice open."""
+    snippet = [line for s in sections for line in s.lines]
+
+    def read(stretch: tuple[int, int]) -> Merged | None:
+        if reads[0] <= 0:
+            return None
+        try:
+            place(i, cursor, *stretch, pinned=True)
+        except (Ambiguous, Unplaceable):
+            return None  # the section itself does not hold there: that says nothing about the place
+        reads[0] -= 1
+        return _merge_rung(orig, sections, rung, shown, {**force, i: stretch}, reads)
+
+    stretch = twin_free_stretch(read, orig, snippet, places, cursor, hi)
+    if stretch is None:
+        return None
+    try:
+        return place(i, cursor, stretch[0], stretch[1], pinned=True)
+    except (Ambiguous, Unplaceable):
+        return None
 
 
 def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) -> list[str]:
@@ -214,6 +273,42 @@ def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int
         j += step
         o += step
     return n
+
+
+def inside_block(anchors: list[tuple[int, int]], sec: Sequence[str], orig: Sequence[str], keys: Sequence[str],
+                 key) -> list[tuple[int, int]]:
+    """The section's anchors without those that lie beyond the end of the block its first anchor
+    opens, when reaching them would delete original lines unshown (`check_inner_deletions`).
+
+    A section that starts on a unique line opening a block (`fn add_val_to(...) {`) and whose
+    own lines never close that block goes on inside it. A later line of it that is unique in the
+    original only past the block's end (`occurs: 0,` in the next function, where the section's
+    edited copy of `occurs: 0, // TODO` differs) is no anchor: taking it would delete the
+    block's end and the next definition's header, which the snippet does not show. Those anchors
+    are dropped; the lines become the section's own (inserted, or edits of the original lines
+    beyond its matched run, which the edge rules read). Anchors are kept as they are when the first
+    opens no block, when the section's lines close it, or when no deletion would be refused."""
+    try:
+        check_inner_deletions(anchors, sec, keys, key)
+        return anchors
+    except Ambiguous:
+        pass
+    j1, o1 = anchors[0]
+    if bracket_balance([orig[o1]]) <= 0:
+        return anchors  # the first anchor opens no block: nothing says where the section must stay
+    kept = [(j, o) for j, o in anchors if _open_between(orig, o1, o) or not _open_between(sec, j1, j)]
+    return kept if len(kept) < len(anchors) and all(a in kept for a in anchors[:1]) else anchors
+
+
+def _open_between(lines: Sequence[str], a: int, b: int) -> bool:
+    """True when the running bracket depth over lines[a:b] (line a included, b excluded) rises
+    above zero on line a and stays there: line b is still inside the block line a opens."""
+    depth = 0
+    for k in range(a, b):
+        depth += bracket_balance([lines[k]])
+        if depth <= 0:
+            return False
+    return True
 
 
 def check_inner_deletions(anchors: list[tuple[int, int]], sec: Sequence[str], keys: Sequence[str], key) -> None:

@@ -212,7 +212,8 @@ def _marked_deletions(snippet: Sequence[str]) -> set[str]:
 
 
 def check_unshown_deletions(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False,
+    rewritten: Sequence[tuple[int, int]] = (),
 ) -> str | None:
     """Refuse when the result drops original lines far from anything the snippet shows.
 
@@ -220,6 +221,9 @@ def check_unshown_deletions(
     and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
     removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
     distinctive lines) that the snippet shows. Runs of blank lines alone do not count.
+
+    `rewritten`: original line ranges [start, end) of definitions the merge replaced by name with
+    the snippet's whole new form (marked_definitions.py): lines removed inside one were rewritten.
 
     `strict`: landmarks must be unique in the original. A distinctive line the file repeats
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
@@ -248,7 +252,8 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
-        if rewrites.inside_rewritten_definition(original, snippet, i1, i2):
+        if any(a <= i1 and i2 <= b for a, b in rewritten) or rewrites.inside_rewritten_definition(
+                original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
         after = _landmarks(original, i2, +1, counts, unique=strict)
@@ -331,7 +336,9 @@ def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequen
 def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
     not occur in the merge more often than in the original or in the snippet, whichever is more
-    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one)."""
+    (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one).
+    Exempt: copies in new blocks shown whole (new_blocks.py) and changed lines that equal a line
+    the file has elsewhere, placed where the snippet's context points (changed_twins.py)."""
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     copied = list(copied_lines(original, result, snippet).items())
@@ -346,6 +353,10 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
 
         if copies_in_new_blocks(original, result, snippet):
             return None  # new code shaped like old: each copy sits in a new block shown whole
+        from fastapply.merge.changed_twins import copies_replace_changed_lines
+
+        if copies_replace_changed_lines(original, result, snippet):
+            return None  # a changed line that equals a line the file has elsewhere, at the place shown
     if len(copied) >= COPIED_LINES:
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "

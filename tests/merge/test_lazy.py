@@ -196,3 +196,50 @@ def test_a_unique_pass_does_not_pin_a_new_block_onto_another_body():
     assert m.refused_reason is None
     expected = original[:6] + ["def hook():", "    pass", ""] + original[6:]
     assert [l for l in m.lines if l.strip()] == [l for l in expected if l.strip()]  # blank lines: edges.py's rules
+
+
+RUST = """impl Matcher {
+    fn add_val(&mut self, arg: &Id) {
+        let ma = self.entry(arg).or_insert(Matched {
+            occurs: 0, // TODO: should this be 1?
+            ty,
+            vals: Vec::new(),
+        });
+        ma.push();
+    }
+
+    fn add_index(&mut self, arg: &Id) {
+        let ma = self.entry(arg).or_insert(Matched {
+            occurs: 0,
+            vals: Vec::new(),
+            ty,
+        });
+        ma.index();
+    }
+}""".split("\n")
+
+
+def test_section_stays_inside_the_block_its_first_anchor_opens():
+    # `occurs: 0,` is unique only in the next function; the section never closes `add_val`'s
+    # block, so it is the edited copy of the TODO line, not an anchor across the block's end.
+    m = merge("    fn add_val(&mut self, arg: &Id) {\n"
+              "        let ma = self.entry(arg).or_insert(Matched {\n"
+              "            // occurrences are counted later\n"
+              "            occurs: 0,\n"
+              "            ty,\n"
+              "            // ... existing code ...", RUST)
+    assert m.refused_reason is None
+    assert m.lines == RUST[:3] + ["            // occurrences are counted later", "            occurs: 0,"] + RUST[4:]
+
+
+def test_section_that_closes_its_block_keeps_the_far_anchor():
+    # The section's own `}` closes `add_val`: `occurs: 0,` in the next function may be where it
+    # goes on, so the far anchor stays and the unshown deletion is refused as before.
+    m = merge("    fn add_val(&mut self, arg: &Id) {\n"
+              "        ma.push();\n"
+              "    }\n"
+              "            occurs: 0,\n"
+              "            vals: Vec::new(),\n"
+              "            // ... existing code ...", RUST)
+    assert m.lines is None
+    assert "would delete original lines" in m.refused_reason

@@ -47,3 +47,24 @@ def test_forced_place_refuses_when_the_rest_can_go_several_ways():
 def test_forced_place_gives_up_past_its_budget():
     place = _fake([[10, 20, 30], [20, 30], [30]])
     assert forced_place(place, 0, 3, 0, [10, 20, 30], budget=[2]) is None
+
+
+NOTES = ["// Run starts the server.", "// Note: this blocks the calling goroutine undefinitelly.", "func Run() {}", "",
+         "// RunTLS starts the TLS server.", "// Note: this blocks the calling goroutine undefinitelly.", "func RunTLS() {}",
+         "", "// RunUnix starts the unix socket server.", "// Note: this blocks the calling goroutine undefinitelly.",
+         "func RunUnix() {}"]
+
+
+def test_sections_editing_one_comment_three_times_land_in_order():
+    # Each section is the same lone changed line, with no line of the original in it: an edited
+    # copy of three comment lines alike, one per section in file order (floating.py's rival runs).
+    fixed = "// Note: this blocks the calling goroutine indefinitely."
+    m = merge_lazy(NOTES, ["// ... existing code ...", fixed] * 3 + ["// ... existing code ..."])
+    assert m.refused_reason is None
+    assert m.lines == [fixed if "undefinitelly" in line else line for line in NOTES]
+
+
+def test_one_section_editing_one_of_three_alike_comments_stays_ambiguous():
+    fixed = "// Note: this blocks the calling goroutine indefinitely."
+    m = merge_lazy(NOTES, ["// ... existing code ...", fixed, "// ... existing code ..."])
+    assert m.lines is None and "matches 3 places" in m.refused_reason
