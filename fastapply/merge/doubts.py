@@ -11,10 +11,12 @@ This module holds the two places where that doubt is settled or explained:
   are contiguous, so nothing of the gap can stay, and each new line pairs with the old one it
   replaces. (A new block inserted before its twin is not proven this way: its gap opens a block
   that the bracketing lines close, or sits shallower than them.)
+- `settled_reading`: a doubt the snippet settles elsewhere, by showing the same line changed the
+  same way between unchanged lines (a rename applied to every copy of a field): the change.
 - `doubt_note`: the refusal message when the doubt stays, naming the line and the unchanged
   original line that would settle it.
 
-This module knows lines, brackets and indentation, not sections, anchors or candidates (edges.py).
+This module knows lines, brackets and indentation (and whole-file readings, as lines), not sections, anchors or candidates (edges.py).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Sequence
 
 from fastapply.merge.anchors import bracket_balance, is_generic
 from fastapply.merge.edits import same_edit, similar
+from fastapply.merge.snippet_checks import line_opcodes
 
 
 def _indent(line: str) -> int:
@@ -115,3 +118,44 @@ def rival_note(shown: str, original: Sequence[str], at: int) -> str:
     return (f"`{shown.strip()[:60]}` could be a new line or a change to the similar original line {at + 1} "
             f"(`{original[at].strip()[:60]}`) near it; include the unchanged lines right around line {at + 1} "
             "if it changes that line, or the unchanged lines where it goes if it is new")
+
+
+
+def settled_reading(original: Sequence[str], guess: Sequence[str], alternative: Sequence[str],
+                    pair: tuple[int, str]) -> list[str] | None:
+    """The rival reading `alternative` when the snippet itself settles a doubt as a change: the
+    doubt is whether the shown line `pair[1]` is new (the reading `guess`) or changes the similar
+    `original[pair[0]]` (the reading `alternative`), and `guess`, which places the rest of the
+    snippet with confidence, replaces another copy of that same original line by that same line
+    (stripped), line for line (`global: bool,` -> `other: bool,` between unchanged lines in one
+    struct, and at the doubted edge of another). A systematic change shown once settled and once
+    at an edge is the same change twice. Else None.
+
+    Measured on the generated check sets: only the identical line pair is evidence. The same
+    token substitution (`global` -> `other` in `global: false,`) fired on 7 doubts, 4 of them
+    with a wrong rival reading; the mirror (the shown line inserted elsewhere, so the doubted
+    one is new too) fired on 33, its insertion reading right in 2."""
+    at, shown = pair
+    if not 0 <= at < len(original) or is_generic(shown) or is_generic(original[at]):
+        return None  # `}` or `end` changed elsewhere says nothing about this one
+    changed = (original[at].strip(), shown.strip())
+    for tag, i1, i2, j1, j2 in line_opcodes(original, guess):
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            if any(i1 + k != at and (original[i1 + k].strip(), guess[j1 + k].strip()) == changed
+                   for k in range(i2 - i1)):
+                return list(alternative)
+    return None
+
+
+def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str]) -> bool:
+    """True when the reading that takes a doubted line as new (`guess`) repeats what it sits
+    beside: one block defines a name twice (`host: null,` added beside `host: 'localhost',`:
+    repeats.check_name_defined_twice) or reads X, G, X around unshown original lines (a new
+    `end` beside the original one: repeats.check_stutter). A shown line that redefines its
+    similar neighbour's name, or closes what that one closes, changes it. Measured on the
+    generated check sets: 4 doubts (2 commits), the change reading right in all; other guards
+    failing on the new-line reading (a parse error) settle nothing (its change reading wrong
+    in 1 of 3)."""
+    from fastapply.merge.repeats import check_name_defined_twice, check_stutter
+
+    return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))

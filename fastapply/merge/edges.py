@@ -60,14 +60,16 @@ class Ambiguous(Exception):
     """Several readings fit equally well (`places`, 0-based), or an inserted line may be a changed
     one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any. A doubt
     at a section's edge may name its rival reading, `other`: ("start" | "end", index), the span
-    edge that reading moves to (it replaces the similar original lines the guess keeps);
-    `alternative` is then that reading's (span, lines), set by `place_anchored`."""
+    edge that reading moves to (it replaces the similar original lines the guess keeps), `pair`
+    (original index, shown line) the line it changes; `alternative`: its (span, lines)."""
 
     def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=(),
-                 note: str | None = None, other: tuple[str, int] | None = None):
+                 note: str | None = None, other: tuple[str, int] | None = None,
+                 pair: tuple[int, str] | None = None):
         super().__init__(line)
         self.note = note
         self.other = other
+        self.pair = pair
         self.alternative = None
         self.line = line
         self.places = tuple(places)
@@ -379,7 +381,7 @@ def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> No
     if rival is not None:
         at, line = rival.rival
         doubts.append(Ambiguous(line, (), doubt=True, note=rival_note(line, orig, at),
-                                other=("start" if step < 0 else "end", rival.at)))
+                                other=("start" if step < 0 else "end", rival.at), pair=(at, line)))
 
 
 def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubts: list) -> int:
@@ -393,5 +395,5 @@ def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubt
         at = None if doubt.at is None else start + step * doubt.at
         other = None if at is None else ("end", at + 1) if step > 0 else ("start", at)
         doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step),
-                                other=other))
+                                other=other, pair=None if at is None else (at, doubt.shown)))
         return 0

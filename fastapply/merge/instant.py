@@ -40,6 +40,7 @@ from fastapply.merge.conventions import Text, convert_indent, is_whole_file, joi
 from fastapply.merge import renames as renames_
 from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, implied, landing, lazy, marked_definitions,
                              readings, sections, snippet_checks, syntax)
+from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,8 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
     pasted a twin and the other did not overwrite what the first kept, or they differ in blank
     lines only, or one deletes much less (not a short final block: readings.py); else refused
     with the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard); a
+    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard, or
+    else its whole new definition relanded before the next one: settled.py); a
     reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
     (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
     undecided regions. With `renames` (renames.py) both readings place the snippet with the original
@@ -227,14 +229,19 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
         if joint_merge.doubted and joint.candidate == old.text:
             # The joint reading doubted this very file (a new line that may be a changed one):
             # the greedy reading, blind to the doubt, agreeing with it confirms nothing.
+            if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
+                                 joint_merge.shown_lines, diff_snippet)) is not None:
+                return MergeResult(text, None, "lazy", joint.rung, None)
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions, joint.alternatives,
                                joint.choice)
         old_lines = split_text(old.text).lines
         unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
                    or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
-                   or landing.check_definition_split(orig.lines, old_lines))
+                   or landing.check_definition_split(orig.lines, old_lines, snip_lines))
         if unshown is None:
             return old
+        if (text := relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)):
+            return MergeResult(text, None, "lazy", old.rung, None)
         return MergeResult(None, unshown, "lazy", old.rung, old.text, regions)
     if joint.merged:
         # Only the joint reading places it: trusted when no distinctive line ends up more often
@@ -246,6 +253,9 @@ def _two_readings(orig: Text, snip_lines: list[str], language: str | None, conve
                            regions or changed_regions(orig.lines, split_text(joint.text).lines))
     if joint.candidate is None and old.candidate is not None:
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
+    if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
+                                 joint_merge.shown_lines, diff_snippet)) is not None:
+        return MergeResult(text, None, "lazy", joint.rung, None)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions,
                        joint.alternatives, joint.choice)
 
@@ -295,15 +305,6 @@ def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] 
         return result
     reason = sections.check_diff_counts(orig.lines, split_text(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
-
-
-def _copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
-    """The copied-lines guard, which a reading of a snippet with diff lines passes when its line
-    counts agree with those lines exactly (sections.diff_counts_agree says why)."""
-    lines = split_text(text).lines
-    if diff_snippet and sections.diff_counts_agree(orig.lines, lines, diff_snippet):
-        return None
-    return snippet_checks.check_copied_lines(orig.lines, lines, snip_lines)
 
 
 def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> bool:

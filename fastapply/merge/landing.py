@@ -34,7 +34,8 @@ The mirror mistake reads a new sibling as an edit of the old one and overwrites 
 `check_dropped_definition` refuses a result in which a function the original defines is defined
 nowhere although the snippet itself calls it. `check_definition_split` (for a reading no second
 one confirms) refuses a new definition header laid inside an original definition's body, taking
-over its repeated lines below and dropping the rest of that body.
+over its repeated lines below and dropping the rest of that body (`definition_split` says where,
+for relanding.py's other reading).
 
 This module knows lines and a handful of keywords common to mainstream languages; it does not
 parse, and it does not know how the result was made.
@@ -136,13 +137,48 @@ def _depth(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
-def check_definition_split(original: Sequence[str], result: Sequence[str]) -> str | None:
+def check_definition_split(original: Sequence[str], result: Sequence[str],
+                           snippet: Sequence[str] | None = None) -> str | None:
     """Refuse a result in which a new definition header lands inside an original definition's
     body: the original lines below it (none of them unique in the original) now belong to the
     new definition, and lines of the old body are gone. A new test whose lines look like the
     end of the test above it (`@click.command()`, `assert not result.exception`) was laid over
     that end instead of after it. For a reading no second one confirms: a commit that rewrites
-    a body and adds a sibling reusing its lines reads the same line for line."""
+    a body and adds a sibling reusing its lines reads the same line for line, unless the
+    `snippet` shows the line above the new header itself (`_pinned_above`)."""
+    split = definition_split(original, result, snippet)
+    if split is None:
+        return None
+    j, parent, _, lost = split
+    return (f"the new definition `{result[j].strip()[:60]}` would land inside `{original[parent].strip()[:60]}` "
+            f"and replace its lines (`{lost.strip()[:60]}`); include the unchanged lines just above the "
+            "new definition")
+
+
+def _pinned_above(result: Sequence[str], j: int, snippet: Sequence[str]) -> bool:
+    """The snippet shows the header `result[j]` right below (blank lines aside, no marker between)
+    the same line the result has right above it: the snippet itself ends the definition above
+    there (a commit that rewrites a test's body and adds a sibling reusing its first lines), so
+    the header was not laid over that definition's end by a guess. The line must be distinctive."""
+    above = next((l.strip() for l in reversed(result[:j]) if l.strip()), None)
+    if above is None or not _distinctive(above):
+        return False  # a `}` or `pass` shown above pins nothing
+    header = result[j].strip()
+    for k, line in enumerate(snippet):
+        if line.strip() == header:
+            shown = next((l.strip() for l in reversed(snippet[:k]) if l.strip()), None)
+            if shown is not None and shown == above:
+                return True
+    return False
+
+
+def definition_split(original: Sequence[str], result: Sequence[str],
+                     snippet: Sequence[str] | None = None) -> tuple[int, int, int, str] | None:
+    """(j, parent, end, lost) when `result[j]` is a new definition header laid inside the body of
+    the original definition `original[parent]`, which ends before `original[end]` (the next
+    line at the header's depth or shallower), taking over its repeated lines and dropping
+    `lost`, one of its distinctive lines (`check_definition_split`); else None. With the
+    `snippet`, a header it pins from above (`_pinned_above`) is no split."""
     from fastapply.merge.snippet_checks import line_opcodes
 
     ops = line_opcodes(original, result)
@@ -158,6 +194,8 @@ def check_definition_split(original: Sequence[str], result: Sequence[str]) -> st
     for j in new:
         header = result[j]
         if not header.strip() or not _DEFINITION.match(header.strip()):
+            continue
+        if snippet is not None and _pinned_above(result, j, snippet):
             continue
         depth = _depth(header)
         moved = []
@@ -176,7 +214,5 @@ def check_definition_split(original: Sequence[str], result: Sequence[str]) -> st
                     if original[x].strip() and _depth(original[x]) <= depth), len(original))
         lost = [original[x] for x in range(parent + 1, end) if x not in kept and _distinctive(original[x])]
         if lost:
-            return (f"the new definition `{header.strip()[:60]}` would land inside `{original[parent].strip()[:60]}` "
-                    f"and replace its lines (`{lost[0].strip()[:60]}`); include the unchanged lines just above the "
-                    "new definition")
+            return j, parent, end, lost[0]
     return None

@@ -18,7 +18,9 @@ between two spans. Placement, for the snippet as a whole:
    matching edge line further out (a generic closing `}` after new lines). Candidates are scored
    by bracket balance (the replaced region must have the balance of its replacement), then the
    fewest original lines deleted without being shown, then the most context; equally good
-   candidates that give different files are an ambiguity, refused with the line at fault.
+   candidates that give different files are an ambiguity, refused with the line at fault. A lone
+   doubt (a new line, or a change of a similar one) that the snippet settles by showing the same
+   line pair changed elsewhere is written as that change (doubts.settled_reading).
 3. **Convention and its exceptions**: a snippet that does not start (end) with a marker starts
    (ends) at the file's edge, unless reading it that way deletes original lines the snippet does
    not show: then the marker was forgotten and the file's head (tail) is kept. Blank lines next to
@@ -38,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge import edges, order
+from fastapply.merge import doubts, edges, order
 from fastapply.merge.anchors import RUNGS, LineIndex, bracket_balance, collapse, is_generic, key_function, unique_anchors
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
@@ -104,6 +106,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     refusal: str | None = None
     doubted = False  # whether `refusal` is a doubt (a new line that may be a changed one)
     alt: tuple[list[str], int] | None = None  # the doubt's rival reading: (its lines so far, its cursor)
+    pair: tuple[int, str] | None = None  # the doubt's (original line, shown line): edges.Ambiguous.pair
     regions: list[tuple[int, int]] = []
     prev: list[str] | None = None  # the lines of the last section placed (enclosed.py)
     def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None, pinned: bool = False):
@@ -163,6 +166,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
                     if a_span.start >= cursor:
                         alt = (out + orig[cursor : a_span.start] + _reindented(a_lines, orig, a_span, rung),
                                a_span.end)
+                        pair = amb.pair
                 elif refusal is not None:
                     alt = None  # a second undecided place: the two readings are no longer all there is
                 doubted = doubted or (refusal is None and amb.doubt)
@@ -188,6 +192,10 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     out.extend(orig[cursor:])
     if refusal:
         alternative = alt[0] + orig[alt[1]:] if alt is not None and doubted else None
+        if alternative is not None and alternative != out and pair is not None:
+            settled = doubts.settled_reading(orig, out, alternative, pair)
+            if settled is not None:  # the snippet settles the doubt elsewhere
+                return Merged(settled, None, rung, None, tuple(spans), shown)
         return Merged(None, refusal, "ambiguous", out, tuple(spans), shown, tuple(regions), doubted=doubted,
                       alternative=alternative if alternative != out else None)
     return Merged(out, None, rung, None, tuple(spans), shown)

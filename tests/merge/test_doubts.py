@@ -1,6 +1,6 @@
 """Doubt at section edges: proven gap replacements, rival readings, messages naming the line."""
 
-from fastapply.merge.doubts import doubt_note, replaces_gap, starts_alike
+from fastapply.merge.doubts import doubt_note, replaces_gap, settled_reading, starts_alike
 from fastapply.merge import greedy
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.lazy import merge_lazy
@@ -199,3 +199,64 @@ def test_a_last_section_without_a_marker_replaces_the_files_last_lines_line_for_
     assert m.lines[:5] == orig[:4] + ["    return (t[0], tuple(t[1:]))"]
     assert replaces_gap(["x = old(1)", ""], ["x = new(1)", "", ""], ["# set x"], None)
     assert not replaces_gap(["x = old(1)", "y = 2"], ["x = new(1)"], ["# set x"], None)
+
+
+# A field renamed in two structs: in `GlobalCmd` the snippet shows `global: bool,` -> `other: bool,`
+# between unchanged lines; in `Opt` the same change sits at the section's edge before a marker,
+# where `other: bool,` alone could be a new field beside `global: bool,`.
+RENAMED = '''\
+fn first() {}
+
+#[test]
+fn passed_down() {
+    struct Opt {
+        #[clap(global = true, long)]
+        global: bool,
+        #[clap(subcommand)]
+        sub: Subcommands,
+    }
+
+    struct GlobalCmd {
+        #[clap(from_global)]
+        global: bool,
+    }
+
+    assert_eq!(run(&["test", "--global"]), Opt { global: true });
+}
+
+fn last() {}
+'''.split("\n")
+
+RENAMED_SNIPPET = '''\
+// ... existing code ...
+#[test]
+fn passed_down() {
+    struct Opt {
+        #[clap(global = true, long)]
+        other: bool,
+        // ... existing code ...
+        #[clap(from_global)]
+        other: bool,
+    }
+
+    assert_eq!(run(&["test", "--other"]), Opt { other: true });
+}
+// ... existing code ...'''.split("\n")
+
+
+def test_a_doubt_the_snippet_settles_elsewhere_reads_as_the_same_change():
+    m = merge_lazy(RENAMED, RENAMED_SNIPPET)
+    assert m.refused_reason is None
+    assert [l.strip() for l in m.lines].count("other: bool,") == 2
+    assert "global: bool," not in [l.strip() for l in m.lines]
+
+
+def test_settled_reading_needs_the_identical_line_pair_changed_elsewhere():
+    original = ["a:", "    x = 1", "b:", "    x = 1", "c:"]
+    guess = ["a:", "    x = 1", "    x = 2", "b:", "    x = 2", "c:"]  # x = 2 new after a's line, b's changed
+    alternative = ["a:", "    x = 2", "b:", "    x = 2", "c:"]
+    assert settled_reading(original, guess, alternative, (1, "    x = 2")) == alternative
+    other = ["a:", "    x = 1", "    x = 2", "b:", "    x = 3", "c:"]  # b's line changed another way
+    assert settled_reading(original, other, alternative, (1, "    x = 2")) is None
+    inserted = ["a:", "    x = 1", "    x = 2", "b:", "    x = 1", "    x = 2", "c:"]  # the mirror: no evidence
+    assert settled_reading(original, inserted, alternative, (1, "    x = 2")) is None

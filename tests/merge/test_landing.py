@@ -101,3 +101,22 @@ def test_a_new_definition_may_not_land_inside_the_one_above_it():
     # Added after test_a (nothing of it moved or lost): fine.
     after = original[:12] + new_test + original[12:]
     assert landing.check_definition_split(original, after) is None
+
+
+def test_a_new_definition_the_snippet_pins_from_above_is_no_split():
+    original = ["def test_a(runner):", "    @click.command()", "    def cmd(arg):", "        click.echo(arg)",
+                "    result = runner.invoke(cmd, ['x'])", "    assert not result.exception",
+                "", "    @click.command()", "    def cmd(arg):", "        click.echo(arg.upper())",
+                "    result = runner.invoke(cmd, ['y'])", "    assert not result.exception", "", "",
+                "def test_b(runner):", "    pass"]
+    over = original[:7] + ["", "def test_new(runner):"] + original[7:8] + [
+        "    def cmd(arg, other):", "        pass", "    result = runner.invoke(cmd, ['--help'])"] + original[11:]
+    guessed = ["# ... existing code ...", "", "def test_new(runner):", "    @click.command()"]
+    assert landing.check_definition_split(original, over, guessed) is not None
+    # The snippet shows test_a's shortened end right above the new header: test_a ends there.
+    pinned = ["def test_a(runner):", "    # ... existing code ...", "    assert not result.exception", "", "",
+              "def test_new(runner):", "    @click.command()"]
+    assert landing.check_definition_split(original, over, pinned) is None
+    # A generic line shown above the header (`pass`) pins nothing.
+    generic = over[:8] + ["    pass"] + over[8:]
+    assert landing.check_definition_split(original, generic, ["    pass", "", "def test_new(runner):"]) is not None
