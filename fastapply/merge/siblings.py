@@ -14,17 +14,22 @@ snippet shows, in order:
 The second reading is what a line-matching merge prefers (it matches the most lines), but a
 commit adds a route or a test far more often than it renames one and rewrites its body. The
 snippet settles it by showing a line only the original block has (then it shows that block,
-edited), or, after the block it opens, original lines that follow the sibling's block.
+edited; not for tests, whose new members are written by copying a neighbour's body), the
+block's own lead-in right above its opener (a decorator, a comment), or, after the block it
+opens, original lines that follow the sibling's block.
 
 `check_sibling_overwritten` refuses a result that replaced an original opener line by the
 snippet's new opener at the same indentation when all of these hold:
 
 - the new opener names another block (`renamed`: another leading name or first string literal,
-  `blog.get('/'` -> `admin.get('/'`, `describe('a'` -> `describe('b'`; not a changed parameter
-  list, not a small rename such as a typo fixed);
-- the snippet's non-blank line above the new opener is generic (`})`, `}`), a marker, or none;
-- the new block's lines the snippet shows (up to a marker) include no distinctive line that is
-  unique in the original;
+  `blog.get('/'` -> `admin.get('/'`, `describe('a'` -> `describe('b'`, or a word of a long
+  name replaced, `when given an object` -> `when given an array`; not a changed parameter
+  list, not a small rename such as a typo fixed, not a name only extended);
+- the snippet's non-blank line above the new opener is generic (`})`, `}`), a marker, or none,
+  and so is every line of the run right above it (up to a blank line or a marker);
+- unless the opener opens a test (`is_test_opener`), the new block's lines the snippet shows (up
+  to a marker) include no distinctive line that is unique in the original and lies in the
+  overwritten block;
 - after the new block, no distinctive original line follows before a marker or the snippet's end.
 
 Worked example (original, snippet, refused merge):
@@ -91,11 +96,46 @@ def identity(line: str) -> str | None:
 
 def renamed(old: str, new: str) -> bool:
     """True when the opener `new` names another block than `old` (not the same name with other
-    parameters, nor a small rename that keeps SAME_NAME of it)."""
+    parameters, nor a small rename that keeps SAME_NAME of it): the names differ by more than
+    SAME_NAME, or a word of each name has no like word in the other (`word_replaced`)."""
     a, b = identity(old), identity(new)
     if a is None or b is None or a == b:
         return False
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < SAME_NAME
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < SAME_NAME or word_replaced(a, b)
+
+
+_PIECES = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _words(name: str) -> list[str]:
+    """The words of a name, identifiers split at `_` and camelCase, lower-cased."""
+    return [p.lower() for w in re.findall(r"[A-Za-z0-9]+", name) for p in _PIECES.findall(w)]
+
+
+def word_replaced(a: str, b: str) -> bool:
+    """True when each of the names `a`, `b` has a word with no like word in the other (neither a
+    prefix of the other nor SAME_NAME alike): `when given an object` -> `when given an array`,
+    `..._WITH_PARAMS` -> `..._WITH_HEADERS`. Long names of one run of siblings differ by a word
+    or two, too little for the whole-name ratio; a name only extended (`trusted proxy` ->
+    `trusted proxy based on count`, `matchReq` -> `matchRequest`) or with a typo fixed is not
+    replaced, since a commit renames that way as often as it adds a sibling."""
+    wa, wb = _words(a), _words(b)
+
+    def alone(word: str, others: list[str]) -> bool:
+        return all(not (word.startswith(o) or o.startswith(word))
+                   and difflib.SequenceMatcher(None, word, o, autojunk=False).ratio() < SAME_NAME for o in others)
+
+    return any(alone(w, wb) for w in wa) and any(alone(w, wa) for w in wb)
+
+
+_TEST = re.compile(r"\s*(?:(?:it|describe|context|test|tape|specify|suite)(?:\.\w+)?\s*\(|func\s+Test|"
+                   r"(?:async\s+)?def\s+test|(?:async\s+)?fn\s+test|['\"]test\b)", re.IGNORECASE)
+
+
+def is_test_opener(line: str) -> bool:
+    """A line that opens a test (`it('...'`, `describe(`, `test(`, `func TestX(`, `def test_x(`,
+    `'test #x': function`): a run of siblings whose new members copy most of a neighbour's body."""
+    return bool(_TEST.match(line))
 
 
 def _is_marker(line: str, known: frozenset[str]) -> bool:
@@ -117,19 +157,30 @@ def _block_end(snippet: Sequence[str], k: int) -> int:
     return i
 
 
-def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter) -> bool:
+def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter,
+               block: frozenset[str] = frozenset()) -> bool:
     """True when nothing around the opener snippet[k] says whether its block is new or an edit:
-    the non-blank line above it is generic (or a marker, or none), and after its block no
-    distinctive original line comes before a marker or the snippet's end."""
+    the non-blank line above it is generic (or a marker, or none), as is every line of the run
+    right above it (up to a blank line or marker: a decorator or comment there is the block's own
+    lead-in), its body shows no distinctive line that is unique in the original and lies in the
+    overwritten block (`block`: its stripped lines; never for a test, whose new siblings copy
+    a neighbour's lines), and after its block no distinctive original line comes before a
+    marker or the snippet's end."""
     above = next((l for l in reversed(snippet[:k]) if l.strip()), None)
     if above is not None and not is_generic(above) and not _is_marker(above, known):
         return False
+    for line in reversed(snippet[:k]):
+        if not line.strip() or _is_marker(line, known):
+            break
+        if not is_generic(line):
+            return False  # the block's own lead-in (`@pytest.mark...(`, a doc comment) shown
     end = _block_end(snippet, k)
     body = snippet[k + 1:end]
     cut = next((i for i, l in enumerate(body) if _is_marker(l, known)), None)
     if cut is not None:
         body, end = body[:cut], k + 1 + cut
-    if any(counts.get(l.strip()) == 1 and _distinctive(l) for l in body):
+    if not is_test_opener(snippet[k]) and any(
+            counts.get(l.strip()) == 1 and _distinctive(l) and l.strip() in block for l in body):
         return False  # a line only the original block has: the snippet shows that block, edited
     for line in snippet[end:]:
         if not line.strip():
@@ -159,7 +210,9 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         if shown.count(new.strip()) != 1:
             continue
         k = shown.index(new.strip())
-        if _unsettled(snippet, k, known, counts):
+        at = next(i for i in range(i1, i2) if original[i].strip())
+        block = frozenset(l.strip() for l in original[at:_block_end(original, at)])
+        if _unsettled(snippet, k, known, counts, block):
             return (f"`{new.strip()[:60]}` could open a new block next to `{old.strip()[:60]}` or be that block "
                     "changed; show the unchanged lines after the new block (or the original opener, if it stays)")
     return None

@@ -18,11 +18,21 @@ def test_a_renamed_sibling_the_snippet_cannot_tell_from_a_new_block_is_refused()
     assert siblings.check_sibling_overwritten(ORIGINAL, inserted, SNIPPET) is None
 
 
+ROUTES = ["var app = express();", "app.get('/a', function(req, res){", "  res.send(1);", "});",
+          "app.get('/b', function(req, res){", "  setup_only_in_b();", "  res.send(2);", "});", "app.listen(3000);"]
+ROUTE_SNIPPET = ["// ... existing code ...", "});", "app.get('/c', function(req, res){", "  setup_only_in_b();",
+                 "  res.send(3);", "// ... existing code ..."]
+ROUTE_RESULT = ROUTES[:4] + ["app.get('/c', function(req, res){", "  setup_only_in_b();", "  res.send(3);", "});",
+                             "app.listen(3000);"]
+
+
 def test_the_snippet_settles_it_with_a_line_only_the_sibling_has_or_lines_after_it():
-    original = ORIGINAL[:5] + ["    setup_only_in_b()"] + ORIGINAL[5:]
-    snippet = SNIPPET[:3] + ["    setup_only_in_b()"] + SNIPPET[3:]
-    result = original[:4] + ["  it('c', function(done){", "    setup_only_in_b()", "    run(3, done)", "  })", "})"]
-    assert siblings.check_sibling_overwritten(original, result, snippet) is None
+    assert siblings.check_sibling_overwritten(ROUTES, ROUTE_RESULT, ROUTE_SNIPPET) is None
+    # The unique line lies in another block than the overwritten one: it settles nothing.
+    elsewhere = ROUTES[:2] + ["  setup_only_in_b();"] + ROUTES[2:5] + ROUTES[6:]
+    result = elsewhere[:5] + ["app.get('/c', function(req, res){", "  setup_only_in_b();", "  res.send(3);", "});",
+                              "app.listen(3000);"]
+    assert siblings.check_sibling_overwritten(elsewhere, result, ROUTE_SNIPPET)
     after = SNIPPET[:-1] + ["})"]  # the new block, then the file's closing line: still generic
     assert siblings.check_sibling_overwritten(ORIGINAL, OVERWRITTEN, after)
     # A distinctive line right above the new opener (no generic closing line between) is where
@@ -31,6 +41,41 @@ def test_the_snippet_settles_it_with_a_line_only_the_sibling_has_or_lines_after_
     flat_snippet = ["var one = require('one');", "admin.get('/', function(req, res){", "  next()", "});"]
     assert siblings.check_sibling_overwritten(flat, flat_snippet, flat_snippet) is None
     assert siblings.check_sibling_overwritten(flat, flat_snippet, ["});", *flat_snippet[1:]])
+
+
+def test_a_new_test_copies_its_neighbours_lines_so_they_settle_nothing():
+    # For tests (`it(`, `func TestX`, `def test_x`) a line only the sibling has is no proof of an
+    # edit: a new test is written by copying its neighbour and changing a line or two.
+    original = ORIGINAL[:5] + ["    setup_only_in_b()"] + ORIGINAL[5:]
+    snippet = SNIPPET[:3] + ["    setup_only_in_b()"] + SNIPPET[3:]
+    result = original[:4] + ["  it('c', function(done){", "    setup_only_in_b()", "    run(3, done)", "  })", "})"]
+    assert siblings.check_sibling_overwritten(original, result, snippet)
+    assert siblings.is_test_opener("  it('c', function(done){") and siblings.is_test_opener("func TestX(t *testing.T) {")
+    assert siblings.is_test_opener("def test_names(runner):") and not siblings.is_test_opener("app.get('/', f){")
+
+
+def test_the_block_s_own_lead_in_above_the_opener_settles_it():
+    # A decorator (or comment) run right above the new opener, no blank line between, belongs to
+    # the block the snippet shows: that block, renamed, not a new one.
+    original = ["import pytest", "", "@pytest.mark.skipif(", "    WINDOWS, reason='paths'", ")",
+                "def test_path_type(tmp):", "    check(tmp)", "", "def test_other():", "    pass"]
+    snippet = ["# ... existing code ...", "@pytest.mark.skipif(", "    WINDOWS, reason='paths'", ")",
+               "def test_invalid_path(tmp):", "    check(tmp)", "", "# ... existing code ..."]
+    result = original[:5] + ["def test_invalid_path(tmp):"] + original[6:]
+    assert siblings.check_sibling_overwritten(original, result, snippet) is None
+    bare = ["# ... existing code ...", ")", "", "def test_invalid_path(tmp):", "    check(tmp)", "",
+            "# ... existing code ..."]
+    assert siblings.check_sibling_overwritten(original, result, bare)
+
+
+def test_a_word_replaced_in_a_long_name_is_a_rename():
+    assert siblings.renamed("describe('when given an object', function(){", "describe('when given an array', function(){")
+    assert siblings.renamed("def test_POST_FILES_WITH_PARAMS(self):", "def test_POST_FILES_WITH_HEADERS(self):")
+    assert siblings.word_replaced("it should work view engine setting", "it should work view engine with leading")
+    # Only extended, or a word made longer: not replaced.
+    assert not siblings.word_replaced("it should return the addr after trusted proxy",
+                                      "it should return the addr after trusted proxy based on count")
+    assert not siblings.word_replaced("describe .matchReq(req, i)", "describe .matchRequest(req, i)")
 
 
 def test_renamed_ignores_parameter_changes_and_small_renames():
