@@ -7,7 +7,8 @@ one-sentence reason a user can act on when it does not:
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
 - `check_empty_bodies`  : a definition whose body had code in the original is now empty;
-- `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show;
+- `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show
+                          (also a tail it would delete or a near twin: unchanged.py);
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows;
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
@@ -122,7 +123,9 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
                         f"starting `{shown[0][:60]}` has `{edge[:60]}` at an edge, a line the file does not have "
                         "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
                         "lines with `-`)")
-    return None
+    from fastapply.merge.unchanged import check_unchanged_suspect  # a tail it would delete, a near twin
+
+    return check_unchanged_suspect(original, result, snippet)
 
 
 def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:

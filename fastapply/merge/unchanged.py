@@ -1,0 +1,95 @@
+"""Unchanged results: when a merge that leaves the file as it was is suspect.
+
+A snippet is sent to change the file. A merge that changes nothing is right only when the edit
+was applied already (an agent re-sending it); `guards.check_changed` refuses the cases where
+the snippet's edges pin nothing. Two more facts say the snippet meant a change that the merge
+could not see, because every line it shows is already in the file:
+
+- **a tail it would delete**: the snippet ends without a marker while the original goes on
+  with non-blank lines after the snippet's last line (read literally, the file ends there).
+  Had the planner only forgotten the end marker, the snippet would change nothing at all; a
+  snippet that changes nothing and stops before the file's end more likely means the rest goes.
+- **a near twin**: the snippet is one short section (up to `SHORT` non-blank lines between
+  markers) and a line it shows has a near twin in the original (SequenceMatcher ratio at least
+  `TWIN`, not equal, not itself shown): `from .packages import chardet` beside
+  `from .packages import chardet2 as chardet`. The section matched text that merely reads the
+  same; the planner most likely means the twin changed into it (the merge cannot tell which).
+
+`check_unchanged_suspect` refuses then; the model path (or the user) decides. A longer or
+multi-section re-sent edit is still passed as applied already.
+
+This module knows lines and markers; it does not parse and does not know how the result was made.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Sequence
+
+from fastapply.merge.markers import is_elision
+from fastapply.merge.sections import CANONICAL_MARKER
+
+SHORT = 3  # a section with at most this many non-blank lines could sit anywhere
+TWIN = 0.8  # lines this alike (and not equal) may be one line before and after an edit
+
+
+def _is_marker(line: str, known: frozenset[str]) -> bool:
+    return line.strip() == CANONICAL_MARKER or is_elision(line, known)
+
+
+def tail_it_would_delete(original: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """The snippet's last line when the snippet ends without a marker on a line the original has
+    exactly once and the original has non-blank lines after it; else None."""
+    known = frozenset(l.strip() for l in original)
+    shown = [l for l in snippet if l.strip()]
+    if not shown or _is_marker(shown[-1], known) or not any(_is_marker(l, known) for l in shown):
+        return None
+    last = shown[-1].strip()
+    at = [i for i, l in enumerate(original) if l.strip() == last]
+    if len(at) != 1 or not any(l.strip() for l in original[at[0] + 1:]):
+        return None
+    return last
+
+
+def near_twin(original: Sequence[str], snippet: Sequence[str]) -> tuple[str, str] | None:
+    """(snippet line, original twin) when the snippet is one short section between markers and a
+    line it shows has a near twin in the original that the snippet does not show; else None."""
+    known = frozenset(l.strip() for l in original)
+    body = [l.strip() for l in snippet if l.strip() and not _is_marker(l, known)]
+    markers = [l for l in snippet if l.strip() and _is_marker(l, known)]
+    if not body or len(body) > SHORT or not markers:
+        return None
+    sections, inside = 0, False
+    for line in snippet:
+        if not line.strip():
+            continue
+        if _is_marker(line, known):
+            inside = False
+        elif not inside:
+            sections, inside = sections + 1, True
+    if sections != 1:
+        return None
+    shown = set(body)
+    for line in body:
+        if len(line) < 8:
+            continue
+        for other in known - shown:
+            if len(other) >= 8 and difflib.SequenceMatcher(None, line, other, autojunk=False).ratio() >= TWIN:
+                return line, other
+    return None
+
+
+def check_unchanged_suspect(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
+    """Refuse a result equal to the original when the snippet stops before a tail it would
+    delete, or is one short section with a near twin in the file (module docstring)."""
+    if snippet is None or list(original) != list(result):
+        return None
+    last = tail_it_would_delete(original, snippet)
+    if last is not None:
+        return (f"the snippet would change nothing, yet it ends at `{last[:60]}` without a marker while the file goes "
+                "on; end it with a marker to keep the rest, or show the lines around what it deletes")
+    twin = near_twin(original, snippet)
+    if twin is not None:
+        return (f"the snippet would change nothing: `{twin[0][:60]}` is already in the file, and so is the similar "
+                f"`{twin[1][:60]}`, which it may mean to change; include the lines around the change")
+    return None

@@ -1,0 +1,41 @@
+"""Unchanged results that are suspect (merge/unchanged.py)."""
+
+from fastapply.merge import unchanged
+from fastapply.merge.guards import check_changed
+from fastapply.merge.instant import instant_merge
+
+ORIGINAL = ["import os", "", "if PY2:", "    from .packages import chardet", "else:",
+            "    from .packages import chardet2 as chardet", "", "def main():", "    run()", "", "main()"]
+
+
+def test_a_short_section_with_a_near_twin_changes_nothing_suspectly():
+    snippet = ["# ... existing code ...", "    from .packages import chardet", "# ... existing code ..."]
+    reason = unchanged.check_unchanged_suspect(ORIGINAL, ORIGINAL, snippet)
+    assert reason and "chardet2 as chardet" in reason
+    assert check_changed(ORIGINAL, ORIGINAL, snippet) == reason
+    # A result that changes something is not this module's business.
+    assert unchanged.check_unchanged_suspect(ORIGINAL, ORIGINAL[:-1], snippet) is None
+    # The twin shown in the snippet too, or a longer section, or two sections: applied already.
+    both = snippet[:2] + ["else:", "    from .packages import chardet2 as chardet"] + snippet[2:]
+    assert unchanged.near_twin(ORIGINAL, both) is None
+    two = snippet + ["def main():", "# ... existing code ..."]
+    assert unchanged.near_twin(ORIGINAL, two) is None
+
+
+def test_a_snippet_stopping_before_the_file_s_end_would_delete_the_tail():
+    snippet = ["# ... existing code ...", "def main():", "    run()"]
+    assert unchanged.tail_it_would_delete(ORIGINAL, snippet) == "run()"
+    assert "without a marker" in unchanged.check_unchanged_suspect(ORIGINAL, ORIGINAL, snippet)
+    # It ends with a marker, or at the file's last line: nothing to say.
+    assert unchanged.tail_it_would_delete(ORIGINAL, snippet + ["# ... existing code ..."]) is None
+    assert unchanged.tail_it_would_delete(ORIGINAL, ["# ... existing code ...", "", "main()"]) is None
+
+
+def test_instant_merge_refuses_the_unchanged_near_twin_reading():
+    original = "\n".join(ORIGINAL) + "\n"
+    r = instant_merge(original, "# ... existing code ...\n    from .packages import chardet\n# ... existing code ...\n",
+                      path="compat.py")
+    assert not r.merged and "similar" in r.refused_reason
+    # An edit re-sent with its context (several lines, unique edges) still reads as applied already.
+    again = "# ... existing code ...\ndef main():\n    run()\n\nmain()\n"
+    assert instant_merge(original, again, path="compat.py").merged
