@@ -16,7 +16,8 @@ commit adds a route or a test far more often than it renames one and rewrites it
 snippet settles it by showing a line only the original block has (then it shows that block,
 edited; not for tests, whose new members are written by copying a neighbour's body), the
 block's own lead-in right above its opener (a decorator, a comment), or, after the block it
-opens, original lines that follow the sibling's block.
+opens, original lines other than the ones right after the sibling's block (a new block after
+the sibling ends right before those too).
 
 `check_sibling_overwritten` refuses a result that replaced an original opener line by the
 snippet's new opener at the same indentation when all of these hold:
@@ -30,7 +31,8 @@ snippet's new opener at the same indentation when all of these hold:
 - unless the opener opens a test (`is_test_opener`), the new block's lines the snippet shows (up
   to a marker) include no distinctive line that is unique in the original and lies in the
   overwritten block;
-- after the new block, no distinctive original line follows before a marker or the snippet's end.
+- after the new block, no distinctive original line follows before a marker or the snippet's end
+  but the one right after the overwritten block (where both readings end the new block).
 
 Worked example (original, snippet, refused merge):
 
@@ -158,14 +160,15 @@ def _block_end(snippet: Sequence[str], k: int) -> int:
 
 
 def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter,
-               block: frozenset[str] = frozenset()) -> bool:
+               block: frozenset[str] = frozenset(), follows: str | None = None) -> bool:
     """True when nothing around the opener snippet[k] says whether its block is new or an edit:
     the non-blank line above it is generic (or a marker, or none), as is every line of the run
     right above it (up to a blank line or marker: a decorator or comment there is the block's own
     lead-in), its body shows no distinctive line that is unique in the original and lies in the
     overwritten block (`block`: its stripped lines; never for a test, whose new siblings copy
     a neighbour's lines), and after its block no distinctive original line comes before a
-    marker or the snippet's end."""
+    marker or the snippet's end, but for `follows` (the first distinctive line after the
+    overwritten block: both readings put the new block right before it)."""
     above = next((l for l in reversed(snippet[:k]) if l.strip()), None)
     if above is not None and not is_generic(above) and not _is_marker(above, known):
         return False
@@ -188,7 +191,7 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
         if _is_marker(line, known):
             return True
         if not is_generic(line) and counts.get(line.strip()):
-            return False
+            return line.strip() == follows
     return True
 
 
@@ -211,8 +214,10 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
             continue
         k = shown.index(new.strip())
         at = next(i for i in range(i1, i2) if original[i].strip())
-        block = frozenset(l.strip() for l in original[at:_block_end(original, at)])
-        if _unsettled(snippet, k, known, counts, block):
+        end = _block_end(original, at)
+        block = frozenset(l.strip() for l in original[at:end])
+        follows = next((l.strip() for l in original[end:] if l.strip() and not is_generic(l)), None)
+        if _unsettled(snippet, k, known, counts, block, follows):
             return (f"`{new.strip()[:60]}` could open a new block next to `{old.strip()[:60]}` or be that block "
                     "changed; show the unchanged lines after the new block (or the original opener, if it stays)")
     return None

@@ -96,3 +96,16 @@ def test_instant_merge_refuses_a_new_test_written_over_its_sibling():
                "// ... existing code ...\n")
     r = instant_merge(original, snippet, path="app.test.js")
     assert not r.merged and "could open a new block" in r.refused_reason
+
+
+def test_the_line_right_after_the_overwritten_block_settles_nothing():
+    # Both readings (new route after `/b`, or `/b` renamed) end the new block right before
+    # `app.listen(3000);`; a distinctive line further on would pin the new block below it.
+    original = ["var app = express();", "app.get('/a', function(req, res){", "  res.send(1);", "});",
+                "app.get('/b', function(req, res){", "  res.send(2);", "});", "app.listen(3000);",
+                "module.exports = app;"]
+    result = original[:4] + ["app.get('/c', function(req, res){", "  res.send(3);", "});"] + original[7:]
+    snippet = ["// ... existing code ...", "});", "app.get('/c', function(req, res){", "  res.send(3);", "});"]
+    assert siblings.check_sibling_overwritten(original, result, snippet + ["app.listen(3000);",
+                                                                            "// ... existing code ..."])
+    assert siblings.check_sibling_overwritten(original, result, snippet + ["module.exports = app;"]) is None
