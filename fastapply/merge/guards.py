@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, blocks, definitions, dangling, repeats, siblings, syntax, unreachable
+from fastapply.merge import answer_checks, blocks, definitions, dangling, kept_code, repeats, siblings, syntax, unreachable
 from fastapply.merge.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.markers import count_marker_lines, is_marker
@@ -295,6 +295,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
         lambda: siblings.check_sibling_overwritten(original, result, snippet),
+        lambda: kept_code.check_marker_kept_nothing(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet, rewritten=rewritten),
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),

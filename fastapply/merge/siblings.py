@@ -69,9 +69,10 @@ def _indent(line: str) -> int:
 
 
 def is_opener(line: str) -> bool:
-    """A distinctive line that opens a block (ends with `{`, `(`, `:`, `[`, `do`, `then`)."""
+    """A distinctive line that opens a block (ends with `{`, `(`, `:`, `[`, `do`, `then`), or a
+    test opened by a call without parentheses (`it 'works'`, `describe 'x'`: JSpec, CoffeeScript)."""
     text = line.strip()
-    return _distinctive(text) and text.endswith(_OPENERS)
+    return _distinctive(text) and (text.endswith(_OPENERS) or bool(_BARE_TEST.match(text)))
 
 
 _CONTROL = frozenset("if elif else for foreach while switch case catch with try except finally match loop do "
@@ -90,6 +91,8 @@ def identity(line: str) -> str | None:
     if string is not None and string.start() == 0:
         return string.group(2)  # a quoted key: `'test #contentType': function(assert){`
     m = _LEAD.match(text)
+    if m is None and string is not None and _BARE_CALL.match(text):
+        return f"{text.split()[0]} {string.group(2)}"  # a call without parentheses: `it 'works' do`
     if m is None or m.group(1).lower() in _CONTROL:
         return None
     name = " ".join(m.group(0).rstrip("(=:{ ").split())
@@ -130,7 +133,9 @@ def word_replaced(a: str, b: str) -> bool:
     return any(alone(w, wb) for w in wa) and any(alone(w, wa) for w in wb)
 
 
-_TEST = re.compile(r"\s*(?:(?:it|describe|context|test|tape|specify|suite)(?:\.\w+)?\s*\(|func\s+Test|"
+_BARE_CALL = re.compile(r"[A-Za-z_$][\w$.]*\s+['\"]")
+_BARE_TEST = re.compile(r"(?:it|describe|context|specify)\s+['\"]")
+_TEST = re.compile(r"\s*(?:(?:it|describe|context|test|tape|specify|suite)(?:\.\w+)?(?:\s*\(|\s+['\"])|func\s+Test|"
                    r"(?:async\s+)?def\s+test|(?:async\s+)?fn\s+test|['\"]test\b)", re.IGNORECASE)
 
 

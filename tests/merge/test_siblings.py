@@ -109,3 +109,12 @@ def test_the_line_right_after_the_overwritten_block_settles_nothing():
     assert siblings.check_sibling_overwritten(original, result, snippet + ["app.listen(3000);",
                                                                             "// ... existing code ..."])
     assert siblings.check_sibling_overwritten(original, result, snippet + ["module.exports = app;"]) is None
+
+
+def test_tests_opened_by_a_call_without_parentheses_are_openers_with_names():
+    # JSpec / CoffeeScript / RSpec: `describe 'x'`, `it 'y' do`.
+    assert siblings.is_opener("        describe 'given a custom layout name'")
+    assert siblings.identity("it 'does x' do") == "it does x"
+    assert siblings.renamed("describe 'and layout of the same type does not exist'",
+                            "describe 'given a custom layout name'")
+    assert not siblings.is_opener("puts 'hello'")  # a bare call that opens nothing
