@@ -9,14 +9,14 @@ could not see, because every line it shows is already in the file:
   with non-blank lines after the snippet's last line (read literally, the file ends there).
   Had the planner only forgotten the end marker, the snippet would change nothing at all; a
   snippet that changes nothing and stops before the file's end more likely means the rest goes.
-- **a near twin**: the snippet is one short section (up to `SHORT` non-blank lines between
-  markers) and a line it shows has a near twin in the original (SequenceMatcher ratio at least
+- **a near twin**: the snippet is one short section (up to `SHORT` non-blank lines) with a
+  marker on each side (nothing pins it: a section at the file's start is pinned there) and a line it shows has a near twin in the original (SequenceMatcher ratio at least
   `TWIN`, not equal, not itself shown): `from .packages import chardet` beside
   `from .packages import chardet2 as chardet`. The section matched text that merely reads the
   same; the planner most likely means the twin changed into it (the merge cannot tell which).
 
 `check_unchanged_suspect` refuses then; the model path (or the user) decides. A longer or
-multi-section re-sent edit is still passed as applied already.
+multi-section re-sent edit, or one that starts at the file's start, is still passed as applied already.
 
 This module knows lines and markers; it does not parse and does not know how the result was made.
 """
@@ -52,23 +52,22 @@ def tail_it_would_delete(original: Sequence[str], snippet: Sequence[str]) -> str
 
 
 def near_twin(original: Sequence[str], snippet: Sequence[str]) -> tuple[str, str] | None:
-    """(snippet line, original twin) when the snippet is one short section between markers and a
+    """(snippet line, original twin) when the snippet is one short section with a marker on each
+    side and a
     line it shows has a near twin in the original that the snippet does not show; else None."""
     known = frozenset(l.strip() for l in original)
     body = [l.strip() for l in snippet if l.strip() and not _is_marker(l, known)]
     markers = [l for l in snippet if l.strip() and _is_marker(l, known)]
     if not body or len(body) > SHORT or not markers:
         return None
-    sections, inside = 0, False
+    kinds = []  # the snippet's non-blank lines as runs: "m" marker, "s" a section
     for line in snippet:
-        if not line.strip():
-            continue
-        if _is_marker(line, known):
-            inside = False
-        elif not inside:
-            sections, inside = sections + 1, True
-    if sections != 1:
-        return None
+        if line.strip():
+            kind = "m" if _is_marker(line, known) else "s"
+            if not kinds or kinds[-1] != kind:
+                kinds.append(kind)
+    if kinds != ["m", "s", "m"]:
+        return None  # not one section between markers: an edge of the file pins it
     shown = set(body)
     for line in body:
         if len(line) < 8:

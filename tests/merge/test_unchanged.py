@@ -39,3 +39,10 @@ def test_instant_merge_refuses_the_unchanged_near_twin_reading():
     # An edit re-sent with its context (several lines, unique edges) still reads as applied already.
     again = "# ... existing code ...\ndef main():\n    run()\n\nmain()\n"
     assert instant_merge(original, again, path="compat.py").merged
+
+
+def test_a_section_at_the_file_s_start_is_pinned_there():
+    original = ["def f():", "    return 1", "", "", "def g():", "    return 2"]
+    assert unchanged.near_twin(original, ["def f():", "    return 1", "# ... existing code ..."]) is None
+    assert unchanged.near_twin(original, ["# ... existing code ...", "def f():", "    return 1",
+                                          "# ... existing code ..."]) == ("def f():", "def g():")
