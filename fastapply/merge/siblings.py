@@ -24,7 +24,8 @@ snippet's new opener at the same indentation when all of these hold:
 
 - the new opener names another block (`renamed`: another leading name or first string literal,
   `blog.get('/'` -> `admin.get('/'`, `describe('a'` -> `describe('b'`, or a word of a long
-  name replaced, `when given an object` -> `when given an array`; not a changed parameter
+  name replaced, `when given an object` -> `when given an array`, or only a number changed,
+  `/alternate` -> `/alternate2`; not a changed parameter
   list, not a small rename such as a typo fixed, not a name only extended);
 - the snippet's non-blank line above the new opener is generic (`})`, `}`), a marker, or none,
   and so is every line of the run right above it (up to a blank line or a marker);
@@ -106,7 +107,14 @@ def renamed(old: str, new: str) -> bool:
     a, b = identity(old), identity(new)
     if a is None or b is None or a == b:
         return False
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < SAME_NAME or word_replaced(a, b)
+    return (difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < SAME_NAME or word_replaced(a, b)
+            or renumbered(a, b))
+
+
+def renumbered(a: str, b: str) -> bool:
+    """True when the names differ only in their numbers (`/alternate` -> `/alternate2`, `test1`
+    -> `test2`): siblings are numbered in turn, a block is seldom renamed that way."""
+    return a != b and re.sub(r"\d+", "", a) == re.sub(r"\d+", "", b)
 
 
 _PIECES = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")

@@ -118,3 +118,9 @@ def test_tests_opened_by_a_call_without_parentheses_are_openers_with_names():
     assert siblings.renamed("describe 'and layout of the same type does not exist'",
                             "describe 'given a custom layout name'")
     assert not siblings.is_opener("puts 'hello'")  # a bare call that opens nothing
+
+
+def test_names_that_differ_only_in_their_numbers_are_siblings_numbered_in_turn():
+    assert siblings.renamed("app.get('/alternate', function(req, res){", "app.get('/alternate2', function(req, res){")
+    assert siblings.renumbered("it test1", "it test2") and not siblings.renumbered("it test", "it test")
+    assert not siblings.renamed("describe('.accept(types)', function(){", "describe('.accepts(types)', function(){")
