@@ -169,7 +169,7 @@ def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 
                gone: frozenset[int] | set[int] = frozenset()) -> list[str]:
     """Up to `want` lines from `start` walking by `step` that say where they are: unique in the
     file or distinctive (with `unique`, unique only); blank and generic lines are skipped, and so
-    are the lines in `gone` (`surviving_landmarks`)."""
+    are the lines in `gone` (`deleted_lines`)."""
     found = []
     i = start
     while 0 <= i < len(lines) and len(found) < want:
@@ -232,7 +232,7 @@ def check_unshown_deletions(
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
     result no second reading confirms, only a unique line says the snippet was here.
     """
-    from fastapply.merge import rewrites  # it reads headers with repeats.py, which imports this module
+    from fastapply.merge import rewrites, shown_blocks  # rewrites reads headers with repeats.py, which imports this module
 
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
@@ -257,6 +257,8 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
+        if tag == "delete" and shown_blocks.deletion_in_shown_block(original, result, snippet, j1):
+            continue  # inside a bracketed block the snippet shows whole
         if any(a <= i1 and i2 <= b for a, b in rewritten) or rewrites.inside_rewritten_definition(
                 original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of
