@@ -6,7 +6,10 @@ closer in one run, with no marker between, the snippet shows every line the bloc
 lines missing from it are deleted by the snippet itself, however generic the lines next to the
 gap are (`opts = {};` and `}` after an `else if` branch was dropped).
 
-`deletion_in_shown_block` is that test, for check_unshown_deletions (snippet_checks.py). It knows
+`deletion_in_shown_block` is that test, for check_unshown_deletions (snippet_checks.py), which
+asks it only for short deletions (SHOWN_GAP non-blank lines, as for a deletion shown by its two
+neighbours): a planner that shows a block's opener, a changed line and its closer with no marker
+may have meant the rest of a long body to stay. It knows
 brackets (anchors.bracket_balance, roughly: strings and line comments aside) and marker lines; it
 does not know indentation blocks (Python), so a deletion inside a Python function is left to the
 landmark rule.

@@ -257,8 +257,9 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
-        if tag == "delete" and shown_blocks.deletion_in_shown_block(original, result, snippet, j1):
-            continue  # inside a bracketed block the snippet shows whole
+        if tag == "delete" and len(lost) <= SHOWN_GAP and shown_blocks.deletion_in_shown_block(
+                original, result, snippet, j1):
+            continue  # a few lines inside a bracketed block the snippet shows whole
         if any(a <= i1 and i2 <= b for a, b in rewritten) or rewrites.inside_rewritten_definition(
                 original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of

@@ -42,3 +42,17 @@ def test_a_block_that_repeats_or_is_cut_by_a_marker_shows_nothing():
     # A marker inside the block: the snippet does not show all of it.
     cut = [MARK, ORIGINAL[0], ORIGINAL[1], MARK, ORIGINAL[3], "\t}", MARK]
     assert not deletion_in_shown_block(ORIGINAL, RESULT, cut, 4)
+
+
+def test_a_long_deletion_inside_a_shown_block_is_still_refused():
+    # The snippet shows a function's header, an `if` opener and the closers, no marker: a planner
+    # that left out the marker may have meant a long body to stay, so only short deletions pass.
+    original = ["function fetch(url) {", "\tif (ok) {", "\t\tx();", "\t\ty();", "\t\tz();", "\t\tw();", "\t}", "}", "",
+                "function other(url) {", "\tif (ok) {", "\t}", "}"]
+    snippet = [MARK, "function fetch(url) {", "\tif (ok) {", "\t}", "}", MARK]
+    short = original[:2] + original[4:]  # `x();` `y();` deleted, the block shown with what it keeps
+    shown_short = [MARK, *short[:6], MARK]
+    assert snippet_checks.check_unshown_deletions(original, short, shown_short) is None
+    long = original[:2] + original[6:]  # all four deleted
+    assert deletion_in_shown_block(original, long, snippet, 2)
+    assert "does not touch" in snippet_checks.check_unshown_deletions(original, long, snippet)
