@@ -117,7 +117,7 @@ class EditStream:
             raise InputError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         check_inputs(original, snippet)
         self.strategy = strategy
-        self.original, self.snippet = original, snippet
+        self.original, self.snippet, self.instruction = original, snippet, instruction
         self.language = syntax.normalize_language(language) or syntax.detect_language(path, original)
         self.result: ApplyResult | None = None
         self.merge: MergeResult | None = None
@@ -232,6 +232,9 @@ class EditStream:
                 prompts.without_bom(final), language=self.language)
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
+        if failure is None:
+            failure = self._undecided(final)
+            stats.total_s += self.ranked.seconds if self.ranked is not None else 0.0
         self.result = ApplyResult(
             text=final,
             path="model",
@@ -245,6 +248,33 @@ class EditStream:
             window=(self.window.start, self.window.end) if self.window else None,
             margin=self.ranked.margin if self.ranked is not None else None,
         )
+
+    def _undecided(self, final: str) -> guards.GuardFailure | None:
+        """Refuse an answer that is one of the two readings the instant merge could not choose
+        between ("readings": the joint and the greedy placement give different files) unless ranking
+        both (rewrite/readings.py) prefers it by `readings.MARGIN` nats. The answer then made that
+        choice by greedy decoding alone, and measured over 34 such refusals (benchmarks/
+        rank_readings.py) the model preferred the wrong reading in 9 where one was right (a wrong
+        twin function edited, held-out seed 61). Doubts (a new line or a changed one) are left to the
+        model: there its preference was right in all 10 rankings where a reading was right."""
+        m = self.merge
+        if m is None or getattr(m, "choice", None) != "readings" or len(m.alternatives) < 2:
+            return None
+        same = lambda text: prompts.normalise(prompts.without_bom(text)).rstrip("\n")  # noqa: E731
+        picks = [k for k, alt in enumerate(m.alternatives) if same(alt) == same(final)]
+        if not picks:
+            return None  # the model wrote something else: the other guards judged it
+        ranked = readings.rank_readings(self.loaded, self.original, self.snippet, self.instruction,
+                                        m.alternatives, m.regions, self.language)
+        if ranked is not None and ranked.text is not None and ranked.best == picks[0]:
+            self.ranked = ranked  # its margin is reported with the answer
+            return None
+        why = (f"ranking both gives it a margin of {ranked.margin:.1f} nats, under {readings.MARGIN:.0f}"
+               if ranked is not None and ranked.best == picks[0] else
+               "ranking both prefers the other one" if ranked is not None else "only it passes the answer guards")
+        return guards.GuardFailure("undecided", f"the answer is one of the two ways the instant merge could place "
+                                   f"the snippet, chosen without a clear margin ({why}); include more unchanged "
+                                   "lines around each change")
 
 
 def stream_edit(original: str, snippet: str, instruction: str | None = None, **kwargs) -> EditStream:

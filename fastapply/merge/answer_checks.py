@@ -35,10 +35,10 @@ def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | Non
     return None
 
 
-def shown_pairs(snippet: Sequence[str], original: Sequence[str]) -> list[tuple[str, str]]:
-    """Pairs of snippet lines (stripped) shown one right after the other: blank lines and `-`
-    lines between them aside, a marker or an `@@` line between them breaking the pair. Search/
-    replace blocks and unified diffs list their deletions themselves: no pairs."""
+def shown_runs(snippet: Sequence[str], original: Sequence[str]) -> list[list[str]]:
+    """Runs of snippet lines (stripped) shown one right after the other: blank lines and `-`
+    lines between them aside, a marker or an `@@` line ending a run. Search/replace blocks and
+    unified diffs list their deletions themselves: no runs."""
     from fastapply.merge import blocks
     from fastapply.merge.markers import is_elision
 
@@ -46,45 +46,57 @@ def shown_pairs(snippet: Sequence[str], original: Sequence[str]) -> list[tuple[s
     if blocks.looks_like_search_replace(lines) or blocks.looks_like_diff(lines):
         return []
     known = frozenset(l.strip() for l in original)
-    pairs, previous = [], None
+    runs: list[list[str]] = [[]]
     for line in lines:
         text = line.strip()
         if text.startswith("@@") or is_elision(line, known):
-            previous = None
+            runs.append([])
             continue
         if not text or (line.startswith("-") and not line.startswith("--")):
             continue
         if line.startswith("+") and not line.startswith("++"):
             text = line[1:].strip()
-        if previous is not None:
-            pairs.append((previous, text))
-        previous = text
-    return pairs
+        runs[-1].append(text)
+    return [run for run in runs if len(run) > 1]
+
+
+def shown_pairs(snippet: Sequence[str], original: Sequence[str]) -> list[tuple[str, str]]:
+    """Pairs of snippet lines (stripped) shown one right after the other (`shown_runs`)."""
+    return [(run[k], run[k + 1]) for run in shown_runs(snippet, original) for k in range(len(run) - 1)]
 
 
 def check_shown_adjacency(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse when the snippet shows lines `a` then `b` next to each other (`shown_pairs`), the
     original has lines between them, and the answer keeps one of those lines between them. One of
     the two must be a distinctive line the original and the answer each have exactly once (it
-    says where the pair is); the other is its nearest occurrence on that side (`}` may close it)."""
+    says where the pair is); the other is its nearest occurrence on that side that the snippet's
+    run around it also matches (up to `RUN` lines: `}` after `  }` is the end of the block the
+    snippet shows closing, not the nearer `}` of a block the answer kept)."""
     where_o, where_r = _unique_places(original), _unique_places(result)
-    for a, b in shown_pairs(snippet, original):
-        if a in where_o and a in where_r:
-            oa, ra = where_o[a], where_r[a]
-            ob, rb = _next(original, oa, b), _next(result, ra, b)
-        elif b in where_o and b in where_r:
-            ob, rb = where_o[b], where_r[b]
-            oa, ra = _previous(original, ob, a), _previous(result, rb, a)
-        else:
-            continue
-        if None in (oa, ob, ra, rb):
-            continue
-        between = {l.strip() for l in original[oa + 1 : ob] if l.strip()}
-        kept = [l.strip() for l in result[ra + 1 : rb] if l.strip() in between]
-        if kept:
-            return (f"the snippet shows `{a[:50]}` followed by `{b[:50]}`, deleting the original lines between "
-                    f"them, but the answer keeps {len(kept)} of them (`{kept[0][:50]}`)")
+    for run in shown_runs(snippet, original):
+        for k in range(len(run) - 1):
+            a, b = run[k], run[k + 1]
+            if a in where_o and a in where_r:
+                after = run[k + 1 : k + 1 + RUN]
+                oa, ra = where_o[a], where_r[a]
+                ob, rb = _near_both(original, oa, result, ra, after, +1)
+            elif b in where_o and b in where_r:
+                before = run[max(0, k + 1 - RUN) : k + 1]
+                ob, rb = where_o[b], where_r[b]
+                oa, ra = _near_both(original, ob, result, rb, before, -1)
+            else:
+                continue
+            if None in (oa, ob, ra, rb):
+                continue
+            between = {l.strip() for l in original[oa + 1 : ob] if l.strip()}
+            kept = [l.strip() for l in result[ra + 1 : rb] if l.strip() in between]
+            if kept:
+                return (f"the snippet shows `{a[:50]}` followed by `{b[:50]}`, deleting the original lines between "
+                        f"them, but the answer keeps {len(kept)} of them (`{kept[0][:50]}`)")
     return None
+
+
+RUN = 3  # snippet lines of a run matched around a pair's non-distinctive line
 
 
 def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -124,12 +136,39 @@ def _unique_places(lines: Sequence[str]) -> dict[str, int]:
     return {l.strip(): k for k, l in enumerate(lines) if counts[l.strip()] == 1 and not is_generic(l)}
 
 
-def _next(lines: Sequence[str], start: int, text: str) -> int | None:
-    return next((k for k in range(start + 1, len(lines)) if lines[k].strip() == text), None)
+def _near_both(original: Sequence[str], o: int, result: Sequence[str], r: int, run: Sequence[str],
+               step: int) -> tuple[int | None, int | None]:
+    """In the original and in the answer, the nearest index past the anchor (`o`, `r`; step +1:
+    below, -1: above) of the run's line next to it (`run[0]` below, `run[-1]` above) where the
+    run's other lines follow on the far side among the non-blank lines: the longest part of the
+    run that both texts have, so both places are found alike."""
+    for size in range(len(run), 0, -1):
+        part = run[:size] if step > 0 else run[len(run) - size :]
+        found = _near(original, o, part, step), _near(result, r, part, step)
+        if None not in found:
+            return found
+    return None, None
 
 
-def _previous(lines: Sequence[str], start: int, text: str) -> int | None:
-    return next((k for k in range(start - 1, -1, -1) if lines[k].strip() == text), None)
+def _near(lines: Sequence[str], start: int, part: Sequence[str], step: int) -> int | None:
+    first = part[0] if step > 0 else part[-1]
+    k = start + step
+    while 0 <= k < len(lines):
+        if lines[k].strip() == first and _follows(lines, k, part, step):
+            return k
+        k += step
+    return None
+
+
+def _follows(lines: Sequence[str], k: int, part: Sequence[str], step: int) -> bool:
+    """Whether the non-blank lines from k on, going away from the anchor, read `part`."""
+    order = list(part) if step > 0 else list(reversed(part))
+    j = k
+    for text in order[1:]:
+        j = _non_blank(lines, j, step)
+        if j is None or lines[j].strip() != text:
+            return False
+    return True
 
 
 def _non_blank(lines: Sequence[str], start: int, step: int) -> int | None:

@@ -12,6 +12,10 @@ at each end (`read_excerpt`), by the lazy readings and every guard. What pins it
   merge drops no non-blank original line. A `t.end();` `});` after a changed assertion is the
   original's own next lines; a `};` that lands 58 lines above the excerpt's first unique line,
   or a new test whose lines all repeat in its look-alikes, is refused.
+- `edited_pin`: a change with no unique unchanged line on its inner side is still pinned when it
+  replaces a distinctive original line by its edited copy, a copy that edits no other line of the
+  original (`exports.View = require(...)` continued as `exports.View =` `exports.view = ...`
+  between a loose `*/` and `/**`).
 
 This module knows lines and the original's line counts; the readings themselves are instant.py's
 (passed in as `read`), the guards guards.py's.
@@ -54,7 +58,8 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     1. unchanged lines in the run the two files share from that end (the loose end lands on the
        original's own lines at that place, it is not inserted);
     2. then the change: new lines, or a replacement line for line or by edited copies (`_edits`);
-    3. then, before any other change, an unchanged line the original has once (distinctive).
+    3. then, before any other change, an unchanged line the original has once (distinctive), or
+       else a change that edits a line the original has once (`edited_pin`).
 
     The unique line pins the change; the loose lines only continue the original beyond it (the
     `t.end();` `});` after a changed assertion). A change with no unique unchanged line on its
@@ -85,7 +90,8 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     if not ops or ops[0][0] == "equal":
         return False
     tag, i1, i2, j1, j2 = ops[0]
-    if tag == "replace" and not _edits(original[same + i1 : same + i2], result[same + j1 : same + j2]):
+    old, new = original[same + i1 : same + i2], result[same + j1 : same + j2]
+    if tag == "replace" and not _edits(old, new):
         return False  # it overwrites original lines it does not edit
     inner = next((op for op in ops[1:2] if op[0] == "equal"), None)
     if inner is None:
@@ -95,6 +101,26 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
         text = result[j].strip()
         if counts[text] == 1 and not anchors.is_generic(text):
             return True
+    return tag == "replace" and edited_pin(original, old, new)
+
+
+def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) -> bool:
+    """True when a replacement is pinned by its own edit: one of its new lines reads as an edited
+    copy (edits.same_edit) of a replaced line the original has once (distinctive), and of no other
+    non-blank original line. An excerpt whose context is all `*/`, `}` or `});` still names its
+    place through the line it edits: `exports.View = require('./view');` continued as
+    `exports.View =` can only be that line. A copy that edits several lines alike (a
+    `res.sendfile(...)` edited in every test, a `test(` line whose name is only `test`) pins nothing.
+    """
+    counts = Counter(line.strip() for line in original)
+    for o in old:
+        text = o.strip()
+        if counts[text] != 1 or anchors.is_generic(text):
+            continue
+        for n in new:
+            if n.strip() and edits.same_edit(n, o):
+                if sum(1 for x in original if x.strip() and edits.same_edit(n, x)) == 1:
+                    return True
     return False
 
 

@@ -165,14 +165,16 @@ def _distinctive(line: str) -> bool:
     return len(_WORDY.findall(line)) >= 8
 
 
-def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3, unique: bool = False) -> list[str]:
+def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3, unique: bool = False,
+               gone: frozenset[int] | set[int] = frozenset()) -> list[str]:
     """Up to `want` lines from `start` walking by `step` that say where they are: unique in the
-    file or distinctive (with `unique`, unique only); blank and generic lines are skipped."""
+    file or distinctive (with `unique`, unique only); blank and generic lines are skipped, and so
+    are the lines in `gone` (`deleted_lines`)."""
     found = []
     i = start
     while 0 <= i < len(lines) and len(found) < want:
         line = lines[i].strip()
-        if line and (counts.get(line) == 1 or (not unique and _distinctive(line))):
+        if line and i not in gone and (counts.get(line) == 1 or (not unique and _distinctive(line))):
             found.append(line)
         i += step
     return found
@@ -220,7 +222,8 @@ def check_unshown_deletions(
     A snippet shows a deletion by showing the code around it (Morph's convention: context before
     and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
     removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
-    distinctive lines) that the snippet shows. Runs of blank lines alone do not count.
+    distinctive lines, other deleted lines skipped: `deleted_lines`) that the snippet shows. Runs
+    of blank lines alone do not count.
 
     `rewritten`: original line ranges [start, end) of definitions the merge replaced by name with
     the snippet's whole new form (marked_definitions.py): lines removed inside one were rewritten.
@@ -229,7 +232,7 @@ def check_unshown_deletions(
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
     result no second reading confirms, only a unique line says the snippet was here.
     """
-    from fastapply.merge import rewrites  # it reads headers with repeats.py, which imports this module
+    from fastapply.merge import rewrites, shown_blocks  # rewrites reads headers with repeats.py, which imports this module
 
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
@@ -237,7 +240,9 @@ def check_unshown_deletions(
     from collections import Counter
 
     counts = Counter(l.strip() for l in original)
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+    ops = line_opcodes(original, result)
+    gone = deleted_lines(ops)
+    for tag, i1, i2, j1, j2 in ops:
         if tag not in ("delete", "replace") or (i2 - i1) <= (j2 - j1):
             continue
         lost = [l for l in original[i1:i2] if l.strip()]
@@ -252,11 +257,14 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
+        if tag == "delete" and len(lost) <= SHOWN_GAP and shown_blocks.deletion_in_shown_block(
+                original, result, snippet, j1):
+            continue  # a few lines inside a bracketed block the snippet shows whole
         if any(a <= i1 and i2 <= b for a, b in rewritten) or rewrites.inside_rewritten_definition(
                 original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of
-        before = _landmarks(original, i1 - 1, -1, counts, unique=strict)
-        after = _landmarks(original, i2, +1, counts, unique=strict)
+        before = _landmarks(original, i1 - 1, -1, counts, unique=strict, gone=gone)
+        after = _landmarks(original, i2, +1, counts, unique=strict, gone=gone)
         sides = [any(l in shown for l in side) for side in (before, after) if side]
         # A pure deletion needs the snippet on both sides of it, in that order; a replacement that
         # also drops lines sits at an edited spot already, so one shown side is enough.
@@ -268,6 +276,16 @@ def check_unshown_deletions(
                 f"(`{lost[0].strip()[:60]}`) that the snippet does not touch"
             )
     return None
+
+
+def deleted_lines(ops) -> set[int]:
+    """The original line numbers that pure deletions (`delete` opcodes) remove. They are no
+    landmarks for another deletion: the snippet cannot show, as kept context, a line the merge
+    drops. Two deletions split only by a kept blank line (`print x`, blank, `# note`, `print y`
+    removed before `return r`) are one gap whose landmark below is `return r`, not the deleted
+    `# note` the snippet never shows. (Replaced lines stay landmarks: counting them as gone let
+    a misplaced reading through on two check sets.)"""
+    return {k for tag, i1, i2, _, _ in ops if tag == "delete" for k in range(i1, i2)}
 
 
 def _shown_in_order(snippet: Sequence[str], before: Sequence[str], after: Sequence[str]) -> bool:

@@ -40,6 +40,21 @@ def test_lines_shown_next_to_each_other_must_be_next_to_each_other_in_the_answer
     assert answer_checks.check_shown_adjacency(ORIGINAL, ["class Settings:", "    x = 1", *ORIGINAL[4:]], SNIPPET) is None
 
 
+def test_a_generic_line_of_a_pair_is_found_by_the_run_the_snippet_shows_around_it():
+    # The snippet shows `  }` `}` then `// --- Logger`: the helper between them is deleted. The
+    # nearest `}` above the comment is the helper's own, so the pair alone sees nothing between.
+    original = ["function log(e) {", "  if (e) {", "    print(e)", "  }", "}", "",
+                "function pad(n) {", "  return n", "}", "", "// --- Logger"]
+    snippet = ["// ... existing code ...", "    print(e.stack)", "  }", "}", "", "// --- Logger", "// ... existing code ..."]
+    expected = ["function log(e) {", "  if (e) {", "    print(e.stack)", "  }", "}", "", "// --- Logger"]
+    kept = ["function log(e) {", "  if (e) {", "    print(e.stack)", *original[3:]]
+    reason = answer_checks.check_shown_adjacency(original, kept, snippet)
+    assert reason and "// --- Logger" in reason and "function pad(n) {" in reason
+    assert answer_checks.check_shown_adjacency(original, expected, snippet) is None
+    # the run where only a shorter part of it occurs (a changed line in it) falls back to that part
+    assert answer_checks.check_shown_adjacency(original, expected, ["    print(e.stack)", "}", "// --- Logger"]) is None
+
+
 def test_a_marker_or_a_hunk_separator_breaks_the_pair_and_minus_lines_do_not():
     with_marker = ["class Settings:", "    # ... existing code ...", "    def __init__(self):"]
     assert answer_checks.shown_pairs(with_marker, ORIGINAL) == []

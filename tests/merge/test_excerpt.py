@@ -1,6 +1,6 @@
 """Marker-free excerpts: loose ends, and when the merged file still settles them."""
 
-from fastapply.merge.excerpt import dropped_lines, edge_holds, loose_edge, renamed_definition
+from fastapply.merge.excerpt import dropped_lines, edge_holds, edited_pin, loose_edge, renamed_definition
 from fastapply.merge.instant import instant_merge
 
 TESTS = """test('first', async t => {
@@ -63,3 +63,43 @@ def test_an_excerpt_whose_loose_end_overwrites_a_look_alike_is_refused():
     snippet = "\tt.end();\n});\n\ntest('third', async t => {\n\tconst err = await fetchError('c.com');\n"
     r = instant_merge("\n".join(TESTS), snippet, path="t.js")
     assert not r.merged and "its first lines" in r.refused_reason and "`t.end();`" in r.refused_reason
+
+
+EXPORTS = """/**
+ * Expose `Router`.
+ */
+
+exports.Router = require('./router');
+
+/**
+ * Expose `View`.
+ */
+
+exports.View = require('./view');
+
+/**
+ * Expose `utils`.
+ */
+
+exports.utils = require('./utils');
+""".split("\n")
+
+
+def test_a_change_pinned_by_its_own_edit_holds_between_loose_ends():
+    # Only ` */`, a blank line and `/**` around it, but `exports.View =` can only edit the one
+    # `exports.View = require('./view');` line.
+    snippet = [" */", "", "exports.View =", "exports.view = require('./view');", "", "/**"]
+    result = EXPORTS[:10] + ["exports.View =", "exports.view = require('./view');"] + EXPORTS[11:]
+    assert edge_holds(EXPORTS, result, snippet, "first")
+    r = instant_merge("\n".join(EXPORTS), "\n".join(snippet) + "\n", path="index.js")
+    assert r.merged and r.text == "\n".join(result)
+
+
+def test_an_edit_that_fits_several_lines_alike_pins_nothing():
+    old, new = ["exports.View = require('./view');"], ["exports.View = require('./view2');"]
+    assert edited_pin(EXPORTS, old, new)
+    alike = [line.replace("exports.Router", "exports.View") for line in EXPORTS]  # two `exports.View =` lines
+    assert not edited_pin(alike, old, new)
+    assert not edited_pin(EXPORTS, [" */"], [" * more */"])  # a generic line pins nothing
+    snippet = [" */", "", "exports.View = require('./view2');", "", "/**"]
+    assert not instant_merge("\n".join(alike), "\n".join(snippet) + "\n", path="index.js").merged

@@ -173,3 +173,18 @@ def test_copied_lines_allows_a_repeated_boilerplate_comment_line_but_not_a_code_
     code_snippet = ["// ... existing code ...", "pub const B: u32 = 2;", "pub const A: u32 = 1;"]
     code_result = original + ["pub const A: u32 = 1;"]
     assert "would appear 2 times" in snippet_checks.check_copied_lines(original, code_result, code_snippet)
+
+
+def test_a_deleted_line_is_no_landmark_for_the_deletion_beside_it():
+    original = ["def follow(r):", "    _r = r.request.response", "    _r.history.append(r)", "    print _r.status_code", "",
+                "    # r.request.response", "    print locals()", "    print _r.headers", "    return _r", "",
+                "def other():", "    return 1"]
+    # Both debug runs go; the blank line between them stays. The snippet shows the lines around
+    # the whole gap, one after the other.
+    result = original[:3] + [""] + original[8:]
+    snippet = ["# ... existing code ...", "    _r.history.append(r)", "", "    return _r", "# ... existing code ..."]
+    assert snippet_checks.deleted_lines(snippet_checks.line_opcodes(original, result)) == {3, 5, 6, 7}
+    assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
+    # The snippet that shows only the lines above the gap still shows no deletion.
+    above = ["# ... existing code ...", "    _r.history.append(r)", "# ... existing code ..."]
+    assert "does not touch" in snippet_checks.check_unshown_deletions(original, result, above)

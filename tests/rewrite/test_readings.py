@@ -63,3 +63,24 @@ def test_a_choice_not_trusted_to_ranking_is_generated(monkeypatch):
     assert doubt.choice == "doubt"
     r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(doubt.alternatives[1]))
     assert r.path == "model" and r.draft != "ranked" and r.margin is None
+
+
+def test_an_answer_that_is_one_of_the_two_readings_is_written_only_with_a_clear_margin(monkeypatch):
+    # auto does not rank first (RANKED_CHOICES is empty): the model generates, and its answer is
+    # one of the two readings; ranking both must then prefer it by MARGIN nats
+    r = apply_edit(FINAL_ORIGINAL, FINAL_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
+    assert r.path == "model" and r.draft != "ranked" and r.complete and r.guard is None
+    assert r.text == TWIN.alternatives[1] and r.margin > readings.MARGIN
+    monkeypatch.setattr(readings, "MARGIN", math.inf)
+    r = apply_edit(FINAL_ORIGINAL, FINAL_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
+    assert not r.complete and r.guard == "undecided" and "without a clear margin" in r.guard_reason
+    assert r.text == TWIN.alternatives[1]  # the candidate stays available (--force)
+
+
+def test_a_doubt_answered_by_the_model_is_not_ranked(monkeypatch):
+    monkeypatch.setattr(readings, "MARGIN", math.inf)
+    original, snippet = "\n".join(TAIL_ORIGINAL) + "\n", "\n".join(TAIL_SNIPPET) + "\n"
+    doubt = instant_merge(original, snippet, language="python")
+    r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(doubt.alternatives[1]))
+    assert r.path == "model" and r.guard != "undecided" and r.margin is None  # (the fake answers the whole
+    # file where the window is asked for, which the seam guard refuses)
