@@ -168,7 +168,8 @@ def _find(texts: list[str], shown: list[str]) -> int | None:
 def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool, read: Callable, result_type):
     """Read a marker-free excerpt with a marker at each end (`read`: instant._two_readings);
     refuse when the original itself has the marker line, when the reading changes nothing, or
-    when a loose end (`loose_edge`) is not settled by the merged file (`edge_holds`)."""
+    when a loose end (`loose_edge`) is not settled by the merged file (`edge_holds`). A refusal keeps
+    the reading's alternatives: the model path must know when its answer is one of them."""
     unmarked = ("the snippet has no `... existing code ...` markers and is not the whole file; "
                 "mark the elided parts so it can be placed")
     if any(line == EXCERPT_MARKER for line in orig.lines):
@@ -178,7 +179,7 @@ def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, conver
     if loose is not None:
         if not result.merged:
             return result_type(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", None, None, result.candidate,
-                               result.regions)
+                               result.regions, result.alternatives, result.choice)
         if not edge_holds(orig.lines, split_text(result.text).lines, snip_lines, loose):
             return result_type(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", "lazy", result.rung,
                                result.text)
@@ -189,7 +190,7 @@ def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, conver
         return result
     reason = (result.refused_reason or "").replace("section 1 ", "the snippet ", 1)
     return result_type(None, f"{reason} (read as an excerpt: the snippet has no markers)", "lazy",
-                       result.rung, result.candidate, result.regions)
+                       result.rung, result.candidate, result.regions, result.alternatives, result.choice)
 
 
 def _loose_note(which: str, snip_lines: Sequence[str]) -> str:

@@ -103,3 +103,15 @@ def test_an_edit_that_fits_several_lines_alike_pins_nothing():
     assert not edited_pin(EXPORTS, [" */"], [" * more */"])  # a generic line pins nothing
     snippet = [" */", "", "exports.View = require('./view2');", "", "/**"]
     assert not instant_merge("\n".join(alike), "\n".join(snippet) + "\n", path="index.js").merged
+
+
+def test_an_excerpt_refused_between_two_readings_keeps_both_for_the_model_path():
+    # `let fd = OUT;` pins the excerpt to b(), or its last lines change a()'s call: two files.
+    # The model path needs both readings to know when its answer merely picked one of them.
+    original = ("fn a() {\n    let fd = IN;\n    let mut out = 0;\n    mode(get(fd), &mut out)\n}\n\n"
+                "fn b() {\n    let fd = OUT;\n    let mut out = 0;\n    mode(handle, &mut out)\n}\n")
+    snippet = "    let fd = OUT;\n    let mut out = 0;\n    mode(get(fd), &mut out)\n}\n"
+    result = instant_merge(original, snippet, language="rust")
+    assert not result.merged and "two ways" in result.refused_reason and "excerpt" in result.refused_reason
+    assert result.choice == "readings" and len(result.alternatives) == 2
+    assert original.replace("mode(handle", "mode(get(fd)") in result.alternatives
