@@ -13,6 +13,9 @@ line; these catch what they miss, measured on model answers that were written wr
   deletion). An answer that keeps one of them has not made the deletion.
 - `check_marker_gaps`: the snippet shows a line right before a marker; the answer drops the
   original line after it (the code the marker keeps).
+- `check_new_line_repeated`: a line the original does not have, which the snippet shows N times,
+  written more than N times: the model applied the snippet's new line at more places than one (a
+  tuned 0.5B answer put a new `__call__` body line into three sibling methods).
 - `check_seam`: a window answer whose last non-blank line repeats the first non-blank line after
   the window, where the original window did not: the model went on copying past its window, and
   the splice doubles that line.
@@ -32,6 +35,21 @@ def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | Non
     """Refuse an answer equal to the original (trailing whitespace aside)."""
     if [l.rstrip() for l in original] == [l.rstrip() for l in result]:
         return "the answer leaves the file unchanged: the model did not make the snippet's change"
+    return None
+
+
+def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse an answer that has a distinctive line absent from the original more often than the
+    snippet shows it. (On the real commits' files of 3,200 rows, as if a model had written them:
+    no refusal.)"""
+    from fastapply.merge.snippet_checks import _distinctive
+
+    before = Counter(l.strip() for l in original)
+    shown = Counter(l.strip() for l in snippet)
+    for line, n in Counter(l.strip() for l in result).items():
+        if shown.get(line, 0) and not before.get(line) and n > shown[line] and _distinctive(line):
+            return (f"the answer writes the new line `{line[:60]}` {n} times, the snippet shows it "
+                    f"{shown[line]} time(s): the change landed at more places than the snippet's")
     return None
 
 

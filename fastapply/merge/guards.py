@@ -318,6 +318,7 @@ class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
     guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | structure | unchanged
+    # (and, from pipeline.py: closed | undecided)
     reason: str
 
 
@@ -344,6 +345,7 @@ def check_answer(
         ("deletions", lambda: check_unshown_deletions(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_duplicated_lines(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: check_definition_kept_twice(original_lines, result_lines, snippet_lines)),
+        ("duplicates", lambda: answer_checks.check_new_line_repeated(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
         ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),

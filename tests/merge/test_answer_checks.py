@@ -100,3 +100,18 @@ def test_the_code_a_marker_keeps_after_a_shown_line_must_stay():
     # a line the snippet shows elsewhere is not the marker's to keep
     moved = ["    // reload views", *snippet[:2], *original[3:6], "    serve(port, host);", "};"]
     assert answer_checks.check_marker_gaps(original, moved[1:] , snippet + ["    // reload views"]) is None
+
+
+def test_a_new_line_written_at_more_places_than_the_snippet_shows_is_refused():
+    original = ["class A:", "    def call(self, r):", "        r.a = 1", "        return r", "",
+                "class B:", "    def call(self, r):", "        r.b = 2", "        return r"]
+    snippet = ["class A:", "    def call(self, r):", "        r.hook(self.handle)", "        return r", "# ... existing code ..."]
+    right = ["class A:", "    def call(self, r):", "        r.hook(self.handle)", "        return r", *original[4:]]
+    both = [*right[:6], "    def call(self, r):", "        r.hook(self.handle)", "        return r"]
+    reason = answer_checks.check_new_line_repeated(original, both, snippet)
+    assert reason and "r.hook(self.handle)" in reason and "2 times" in reason
+    assert answer_checks.check_new_line_repeated(original, right, snippet) is None
+    # a line the original already has may repeat (the other duplicate checks weigh it)
+    assert answer_checks.check_new_line_repeated(original, [*right, "        r.b = 2"], snippet) is None
+    failure = guards.check_answer("\n".join(original), "\n".join(snippet), "\n".join(both), language="python")
+    assert failure is not None and failure.guard == "duplicates"
