@@ -27,7 +27,7 @@ from fastapply import models
 from fastapply.decoding.engine import ChunkPolicy
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
-from fastapply.errors import InputError
+from fastapply.errors import InputError, RemoteError
 from fastapply.merge import answer_checks, guards, syntax
 from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.rewrite import prompts, readings
@@ -264,8 +264,13 @@ class EditStream:
         picks = [k for k, alt in enumerate(m.alternatives) if same(alt) == same(final)]
         if not picks:
             return None  # the model wrote something else: the other guards judged it
-        ranked = readings.rank_readings(self.loaded, self.original, self.snippet, self.instruction,
-                                        m.alternatives, m.regions, self.language)
+        try:
+            ranked = readings.rank_readings(self.loaded, self.original, self.snippet, self.instruction,
+                                            m.alternatives, m.regions, self.language)
+        except RemoteError:  # a remote server returns greedy choices only: nothing to rank with
+            return guards.GuardFailure("undecided", "the answer is one of the two ways the instant merge could "
+                                       "place the snippet, and a remote model cannot rank them; include more "
+                                       "unchanged lines around each change")
         if ranked is not None and ranked.text is not None and ranked.best == picks[0]:
             self.ranked = ranked  # its margin is reported with the answer
             return None

@@ -84,3 +84,16 @@ def test_a_doubt_answered_by_the_model_is_not_ranked(monkeypatch):
     r = apply_edit(original, snippet, strategy="auto", loaded=FakeLoaded(doubt.alternatives[1]))
     assert r.path == "model" and r.guard != "undecided" and r.margin is None  # (the fake answers the whole
     # file where the window is asked for, which the seam guard refuses)
+
+
+def test_a_model_that_cannot_rank_refuses_an_answer_that_is_one_of_the_two_readings(monkeypatch):
+    # a remote server returns greedy choices only (backends/remote.py Top1Logits): no ranking, so
+    # the answer that merely picked a reading is refused, with a reason, not an error
+    from fastapply.errors import RemoteError
+
+    def no_ranking(*args, **kwargs):
+        raise RemoteError("greedy choices only")
+
+    monkeypatch.setattr(readings, "rank_readings", no_ranking)
+    r = apply_edit(FINAL_ORIGINAL, FINAL_SNIPPET, strategy="auto", loaded=FakeLoaded(TWIN.alternatives[1]))
+    assert not r.complete and r.guard == "undecided" and "remote model cannot rank" in r.guard_reason
