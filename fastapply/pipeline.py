@@ -233,8 +233,9 @@ class EditStream:
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         if failure is None:
+            t0 = time.perf_counter()
             failure = self._undecided(final)
-            stats.total_s += self.ranked.seconds if self.ranked is not None else 0.0
+            stats.total_s += time.perf_counter() - t0  # the ranking it may run is part of the edit's latency
         self.result = ApplyResult(
             text=final,
             path="model",
