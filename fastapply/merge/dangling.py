@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from fastapply.merge.conventions import indent_width as _width
 from fastapply.merge.snippet_checks import line_opcodes
 from fastapply.merge.unreachable import PROSE, Ops, added_run_ends, followed_by
 
@@ -140,5 +141,3 @@ def check_closer_before_deeper(
     return None
 
 
-def _width(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())

@@ -24,12 +24,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.anchors import bracket_balance, is_generic
+from fastapply.merge.conventions import indent_width as _indent
 from fastapply.merge.edits import same_edit, similar
 from fastapply.merge.snippet_checks import line_opcodes
-
-
-def _indent(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def _alike(new: str, old: str) -> bool:
@@ -118,7 +115,6 @@ def rival_note(shown: str, original: Sequence[str], at: int) -> str:
     return (f"`{shown.strip()[:60]}` could be a new line or a change to the similar original line {at + 1} "
             f"(`{original[at].strip()[:60]}`) near it; include the unchanged lines right around line {at + 1} "
             "if it changes that line, or the unchanged lines where it goes if it is new")
-
 
 
 def settled_reading(original: Sequence[str], guess: Sequence[str], alternative: Sequence[str],

@@ -20,6 +20,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.anchors import bracket_balance, collapse, is_generic
+from fastapply.merge.conventions import indent_width
 
 
 class EdgeDoubt(Exception):
@@ -244,7 +245,7 @@ def whole_blocks(lines: Sequence[str]) -> bool:
     body = [l for l in lines if l.strip()]
     if len(body) < 3 or not opens_block(body[0]):
         return False
-    indent = [len(l.expandtabs(4)) - len(l.expandtabs(4).lstrip()) for l in body]
+    indent = [indent_width(l) for l in body]
     if bracket_balance(body[:1]) > 0:
         depth = 0
         for line in body:

@@ -47,6 +47,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
+from fastapply.merge.conventions import indent_width as _depth
 from fastapply.merge.snippet_checks import _distinctive
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
@@ -131,10 +132,6 @@ def check_dropped_definition(original: Sequence[str], result: Sequence[str], sni
             return (f"the merge would remove the definition of `{name}` although the snippet calls it; if the "
                     "snippet adds a function next to it, include the unchanged lines around the place it goes")
     return None
-
-
-def _depth(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def check_definition_split(original: Sequence[str], result: Sequence[str],

@@ -36,15 +36,12 @@ import re
 from typing import Sequence
 
 from fastapply.merge.anchors import bracket_balance
+from fastapply.merge.conventions import indent_width as _depth
 from fastapply.merge.landing import definition_split
 from fastapply.merge.snippet_checks import line_opcodes
 
 _NAME = re.compile(r"(?:def|fn|func|function|fun|sub|class|struct|trait|enum|interface|module|impl)\s+"
                    r"(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
-
-
-def _depth(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def defined_name(header: str) -> str | None:

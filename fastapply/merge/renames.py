@@ -38,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from fastapply.merge.conventions import indent_width as _width
 from fastapply.merge.markers import is_elision
 from fastapply.merge.result import Merged
 from fastapply.merge.sections import CANONICAL_MARKER
@@ -55,10 +56,6 @@ class Rename:
     line: int
     new: str
     old: str
-
-
-def _width(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def _lead(line: str) -> str | None:

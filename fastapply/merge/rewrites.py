@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from fastapply.merge.conventions import indent_width as _depth
+
 
 def _header_name(line: str) -> str | None:
     """The name a definition header defines (`def f(`, `func (r T) f(`, `function f(`, `class C`),
@@ -38,10 +40,6 @@ def _header_name(line: str) -> str | None:
     if re.match(r"^\s*['\"]?[\w$]+['\"]?\s*:", line):
         return None
     return defined_name(line)
-
-
-def _depth(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def inside_rewritten_definition(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:

@@ -60,13 +60,10 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.anchors import is_generic
+from fastapply.merge.conventions import indent_width as _indent
 from fastapply.merge.snippet_checks import _distinctive, _marker_like, line_opcodes
 
 _OPENERS = ("{", "(", ":", "[", "do", "then")
-
-
-def _indent(line: str) -> int:
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def is_opener(line: str) -> bool:
