@@ -40,14 +40,15 @@ def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | Non
 
 def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse an answer that has a distinctive line absent from the original more often than the
-    snippet shows it. (On the real commits' files of 3,200 rows, as if a model had written them:
+    snippet shows it: of `snippet_checks.copied_lines` (lines more frequent than in the original and
+    in the snippet), those the original lacks and the snippet shows. (On the real commits' files of 3,200 rows, as if a model had written them:
     no refusal.)"""
-    from fastapply.merge.snippet_checks import _distinctive
+    from fastapply.merge.snippet_checks import copied_lines
 
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
-    for line, n in Counter(l.strip() for l in result).items():
-        if shown.get(line, 0) and not before.get(line) and n > shown[line] and _distinctive(line):
+    for line, n in copied_lines(original, result, snippet).items():  # more than the original and the snippet have
+        if shown.get(line) and not before.get(line):
             return (f"the answer writes the new line `{line[:60]}` {n} times, the snippet shows it "
                     f"{shown[line]} time(s): the change landed at more places than the snippet's")
     return None
