@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 from fastapply.errors import InputError
-from fastapply.merge.syntax import language_from_path
+from fastapply.merge.text.syntax import language_from_path
 
 FIELDS = ("repo", "path", "language", "subject", "before", "after")
 

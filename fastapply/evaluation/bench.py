@@ -93,7 +93,7 @@ def copy_snippet(example: dict) -> str:
     import random
     import zlib
 
-    from fastapply.merge.syntax import detect_language
+    from fastapply.merge.text.syntax import detect_language
     from fastapply.data.snippets import synthesise
 
     original = example["original"]

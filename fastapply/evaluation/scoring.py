@@ -65,7 +65,7 @@ def snippet_style(example: dict) -> str:
 
 
 def example_language(example: dict) -> str | None:
-    from fastapply.merge import syntax
+    from fastapply.merge.text import syntax
 
     return syntax.normalize_language(example.get("language")) or syntax.detect_language(
         example.get("path"), example["original"]
@@ -96,7 +96,7 @@ def decode_stats(stats: Any) -> dict | None:
 def score_example(example: dict, outcome: Any, latency_s: float, error: str | None = None) -> dict:
     """One row of the report for one example. `outcome` has `.text`, `.path`, `.complete` (a file
     would be written), and optionally `.refused_reason`, `.guard`, `.method`, `.rung`, `.stats`."""
-    from fastapply.merge import syntax
+    from fastapply.merge.text import syntax
 
     text = getattr(outcome, "text", None) or ""
     path = getattr(outcome, "path", None)

@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 from fastapply.errors import FastApplyError
 from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES, check_size
 from fastapply.mcp.roots import Roots
-from fastapply.merge.markers import count_marker_lines
+from fastapply.merge.text.markers import count_marker_lines
 from fastapply.rewrite.prompts import without_bom
 from fastapply.textio import atomic_write, read_text
 

@@ -12,8 +12,7 @@ whitespace collapsed (rung "whitespace", for re-indented snippets). The original
 once per rung (`LineIndex`), so finding every place of a line costs one dictionary look-up;
 that keeps the merge near-linear on 20,000-line files.
 
-Also here: `bracket_balance` (opening minus closing brackets outside strings and comments, the
-structure test that settles where a generic closing line belongs) and `is_generic`.
+Which lines are generic (`is_generic`) and how brackets balance are text/lines.py's.
 
 This module knows lines only, not sections' markers or languages.
 """
@@ -21,7 +20,6 @@ This module knows lines only, not sections' markers or languages.
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -34,27 +32,6 @@ def collapse(line: str) -> str:
 
 def key_function(rung: str) -> Callable[[str], str]:
     return (lambda line: line.rstrip()) if rung == "exact" else collapse
-
-
-_GENERIC_WORDS = frozenset(
-    "end else elif fi done esac pass return break continue default try finally do then begin "
-    "endif endfor endwhile endfunction".split()
-)
-
-
-def is_generic(line: str) -> bool:
-    """True for lines that occur all over code and pin nothing: blank lines, pure punctuation
-    (`}`, `});`, `)`, `]`), lone keywords (`end`, `else:`, `return`, `pass`), bare comment
-    openers and closers (`/**`, `*/`, `///`, `#`)."""
-    text = line.strip()
-    if not text:
-        return True
-    words = re.findall(r"[A-Za-z_]\w*", text)
-    if not words:
-        return len(re.sub(r"\s", "", text)) <= 4 or not re.search(r"\w", text)
-    if len(words) == 1 and words[0].lower() in _GENERIC_WORDS and len(text) <= len(words[0]) + 3:
-        return True
-    return False
 
 
 @dataclass
@@ -126,32 +103,3 @@ def unique_anchors(
         if len(places) == 1:
             pairs.append((s, places[0]))
     return longest_chain(pairs)
-
-
-# --------------------------------------------------------------------------- structure
-
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
-_LINE_COMMENT = re.compile(r"(^|\s)(//|#(?![\[!]))(?!.*[\"'`]).*$")
-
-
-def bracket_balance(lines: Sequence[str]) -> int:
-    """Opening minus closing brackets ((, [, {) in `lines`, ignoring string literals and
-    trailing line comments (roughly: this is a tie-breaker, not a parser)."""
-    total = 0
-    for line in lines:
-        text = _STRINGS.sub("", line)
-        text = _LINE_COMMENT.sub("", text)
-        total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
-    return total
-
-
-def block_close(lines: Sequence[str]) -> int | None:
-    """Index of the first line where the running bracket balance of `lines` drops to exactly
-    -1 (the line that closes the block the lines start in: `}` after a function's last
-    statements), or None when it never drops below zero."""
-    depth = 0
-    for k, line in enumerate(lines):
-        depth += bracket_balance([line])
-        if depth < 0:
-            return k if depth == -1 else None
-    return None

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.anchors import is_generic
+from fastapply.merge.text.lines import is_generic
 
 
 def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | None:
@@ -40,10 +40,10 @@ def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | Non
 
 def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse an answer that has a distinctive line absent from the original more often than the
-    snippet shows it: of `snippet_checks.copied_lines` (lines more frequent than in the original and
+    snippet shows it: of `compare.copied_lines` (lines more frequent than in the original and
     in the snippet), those the original lacks and the snippet shows. (On the real commits' files of 3,200 rows, as if a model had written them:
     no refusal.)"""
-    from fastapply.merge.snippet_checks import copied_lines
+    from fastapply.merge.text.compare import copied_lines
 
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
@@ -59,7 +59,7 @@ def shown_runs(snippet: Sequence[str], original: Sequence[str]) -> list[list[str
     lines between them aside, a marker or an `@@` line ending a run. Search/replace blocks and
     unified diffs list their deletions themselves: no runs."""
     from fastapply.merge import blocks
-    from fastapply.merge.markers import is_elision
+    from fastapply.merge.text.markers import is_elision
 
     lines = [l.rstrip("\r") for l in snippet]
     if blocks.looks_like_search_replace(lines) or blocks.looks_like_diff(lines):
@@ -125,7 +125,7 @@ def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: S
     snippet shows is present and in order.) Not the mirror case, a line right after a marker:
     planners put a marker before a changed line whose deleted predecessor they cannot show
     (measured: 6 right files of 3,200 would be refused)."""
-    from fastapply.merge.markers import is_elision
+    from fastapply.merge.text.markers import is_elision
 
     known = frozenset(l.strip() for l in original)
     shown = {l.strip() for l in snippet} | {l[1:].strip() for l in snippet if l[:1] in "+-"}

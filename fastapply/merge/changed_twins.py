@@ -72,11 +72,11 @@ def _replaced_partner(original: Sequence[str], result: Sequence[str], ops, j: in
 
 
 def copies_replace_changed_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> bool:
-    """True when the result has copied lines (snippet_checks.copied_lines) and each extra copy is
+    """True when the result has copied lines (compare.copied_lines) and each extra copy is
     a snippet line that took the place of the similar original line it changed, at the place the
     snippet's context points to rather than the twin's (see the module docstring). False when
     there are no copied lines."""
-    from fastapply.merge.snippet_checks import copied_lines, line_opcodes
+    from fastapply.merge.text.compare import copied_lines, line_opcodes
 
     copied = copied_lines(original, result, snippet)
     if not copied:
@@ -113,7 +113,7 @@ def _around(lines: Sequence[str], at: int) -> tuple[list, list]:
 def _fits(snippet: Sequence[str], k: int, here, twins) -> bool:
     """The snippet's context around its line k (up to a marker) matches the replaced line's place
     (`here`) by MARGIN more than the place of any twin."""
-    from fastapply.merge.markers import is_marker
+    from fastapply.merge.text.markers import is_marker
 
     context = (_context(snippet, k, -1, is_marker), _context(snippet, k, +1, is_marker))
     score = _agreement(context, here)

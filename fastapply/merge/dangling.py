@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.conventions import indent_width as _width
-from fastapply.merge.snippet_checks import line_opcodes
+from fastapply.merge.text.conventions import indent_width as _width
+from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.unreachable import PROSE, Ops, added_run_ends, followed_by
 
 

@@ -35,7 +35,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from fastapply.merge import syntax
+from fastapply.merge.text import syntax
 from fastapply.merge.result import Merged
 
 # Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.

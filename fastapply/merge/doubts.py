@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from fastapply.merge.anchors import bracket_balance, is_generic
-from fastapply.merge.conventions import indent_width as _indent
+from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.conventions import indent_width as _indent
 from fastapply.merge.edits import same_edit, similar
-from fastapply.merge.snippet_checks import line_opcodes
+from fastapply.merge.text.compare import line_opcodes
 
 
 def _alike(new: str, old: str) -> bool:

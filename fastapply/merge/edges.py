@@ -35,7 +35,8 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic
+from fastapply.merge.anchors import LineIndex
+from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
 from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.adjacent import adjacent_head, adjacent_tail
@@ -320,7 +321,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
 
 def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
     """(k, q) when the tail's new lines `ins` close the block the section's matched run sits in
-    at `ins[k]` (anchors.block_close), new lines follow it, and the original closes that block
+    at `ins[k]` (lines.block_close), new lines follow it, and the original closes that block
     at `orig[q]` with the same line: the lines before it then replace the block's rest (`return
     x` `}` shown right after unchanged lines ends the function there), the lines after it are new
     ones after the block."""

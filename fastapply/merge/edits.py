@@ -19,8 +19,9 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.anchors import bracket_balance, collapse, is_generic
-from fastapply.merge.conventions import indent_width
+from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.anchors import collapse
+from fastapply.merge.text.conventions import indent_width
 
 
 class EdgeDoubt(Exception):
@@ -84,12 +85,12 @@ def same_edit(new: str, old: str) -> bool:
 
 def edited_opener(new: str, old: str) -> bool:
     """True when the control-flow opener `new` reads as `old` edited in place: both open a block
-    (siblings.is_opener) and name nothing (siblings.identity: `for`, `if`, `while` lines), at the
+    (lines.is_opener) and name nothing (lines.identity: `for`, `if`, `while` lines), at the
     same indentation, led by the same keyword, and at least SAME_NAME alike (`for i, c := range
     children {` -> `for _, c := range children {`), which `same_edit` misses for keyword-led
     lines with a short shared prefix. Named openers (`def test_put_kwargs(self):` beside `def
     test_put(self):`) are left out: a similar name there is more often a new sibling block."""
-    from fastapply.merge.siblings import SAME_NAME, identity, is_opener
+    from fastapply.merge.text.lines import SAME_NAME, identity, is_opener
 
     if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
         return False

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from fastapply.merge.anchors import bracket_balance
+from fastapply.merge.text.lines import bracket_balance
 
 
 def open_depth(lines: Sequence[str]) -> int:

@@ -26,8 +26,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
-from fastapply.merge import anchors, edits, landing, snippet_checks
-from fastapply.merge.conventions import Text, split_text
+from fastapply.merge import edits, landing
+from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.conventions import Text, split_text
+from fastapply.merge.text.lines import is_generic
 
 EXCERPT_MARKER = "// ... existing code ..."
 EDGE_LINES = 3  # non-blank lines at each end of an excerpt, one of which must pin it, else `edge_holds`
@@ -42,7 +44,7 @@ def loose_edge(original: Sequence[str], snippet: Sequence[str]) -> str | None:
     shown = [line.strip() for line in snippet if line.strip()]
 
     def pinned(lines: list[str]) -> bool:
-        return any(counts[l] == 1 and not anchors.is_generic(l) for l in lines)
+        return any(counts[l] == 1 and not is_generic(l) for l in lines)
 
     if not pinned(shown[:EDGE_LINES]):
         return "first"
@@ -86,7 +88,7 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     if first >= same or last < same:
         return False
     # 2. The change right after that run, then 3. the unchanged lines up to the next change.
-    ops = snippet_checks.line_opcodes(original[same:], result[same:])
+    ops = line_opcodes(original[same:], result[same:])
     if not ops or ops[0][0] == "equal":
         return False
     tag, i1, i2, j1, j2 = ops[0]
@@ -99,7 +101,7 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     _, _, _, k1, k2 = inner
     for j in range(same + k1, min(same + k2, last + 1)):
         text = result[j].strip()
-        if counts[text] == 1 and not anchors.is_generic(text):
+        if counts[text] == 1 and not is_generic(text):
             return True
     return tag == "replace" and edited_pin(original, old, new)
 
@@ -115,7 +117,7 @@ def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) 
     counts = Counter(line.strip() for line in original)
     for o in old:
         text = o.strip()
-        if counts[text] != 1 or anchors.is_generic(text):
+        if counts[text] != 1 or is_generic(text):
             continue
         for n in new:
             if n.strip() and edits.same_edit(n, o):
@@ -138,7 +140,7 @@ def _edits(old: Sequence[str], new: Sequence[str]) -> bool:
 def dropped_lines(original: Sequence[str], result: Sequence[str], ops=None) -> int:
     """Non-blank original lines a merge drops: deleted ones, and those of a replacement beyond
     the non-blank lines that replace them."""
-    ops = ops if ops is not None else snippet_checks.line_opcodes(original, result)
+    ops = ops if ops is not None else line_opcodes(original, result)
     dropped = 0
     for tag, i1, i2, j1, j2 in ops:
         old = sum(1 for l in original[i1:i2] if l.strip())

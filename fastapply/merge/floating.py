@@ -17,7 +17,8 @@ from __future__ import annotations
 import difflib
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, bracket_balance, collapse
+from fastapply.merge.anchors import LineIndex, collapse
+from fastapply.merge.text.lines import bracket_balance
 from fastapply.merge.edges import MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, _replace_cand
 from fastapply.merge.edits import same_edit, similar
 

@@ -13,7 +13,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from fastapply.merge.anchors import bracket_balance, is_generic
+from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.sections import Section
 
 

@@ -37,14 +37,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, blocks, definitions, dangling, kept_code, repeats, siblings, syntax, unreachable
-from fastapply.merge.conventions import is_whole_file
+from fastapply.merge import answer_checks, blocks, definitions, dangling, kept_code, repeats, siblings, unreachable
+from fastapply.merge.text import syntax
+from fastapply.merge.text.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
-from fastapply.merge.markers import count_marker_lines, is_marker
+from fastapply.merge.text.markers import count_marker_lines, is_marker
 from fastapply.merge.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
-    check_unshown_deletions, expected_sections, line_opcodes,
+    check_unshown_deletions, expected_sections,
 )
+from fastapply.merge.text.compare import line_opcodes
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
@@ -137,11 +139,11 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     shown are seldom what a commit deletes. The snippet cannot say which it means."""
     if snippet is None:
         return None
-    from fastapply.merge.markers import is_marker
-    from fastapply.merge.snippet_checks import _marked_deletions, _marker_like
+    from fastapply.merge.snippet_checks import _marked_deletions
+    from fastapply.merge.text.markers import is_marker, marker_like
 
     first = next((l for l in snippet if l.strip()), None)
-    if first is None or is_marker(first) or _marker_like(first.strip()):
+    if first is None or is_marker(first) or marker_like(first.strip()):
         return None
     ops = [op for op in line_opcodes(original, result) if op[0] != "equal" or any(
         l.strip() for l in original[op[1]:op[2]])]

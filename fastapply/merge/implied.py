@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Callable
 
 from fastapply.merge import renames, sections
-from fastapply.merge.conventions import Text, split_text
+from fastapply.merge.text.conventions import Text, split_text
 
 
 def read_lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bool,

@@ -36,10 +36,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge import renames as renames_
 from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, implied, landing, lazy, marked_definitions,
-                             readings, sections, snippet_checks, syntax)
+                             readings, sections, snippet_checks)
+from fastapply.merge.text import syntax
+from fastapply.merge.text.compare import copied_lines, line_opcodes
+from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
 
 
@@ -313,7 +315,7 @@ def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_line
     loses no more original lines, is strictly better in one of the two and drops lines only next
     to unique lines the snippet shows, the copies it keeps come from the snippet itself (new code
     shaped like old) and the joint reading misplaced something besides."""
-    cj, cg = (set(snippet_checks.copied_lines(orig.lines, r, snip_lines)) for r in lines)
+    cj, cg = (set(copied_lines(orig.lines, r, snip_lines)) for r in lines)
     lj, lg = lost
     return (cg <= cj and lg <= lj and (lg < lj or len(cg) < len(cj))
             and snippet_checks.check_unshown_deletions(orig.lines, lines[1], snip_lines, strict=True) is None)
@@ -383,7 +385,7 @@ def changed_regions(original: list[str], candidate: list[str]) -> tuple[tuple[in
     """The original line ranges [start, end) a refused candidate changes: where a guard found
     fault, so the model path rewrites there (an insertion is the one line it follows)."""
     out = []
-    for tag, i1, i2, _, _ in snippet_checks.line_opcodes(original, candidate):
+    for tag, i1, i2, _, _ in line_opcodes(original, candidate):
         if tag != "equal":
             out.append((max(0, i1 - 1), i2) if i1 == i2 else (i1, i2))
     return tuple(out)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.markers import is_elision
+from fastapply.merge.text.markers import is_elision
 
 
 def _next_shown(lines: Sequence[str], start: int) -> str | None:

@@ -47,8 +47,8 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.conventions import indent_width as _depth
-from fastapply.merge.snippet_checks import _distinctive
+from fastapply.merge.text.conventions import indent_width as _depth
+from fastapply.merge.text.lines import distinctive
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
@@ -67,7 +67,7 @@ def definition_headers(lines: Sequence[str]) -> list[str]:
     found = []
     for k, line in enumerate(lines):
         text = line.strip()
-        if not text or not _DEFINITION.match(text) or not _distinctive(text):
+        if not text or not _DEFINITION.match(text) or not distinctive(text):
             continue
         if text.endswith(("(", "[", ",")):
             continue  # a signature continued on the next lines: its first line says little
@@ -158,7 +158,7 @@ def _pinned_above(result: Sequence[str], j: int, snippet: Sequence[str]) -> bool
     there (a commit that rewrites a test's body and adds a sibling reusing its first lines), so
     the header was not laid over that definition's end by a guess. The line must be distinctive."""
     above = next((l.strip() for l in reversed(result[:j]) if l.strip()), None)
-    if above is None or not _distinctive(above):
+    if above is None or not distinctive(above):
         return False  # a `}` or `pass` shown above pins nothing
     header = result[j].strip()
     for k, line in enumerate(snippet):
@@ -176,7 +176,7 @@ def definition_split(original: Sequence[str], result: Sequence[str],
     line at the header's depth or shallower), taking over its repeated lines and dropping
     `lost`, one of its distinctive lines (`check_definition_split`); else None. With the
     `snippet`, a header it pins from above (`_pinned_above`) is no split."""
-    from fastapply.merge.snippet_checks import line_opcodes
+    from fastapply.merge.text.compare import line_opcodes
 
     ops = line_opcodes(original, result)
     orig_of: dict[int, int] = {}
@@ -209,7 +209,7 @@ def definition_split(original: Sequence[str], result: Sequence[str],
         parent = moved[0][1]
         end = next((x for x in range(parent + 1, len(original))
                     if original[x].strip() and _depth(original[x]) <= depth), len(original))
-        lost = [original[x] for x in range(parent + 1, end) if x not in kept and _distinctive(original[x])]
+        lost = [original[x] for x in range(parent + 1, end) if x not in kept and distinctive(original[x])]
         if lost:
             return j, parent, end, lost[0]
     return None

@@ -41,7 +41,8 @@ import re
 from typing import Sequence
 
 from fastapply.merge import doubts, edges, order
-from fastapply.merge.anchors import RUNGS, LineIndex, bracket_balance, collapse, is_generic, key_function, unique_anchors
+from fastapply.merge.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
+from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.floating import place_floating
 from fastapply.merge.pinned import pinned_place

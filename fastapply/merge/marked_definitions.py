@@ -41,8 +41,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import definitions, syntax
-from fastapply.merge.markers import is_elision
+from fastapply.merge import definitions
+from fastapply.merge.text import syntax
+from fastapply.merge.text.markers import is_elision
 
 _COMMENT_OPENERS = ("#", "//", "/*", "*", "///")
 

@@ -64,20 +64,20 @@ def _contiguous_in(run: list[str], shown: list[str]) -> bool:
 def _new_block(run: Sequence[str], known: Counter, shown: list[str], copied: dict[str, int]) -> bool:
     """One inserted run passes the tests of the module docstring (its head may also be a line the
     original repeats: an idiom such as `assert.response(app,` names no existing block)."""
-    from fastapply.merge.snippet_checks import _distinctive
+    from fastapply.merge.text.lines import distinctive
 
     body = [l.strip() for l in run if l.strip()]
-    if not body or known.get(body[0], 0) == 1 or not _distinctive(body[0]) or not closed_block(run):
+    if not body or known.get(body[0], 0) == 1 or not distinctive(body[0]) or not closed_block(run):
         return False
     if not _contiguous_in(body, shown):
         return False
-    new = sum(1 for l in body if l not in known and _distinctive(l))
+    new = sum(1 for l in body if l not in known and distinctive(l))
     copies = sum(1 for l in body if l in copied)
     return new > copies
 
 
 def _runs(original: Sequence[str], result: Sequence[str]) -> list[tuple[int, int]]:
-    from fastapply.merge.snippet_checks import line_opcodes
+    from fastapply.merge.text.compare import line_opcodes
 
     return [(j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(original, result)
             if tag == "insert" or (tag == "replace" and not any(l.strip() for l in original[i1:i2]))]
@@ -98,10 +98,10 @@ def _rotations(result: Sequence[str], j1: int, j2: int):
 
 
 def copies_in_new_blocks(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> bool:
-    """True when the result has copied lines (snippet_checks.copied_lines) and every extra copy
+    """True when the result has copied lines (compare.copied_lines) and every extra copy
     lies in a new block the snippet shows whole (see the module docstring): new code shaped like
     old, not a block kept twice. False when there are no copied lines."""
-    from fastapply.merge.snippet_checks import copied_lines
+    from fastapply.merge.text.compare import copied_lines
 
     copied = copied_lines(original, result, snippet)
     if not copied:

@@ -58,7 +58,7 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
     lines) at the file's end after a blank line, blank lines at the very edges aside, and the
     snippet does not end with a marker: the readings disagree only on whether the missing
     marker keeps that block."""
-    from fastapply.merge.markers import is_marker
+    from fastapply.merge.text.markers import is_marker
 
     shown = _trim(snippet)
     if not shown:
@@ -91,8 +91,8 @@ def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
 
 def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
     """The marker-context lines (`marker_context`) that `result` has more often than the original
-    and the snippet each have them (snippet_checks.copied_lines): context read as new code."""
-    from fastapply.merge.snippet_checks import copied_lines
+    and the snippet each have them (compare.copied_lines): context read as new code."""
+    from fastapply.merge.text.compare import copied_lines
 
     return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)
 
@@ -109,8 +109,8 @@ def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[
     snippet's import list drops `io/ioutil`), while the shorter file uses none of the removed
     names: the imports were removed because the block goes (a snippet that ends without a marker
     before a function only that function's imports served)."""
-    from fastapply.merge import imports
-    from fastapply.merge.snippet_checks import line_opcodes
+    from fastapply.merge.text import imports
+    from fastapply.merge.text.compare import line_opcodes
 
     ops = line_opcodes(drop, keep)
     if any(tag not in ("equal", "insert") for tag, *_ in ops):
@@ -136,13 +136,13 @@ def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[
 
 
 def shown_run_kept_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> bool:
-    """True when two copied lines (`snippet_checks.copied_lines`: the result has them more often
+    """True when two copied lines (`compare.copied_lines`: the result has them more often
     than the original and the snippet) follow each other both in the snippet and in the original,
     and the snippet shows the run's old neighbour (the original line just before it, or just after
     it) without the run next to it: the run moved (code moved into a new function), and a reading
     that keeps it at its old place as well (below an excerpt's end) kept it twice. New code shaped
     like old (a new test repeating an old test's two lines) shows no old neighbour of the run."""
-    from fastapply.merge.snippet_checks import copied_lines
+    from fastapply.merge.text.compare import copied_lines
 
     copied = copied_lines(original, result, snippet)
     if len(copied) < 2:

@@ -35,10 +35,10 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.anchors import bracket_balance
-from fastapply.merge.conventions import indent_width as _depth
+from fastapply.merge.text.lines import bracket_balance
+from fastapply.merge.text.conventions import indent_width as _depth
 from fastapply.merge.landing import definition_split
-from fastapply.merge.snippet_checks import line_opcodes
+from fastapply.merge.text.compare import line_opcodes
 
 _NAME = re.compile(r"(?:def|fn|func|function|fun|sub|class|struct|trait|enum|interface|module|impl)\s+"
                    r"(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")

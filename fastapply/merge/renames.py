@@ -15,10 +15,10 @@ each such line replaces when exactly one is clearly the one; the instant merge t
 snippet with the original header in its place (`substitute`), so it anchors the section, and
 writes the snippet's header over it in the result (`restore`).
 
-Which original header: one that opens a block (siblings.is_opener) at the same indentation, led
+Which original header: one that opens a block (lines.is_opener) at the same indentation, led
 by the same word (`fn`, `def`, `describe`), occurring once in the original and not shown by the
 snippet (a header the snippet keeps is not the one it renames), between the snippet's unique
-lines around it. Their names (siblings.identity: the leading name and first string literal) are
+lines around it. Their names (lines.identity: the leading name and first string literal) are
 compared: the same name is a re-signed header (`def f(self):` -> `def f(self, x):`); else a
 name at least SAME_NAME alike (`requred` -> `required`, `usage_error_metavar` ->
 `usage_error_metavar_missing_arg`, `describe('x'` -> `describe.skip('x'`), the rule siblings.py
@@ -38,12 +38,12 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.conventions import indent_width as _width
-from fastapply.merge.markers import is_elision
+from fastapply.merge.text.conventions import indent_width as _width
+from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
 from fastapply.merge.sections import CANONICAL_MARKER
-from fastapply.merge.siblings import SAME_NAME, identity, is_opener
-from fastapply.merge.snippet_checks import _distinctive
+from fastapply.merge.text.lines import SAME_NAME, identity, is_opener
+from fastapply.merge.text.lines import distinctive
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -74,7 +74,7 @@ def _ratio(a: str, b: str) -> float:
 
 def elided_heads(original: Sequence[str], snippet: Sequence[str]) -> list[int]:
     """Snippet lines that open a block, are absent from the original, occur once in the snippet,
-    name something (siblings.identity), and whose next non-blank line is a marker."""
+    name something (lines.identity), and whose next non-blank line is a marker."""
     known = frozenset(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     marker = [l.strip() == CANONICAL_MARKER or is_elision(l, known) for l in snippet]
@@ -90,7 +90,7 @@ def _window(original: Sequence[str], snippet: Sequence[str], at: int, counts: Co
 
     def pin(line: str) -> int | None:
         text = line.strip()
-        return where.get(text) if text and shown[text] == 1 and _distinctive(text) else None
+        return where.get(text) if text and shown[text] == 1 and distinctive(text) else None
 
     lo = next((p for l in reversed(snippet[:at]) if (p := pin(l)) is not None), -1)
     hi = next((p for l in snippet[at + 1:] if (p := pin(l)) is not None), len(original))

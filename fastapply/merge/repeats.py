@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.snippet_checks import line_opcodes
+from fastapply.merge.text.compare import line_opcodes
 
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
               "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.conventions import indent_width as _depth
+from fastapply.merge.text.conventions import indent_width as _depth
 
 
 def _header_name(line: str) -> str | None:
@@ -73,7 +73,7 @@ def _shown_whole(original: Sequence[str], snippet: Sequence[str], names: list[st
     """Whether the snippet shows the definition headed at `original[head]` (reaching past line
     `i2`) whole: its header's name once, and from there to the header of the next definition
     after `i2` at its depth or shallower (or to the snippet's end) no marker."""
-    from fastapply.merge.markers import is_marker
+    from fastapply.merge.text.markers import is_marker
 
     level = _depth(original[head])
     if any(_header_name(line) and _depth(line) <= level for line in original[head + 1 : i2]):

@@ -20,7 +20,7 @@ placed.
 from __future__ import annotations
 
 from fastapply.merge import doubts, guards, landing, relanding, sections, snippet_checks
-from fastapply.merge.conventions import Text, join_lines, split_text
+from fastapply.merge.text.conventions import Text, join_lines, split_text
 
 
 def copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:

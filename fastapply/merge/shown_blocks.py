@@ -10,7 +10,7 @@ gap are (`opts = {};` and `}` after an `else if` branch was dropped).
 asks it only for short deletions (SHOWN_GAP non-blank lines, as for a deletion shown by its two
 neighbours): a planner that shows a block's opener, a changed line and its closer with no marker
 may have meant the rest of a long body to stay. It knows
-brackets (anchors.bracket_balance, roughly: strings and line comments aside) and marker lines; it
+brackets (lines.bracket_balance, roughly: strings and line comments aside) and marker lines; it
 does not know indentation blocks (Python), so a deletion inside a Python function is left to the
 landmark rule.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.anchors import bracket_balance, is_generic
-from fastapply.merge.markers import is_marker
+from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.markers import is_marker
 
 
 def enclosing_block(lines: Sequence[str], at: int) -> tuple[int, int] | None:

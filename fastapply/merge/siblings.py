@@ -59,43 +59,10 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.anchors import is_generic
-from fastapply.merge.conventions import indent_width as _indent
-from fastapply.merge.snippet_checks import _distinctive, _marker_like, line_opcodes
-
-_OPENERS = ("{", "(", ":", "[", "do", "then")
-
-
-def is_opener(line: str) -> bool:
-    """A distinctive line that opens a block (ends with `{`, `(`, `:`, `[`, `do`, `then`), or a
-    test opened by a call without parentheses (`it 'works'`, `describe 'x'`: JSpec, CoffeeScript)."""
-    text = line.strip()
-    return _distinctive(text) and (text.endswith(_OPENERS) or bool(_BARE_TEST.match(text)))
-
-
-_CONTROL = frozenset("if elif else for foreach while switch case catch with try except finally match loop do "
-                     "unless until return select when".split())
-_LEAD = re.compile(r"([A-Za-z_$][\w$.]*)(?:\s+[A-Za-z_$][\w$.]*)*\s*(?:\(|=|:|\{)")
-_STRING = re.compile(r"""(['"`])(.*?)\1""")
-SAME_NAME = 0.8  # identities this alike are one block renamed in place (`.accept` -> `.accepts`, a typo fixed)
-
-
-def identity(line: str) -> str | None:
-    """What an opener line names: its leading name plus its first string literal (`def echo`,
-    `func TestLogger`, `it 'works'`, `blog.get '/'`), or None for a keyword-led line (`if err :=
-    f(); err != nil {`), which names nothing."""
-    text = line.strip()
-    string = _STRING.search(text)
-    if string is not None and string.start() == 0:
-        return string.group(2)  # a quoted key: `'test #contentType': function(assert){`
-    m = _LEAD.match(text)
-    if m is None and string is not None and _BARE_CALL.match(text):
-        return f"{text.split()[0]} {string.group(2)}"  # a call without parentheses: `it 'works' do`
-    if m is None or m.group(1).lower() in _CONTROL:
-        return None
-    name = " ".join(m.group(0).rstrip("(=:{ ").split())
-    return f"{name} {string.group(2)}" if string else name
-
+from fastapply.merge.text.conventions import indent_width as _indent
+from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_generic, is_opener
+from fastapply.merge.text.markers import marker_like
 
 def renamed(old: str, new: str) -> bool:
     """True when the opener `new` names another block than `old` (not the same name with other
@@ -138,8 +105,6 @@ def word_replaced(a: str, b: str) -> bool:
     return any(alone(w, wb) for w in wa) and any(alone(w, wa) for w in wb)
 
 
-_BARE_CALL = re.compile(r"[A-Za-z_$][\w$.]*\s+['\"]")
-_BARE_TEST = re.compile(r"(?:it|describe|context|specify)\s+['\"]")
 _TEST = re.compile(r"\s*(?:(?:it|describe|context|test|tape|specify|suite)(?:\.\w+)?(?:\s*\(|\s+['\"])|func\s+Test|"
                    r"(?:async\s+)?def\s+test|(?:async\s+)?fn\s+test|['\"]test\b)", re.IGNORECASE)
 
@@ -151,10 +116,10 @@ def is_test_opener(line: str) -> bool:
 
 
 def _is_marker(line: str, known: frozenset[str]) -> bool:
-    from fastapply.merge.markers import is_elision
+    from fastapply.merge.text.markers import is_elision
 
     text = line.strip()
-    return text not in known and (is_elision(line, known) or _marker_like(text))
+    return text not in known and (is_elision(line, known) or marker_like(text))
 
 
 def _block_end(snippet: Sequence[str], k: int) -> int:
@@ -193,7 +158,7 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
     if cut is not None:
         body, end = body[:cut], k + 1 + cut
     if not is_test_opener(snippet[k]) and any(
-            counts.get(l.strip()) == 1 and _distinctive(l) and l.strip() in block for l in body):
+            counts.get(l.strip()) == 1 and distinctive(l) and l.strip() in block for l in body):
         return False  # a line only the original block has: the snippet shows that block, edited
     for line in snippet[end:]:
         if not line.strip():

@@ -15,30 +15,13 @@ forms (blocks.py); it does not know languages or how the result was made.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from typing import Sequence
 
-
-def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
-    """difflib opcodes of two line lists, after trimming their common head and tail (a merge
-    changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
-    if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
-        return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
-    n = min(len(a), len(b))
-    head = 0
-    while head < n and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
-    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
-    ops = [("equal", 0, head, 0, head)] if head else []
-    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
-    if tail:
-        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
-    return ops
+from fastapply.merge.text.compare import copied_lines, line_opcodes
+from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.markers import marker_like
 
 
 _DIFF_PREFIX = ("+", "-", "@@")
@@ -68,15 +51,6 @@ def check_diff_prefix_leak(original: Sequence[str], result: Sequence[str]) -> st
     return None
 
 
-_COMMENT_ELLIPSIS = re.compile(r"^(#|//|/\*|--|;|<!--|\*|\{/\*).*(\.\.\.|…)")
-
-
-def _marker_like(stripped: str) -> bool:
-    """A comment line with an ellipsis (`// ... Text: unchanged (license) ...`): whatever its
-    wording, a snippet line like this stands for code, so it is not required in an answer."""
-    return bool(_COMMENT_ELLIPSIS.match(stripped))
-
-
 def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[list[str]]:
     """The snippet's lines that must appear in a correct result, grouped by section, stripped.
 
@@ -85,7 +59,7 @@ def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[l
     `-` or `@@` line (a deletion or a hunk separator in a lazy snippet) is not required.
     """
     from fastapply.merge import blocks
-    from fastapply.merge.markers import is_elision
+    from fastapply.merge.text.markers import is_elision
 
     lines = [l.rstrip("\r") for l in snippet]
     if blocks.looks_like_search_replace(lines):
@@ -105,7 +79,7 @@ def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[l
         stripped = line.strip()
         if not stripped or stripped.startswith("```"):
             continue
-        if stripped not in known and (is_elision(line, known) or _marker_like(stripped)):
+        if stripped not in known and (is_elision(line, known) or marker_like(stripped)):
             sections.append([])
             continue
         prefix = _column0_prefix(line)
@@ -157,14 +131,6 @@ def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) ->
     return None
 
 
-_WORDY = re.compile(r"[0-9A-Za-z_]")
-
-
-def _distinctive(line: str) -> bool:
-    """A line that says where it is: at least 8 letters or digits (not `}`, `end`, `return nil`)."""
-    return len(_WORDY.findall(line)) >= 8
-
-
 def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 3, unique: bool = False,
                gone: frozenset[int] | set[int] = frozenset()) -> list[str]:
     """Up to `want` lines from `start` walking by `step` that say where they are: unique in the
@@ -174,7 +140,7 @@ def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 
     i = start
     while 0 <= i < len(lines) and len(found) < want:
         line = lines[i].strip()
-        if line and i not in gone and (counts.get(line) == 1 or (not unique and _distinctive(line))):
+        if line and i not in gone and (counts.get(line) == 1 or (not unique and distinctive(line))):
             found.append(line)
         i += step
     return found
@@ -183,14 +149,14 @@ def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 
 def _marked_edge(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> str | None:
     """"start" or "end" when original[i1:i2] runs to that edge of the file (blank lines aside)
     and the snippet opens (or closes) with a marker there: the marker says the code stays."""
-    from fastapply.merge.markers import is_marker
+    from fastapply.merge.text.markers import is_marker
 
     shown = [l for l in snippet if l.strip()]
     if not shown:
         return None
-    if not any(l.strip() for l in original[:i1]) and (is_marker(shown[0]) or _marker_like(shown[0].strip())):
+    if not any(l.strip() for l in original[:i1]) and (is_marker(shown[0]) or marker_like(shown[0].strip())):
         return "start"
-    if not any(l.strip() for l in original[i2:]) and (is_marker(shown[-1]) or _marker_like(shown[-1].strip())):
+    if not any(l.strip() for l in original[i2:]) and (is_marker(shown[-1]) or marker_like(shown[-1].strip())):
         return "end"
     return None
 
@@ -248,7 +214,7 @@ def check_unshown_deletions(
         lost = [l for l in original[i1:i2] if l.strip()]
         if not lost:
             continue
-        if any(l.strip() in marked for l in lost if _distinctive(l)):
+        if any(l.strip() in marked for l in lost if distinctive(l)):
             continue  # the snippet marks the deleted lines themselves (a `-` line, a SEARCH side)
         if (edge := _marked_edge(original, snippet, i1, i2)) is not None:
             return (
@@ -303,7 +269,6 @@ def _shown_in_order(snippet: Sequence[str], before: Sequence[str], after: Sequen
 SHOWN_GAP = 3  # non-blank lines a deletion shown only by its two neighbours may remove
 
 
-
 def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:
     """True when the snippet shows the deleted run's two neighbours (the nearest non-blank
     original lines before and after it) one right after the other, blank lines aside, and the
@@ -331,7 +296,7 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
     after = Counter(result)
     shown = Counter(l.strip() for l in snippet)
     for line, n in after.items():
-        if n > 1 and before.get(line) == 1 and _distinctive(line) and n > 1 + shown.get(line.strip(), 0):
+        if n > 1 and before.get(line) == 1 and distinctive(line) and n > 1 + shown.get(line.strip(), 0):
             return f"the line `{line.strip()[:60]}` would appear {n} times; the original has it once"
     return None
 
@@ -339,16 +304,6 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
 _COMMENT = re.compile(r"^(#|//|/\*|\*|--|;)")
 COPIED_LINES = 1  # measured: allowing one or two copied lines turns dev-edits rows wrong
 REPEATED_NEW_LINES = 2
-
-
-def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> dict[str, int]:
-    """The distinctive lines (stripped) the result has more often than the original and the
-    snippet each have them, with their count in the result (in the result's order): what
-    `check_copied_lines` weighs."""
-    before = Counter(l.strip() for l in original)
-    shown = Counter(l.strip() for l in snippet)
-    return {line: n for line, n in Counter(l.strip() for l in result).items()
-            if n > 1 and _distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))}
 
 
 def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -389,6 +344,6 @@ def lost_distinctive_lines(original: Sequence[str], result: Sequence[str]) -> in
     Used to weigh two readings of one snippet: a snippet that adds a twin of an existing block
     (a new test shaped like the one above it) copies lines by nature, so a reading that pastes
     copies is no worse than one that keeps the count by overwriting the old twin."""
-    before = Counter(l.strip() for l in original if _distinctive(l))
+    before = Counter(l.strip() for l in original if distinctive(l))
     after = Counter(l.strip() for l in result)
     return sum((before - after).values())

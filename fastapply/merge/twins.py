@@ -5,7 +5,7 @@ A section with no anchor that fits several places equally well (floating.py rais
 which neither order (order.py), a changed line (pinned.py) nor open blocks (enclosed.py) settle, is
 read once per place: the section forced into that place's stretch (up to the next rival place),
 the sections after it placed as usual. A reading that shows a line of the original more often than
-the original and the snippet together (snippet_checks.copied_lines: a section that had to be
+the original and the snippet together (compare.copied_lines: a section that had to be
 inserted beside the lines it repeats because an earlier one took its place) is no reading of the
 snippet: the copy guard would refuse it anyway. When exactly one place gives a complete reading
 without such copies and every other place's reading (or its best guess, when a later section is
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from fastapply.merge.snippet_checks import copied_lines
+from fastapply.merge.text.compare import copied_lines
 
 MAX_RIVALS = 12  # places beyond which a section's first line is too common to read once per place
 

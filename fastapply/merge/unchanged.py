@@ -26,7 +26,7 @@ from __future__ import annotations
 import difflib
 from typing import Sequence
 
-from fastapply.merge.markers import is_elision
+from fastapply.merge.text.markers import is_elision
 from fastapply.merge.sections import CANONICAL_MARKER
 
 SHORT = 3  # a section with at most this many non-blank lines could sit anywhere

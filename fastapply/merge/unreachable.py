@@ -40,8 +40,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.markers import is_marker
-from fastapply.merge.snippet_checks import line_opcodes
+from fastapply.merge.text.markers import is_marker
+from fastapply.merge.text.compare import line_opcodes
 
 Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
 

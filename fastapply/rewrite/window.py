@@ -94,7 +94,7 @@ def strip_edge_markers(text: str) -> str:
     """The window answer without marker lines (and the blank lines next to them) at its very
     start or end: there they stand for the head and tail of the file, which the splice restores.
     A marker anywhere else stays (and the markers guard refuses it)."""
-    from fastapply.merge.markers import is_marker
+    from fastapply.merge.text.markers import is_marker
 
     lines = text.split("\n")
     final = lines and lines[-1] == ""

@@ -58,7 +58,7 @@ def test_read_pairs_checks_fields(tmp_path):
 def test_one_extension_table_for_data_and_the_instant_merge():
     """Bug: data/pairs.py labelled `.tsx` typescript while syntax.py said tsx."""
     from fastapply.data.pairs import language_of
-    from fastapply.merge.syntax import detect_language
+    from fastapply.merge.text.syntax import detect_language
 
     for path in ("a.tsx", "b.ts", "c.py", "d.go", "e.rs", "f.jsx", "g.java", "h.lua"):
         assert language_of(path) == detect_language(path, None), path

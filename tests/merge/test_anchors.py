@@ -1,6 +1,7 @@
 """Anchors: unique lines chained in order, generic lines, bracket balance, the line index."""
 
-from fastapply.merge.anchors import LineIndex, block_close, bracket_balance, is_generic, longest_chain, unique_anchors
+from fastapply.merge.anchors import LineIndex, longest_chain, unique_anchors
+from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 
 
 def test_generic_lines_pin_nothing():

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from fastapply.merge import guards, syntax
+from fastapply.merge import guards
+from fastapply.merge.text import syntax
 
 ORIGINAL = (
     "import os\n\n\n"

@@ -1,6 +1,7 @@
 """Each guard refuses what it should and lets a good merge through."""
 
 from fastapply.merge import guards, snippet_checks
+from fastapply.merge.text.compare import line_opcodes
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
 
@@ -183,7 +184,7 @@ def test_a_deleted_line_is_no_landmark_for_the_deletion_beside_it():
     # the whole gap, one after the other.
     result = original[:3] + [""] + original[8:]
     snippet = ["# ... existing code ...", "    _r.history.append(r)", "", "    return _r", "# ... existing code ..."]
-    assert snippet_checks.deleted_lines(snippet_checks.line_opcodes(original, result)) == {3, 5, 6, 7}
+    assert snippet_checks.deleted_lines(line_opcodes(original, result)) == {3, 5, 6, 7}
     assert snippet_checks.check_unshown_deletions(original, result, snippet) is None
     # The snippet that shows only the lines above the gap still shows no deletion.
     above = ["# ... existing code ...", "    _r.history.append(r)", "# ... existing code ..."]

@@ -349,7 +349,7 @@ def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
 
 def test_a_plus_block_repeating_existing_code_passes_the_copied_lines_guard_by_its_counts():
     from fastapply.merge import snippet_checks
-    from fastapply.merge.conventions import split_text as _split
+    from fastapply.merge.text.conventions import split_text as _split
     from fastapply.merge.instant import _copied
 
     original = ["def f():", "    a = 1", "    logger.info(\"starting the worker\")", "    logger.info(\"worker is ready\")"]
@@ -479,7 +479,7 @@ def test_a_new_block_shaped_like_the_last_one_is_not_written_over_it():
 
 def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_nothing_wins():
     from fastapply.merge import snippet_checks
-    from fastapply.merge.conventions import split_text
+    from fastapply.merge.text.conventions import split_text
     from fastapply.merge.instant import _fewer_copies
 
     original = "def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 0\n\n\n" \
@@ -518,7 +518,7 @@ def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start(
 
 
 def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
-    from fastapply.merge.conventions import split_text
+    from fastapply.merge.text.conventions import split_text
     from fastapply.merge.instant import MergeResult, _unchanged_loses
 
     orig = split_text("a = 1\nb = 2\n")
@@ -531,7 +531,7 @@ def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
     assert _unchanged_loses(orig, same, same) == (same, same)  # both unchanged: check_changed decides
 def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_once_wins():
     from fastapply.merge import snippet_checks
-    from fastapply.merge.conventions import split_text
+    from fastapply.merge.text.conventions import split_text
     from fastapply.merge.instant import _keeps_context
 
     original = ("def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
@@ -617,7 +617,7 @@ def test_a_final_function_whose_imports_stay_is_kept_by_a_snippet_without_a_clos
 
 
 def test_the_removed_imports_excuse_only_the_orphaned_blocks_deletion():
-    from fastapply.merge.conventions import split_text
+    from fastapply.merge.text.conventions import split_text
     from fastapply.merge.instant import MergeResult, _settled_by_imports
 
     orig = split_text(ORPHAN_ORIGINAL)

@@ -1,6 +1,6 @@
 """Readings neither merger wrote that the snippet settles (settled.py, doubts.new_reading_repeats)."""
 
-from fastapply.merge.conventions import split_text
+from fastapply.merge.text.conventions import split_text
 from fastapply.merge.doubts import new_reading_repeats
 from fastapply.merge.settled import doubt_by_repeats
 

@@ -1,6 +1,7 @@
 """A new block read as an edit of its sibling (merge/siblings.py)."""
 
 from fastapply.merge import siblings
+from fastapply.merge.text import lines
 from fastapply.merge.instant import instant_merge
 
 ORIGINAL = ["describe('app', function(){", "  it('a', function(done){", "    run(1, done)", "  })",
@@ -113,11 +114,11 @@ def test_the_line_right_after_the_overwritten_block_settles_nothing():
 
 def test_tests_opened_by_a_call_without_parentheses_are_openers_with_names():
     # JSpec / CoffeeScript / RSpec: `describe 'x'`, `it 'y' do`.
-    assert siblings.is_opener("        describe 'given a custom layout name'")
-    assert siblings.identity("it 'does x' do") == "it does x"
+    assert lines.is_opener("        describe 'given a custom layout name'")
+    assert lines.identity("it 'does x' do") == "it does x"
     assert siblings.renamed("describe 'and layout of the same type does not exist'",
                             "describe 'given a custom layout name'")
-    assert not siblings.is_opener("puts 'hello'")  # a bare call that opens nothing
+    assert not lines.is_opener("puts 'hello'")  # a bare call that opens nothing
 
 
 def test_names_that_differ_only_in_their_numbers_are_siblings_numbered_in_turn():

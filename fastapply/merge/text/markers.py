@@ -188,3 +188,12 @@ def count_marker_lines(lines: Iterable[str]) -> int:
     Used by the leak guard: a merge must not contain more of these than the original did.
     """
     return sum(1 for line in lines if classify(line) is not None or _INLINE.search(line))
+
+
+_COMMENT_ELLIPSIS = re.compile(r"^(#|//|/\*|--|;|<!--|\*|\{/\*).*(\.\.\.|…)")
+
+
+def marker_like(stripped: str) -> bool:
+    """A comment line with an ellipsis (`// ... Text: unchanged (license) ...`): whatever its
+    wording, a snippet line like this stands for code, so it is not required in an answer."""
+    return bool(_COMMENT_ELLIPSIS.match(stripped))

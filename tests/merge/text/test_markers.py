@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge.markers import classify, count_marker_lines, is_elision, is_marker
+from fastapply.merge.text.markers import classify, count_marker_lines, is_elision, is_marker
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge.imports import bound_names, uses
+from fastapply.merge.text.imports import bound_names, uses
 
 
 @pytest.mark.parametrize("lines, language, names", [

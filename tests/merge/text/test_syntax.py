@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge import syntax
+from fastapply.merge.text import syntax
 
 SAMPLES = {
     "c": ("int main(void) { return 0; }\n", "int main(void) { return 0;\n"),

@@ -1,0 +1,47 @@
+"""Two versions of a file compared line by line: the opcodes between them, and the lines one has
+copied.
+
+- `line_opcodes`: difflib's opcodes of two line lists, near-linear on long files that differ in
+  a few places (the common head and tail are trimmed first);
+- `copied_lines`: the distinctive lines a result has more often than the original and the
+  snippet each have them (a block kept twice, or new code shaped like old).
+
+This module knows lines only; which copies are allowed is the gate's business (gate/).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from typing import Sequence
+
+from fastapply.merge.text.lines import distinctive
+
+def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib opcodes of two line lists, after trimming their common head and tail (a merge
+    changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
+    if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
+        return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
+def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> dict[str, int]:
+    """The distinctive lines (stripped) the result has more often than the original and the
+    snippet each have them, with their count in the result (in the result's order): what
+    `snippet_checks.check_copied_lines` weighs."""
+    before = Counter(l.strip() for l in original)
+    shown = Counter(l.strip() for l in snippet)
+    return {line: n for line, n in Counter(l.strip() for l in result).items()
+            if n > 1 and distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))}

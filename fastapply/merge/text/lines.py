@@ -1,0 +1,108 @@
+"""What one line says on its own: whether it pins a place, opens a block, and what it names.
+
+- `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
+- `distinctive`: a line with at least 8 letters or digits, which says where it is;
+- `bracket_balance` / `block_close`: opening minus closing brackets outside strings and line
+  comments (roughly: a tie-breaker, not a parser), and where a block the lines start in closes;
+- `is_opener` / `identity` / `SAME_NAME`: a distinctive line that opens a block, the name it
+  opens (`def echo`, `it 'works'`), and how alike two names must be to be one block renamed.
+
+This module knows single lines (and runs of them for the bracket balance); it does not know
+snippets, markers, sections or languages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+_GENERIC_WORDS = frozenset(
+    "end else elif fi done esac pass return break continue default try finally do then begin "
+    "endif endfor endwhile endfunction".split()
+)
+
+
+def is_generic(line: str) -> bool:
+    """True for lines that occur all over code and pin nothing: blank lines, pure punctuation
+    (`}`, `});`, `)`, `]`), lone keywords (`end`, `else:`, `return`, `pass`), bare comment
+    openers and closers (`/**`, `*/`, `///`, `#`)."""
+    text = line.strip()
+    if not text:
+        return True
+    words = re.findall(r"[A-Za-z_]\w*", text)
+    if not words:
+        return len(re.sub(r"\s", "", text)) <= 4 or not re.search(r"\w", text)
+    if len(words) == 1 and words[0].lower() in _GENERIC_WORDS and len(text) <= len(words[0]) + 3:
+        return True
+    return False
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
+_LINE_COMMENT = re.compile(r"(^|\s)(//|#(?![\[!]))(?!.*[\"'`]).*$")
+
+
+def bracket_balance(lines: Sequence[str]) -> int:
+    """Opening minus closing brackets ((, [, {) in `lines`, ignoring string literals and
+    trailing line comments (roughly: this is a tie-breaker, not a parser)."""
+    total = 0
+    for line in lines:
+        text = _STRINGS.sub("", line)
+        text = _LINE_COMMENT.sub("", text)
+        total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+    return total
+
+
+def block_close(lines: Sequence[str]) -> int | None:
+    """Index of the first line where the running bracket balance of `lines` drops to exactly
+    -1 (the line that closes the block the lines start in: `}` after a function's last
+    statements), or None when it never drops below zero."""
+    depth = 0
+    for k, line in enumerate(lines):
+        depth += bracket_balance([line])
+        if depth < 0:
+            return k if depth == -1 else None
+    return None
+
+
+_WORDY = re.compile(r"[0-9A-Za-z_]")
+
+
+def distinctive(line: str) -> bool:
+    """A line that says where it is: at least 8 letters or digits (not `}`, `end`, `return nil`)."""
+    return len(_WORDY.findall(line)) >= 8
+
+
+_OPENERS = ("{", "(", ":", "[", "do", "then")
+
+
+def is_opener(line: str) -> bool:
+    """A distinctive line that opens a block (ends with `{`, `(`, `:`, `[`, `do`, `then`), or a
+    test opened by a call without parentheses (`it 'works'`, `describe 'x'`: JSpec, CoffeeScript)."""
+    text = line.strip()
+    return distinctive(text) and (text.endswith(_OPENERS) or bool(_BARE_TEST.match(text)))
+
+
+_CONTROL = frozenset("if elif else for foreach while switch case catch with try except finally match loop do "
+                     "unless until return select when".split())
+_LEAD = re.compile(r"([A-Za-z_$][\w$.]*)(?:\s+[A-Za-z_$][\w$.]*)*\s*(?:\(|=|:|\{)")
+_STRING = re.compile(r"""(['"`])(.*?)\1""")
+SAME_NAME = 0.8  # identities this alike are one block renamed in place (`.accept` -> `.accepts`, a typo fixed)
+
+
+def identity(line: str) -> str | None:
+    """What an opener line names: its leading name plus its first string literal (`def echo`,
+    `func TestLogger`, `it 'works'`, `blog.get '/'`), or None for a keyword-led line (`if err :=
+    f(); err != nil {`), which names nothing."""
+    text = line.strip()
+    string = _STRING.search(text)
+    if string is not None and string.start() == 0:
+        return string.group(2)  # a quoted key: `'test #contentType': function(assert){`
+    m = _LEAD.match(text)
+    if m is None and string is not None and _BARE_CALL.match(text):
+        return f"{text.split()[0]} {string.group(2)}"  # a call without parentheses: `it 'works' do`
+    if m is None or m.group(1).lower() in _CONTROL:
+        return None
+    name = " ".join(m.group(0).rstrip("(=:{ ").split())
+    return f"{name} {string.group(2)}" if string else name
+
+
+_BARE_CALL = re.compile(r"[A-Za-z_$][\w$.]*\s+['\"]")
+_BARE_TEST = re.compile(r"(?:it|describe|context|specify)\s+['\"]")
