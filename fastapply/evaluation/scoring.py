@@ -52,7 +52,8 @@ def snippet_style(example: dict) -> str:
     """The example's `snippet_style`, else the form the snippet has."""
     if example.get("snippet_style"):
         return str(example["snippet_style"])
-    from fastapply.merge import blocks, lazy
+    from fastapply.merge.snippet import blocks
+    from fastapply.merge import lazy
 
     lines = example["snippet"].split("\n")
     if blocks.looks_like_search_replace(lines):

@@ -58,7 +58,7 @@ def shown_runs(snippet: Sequence[str], original: Sequence[str]) -> list[list[str
     """Runs of snippet lines (stripped) shown one right after the other: blank lines and `-`
     lines between them aside, a marker or an `@@` line ending a run. Search/replace blocks and
     unified diffs list their deletions themselves: no runs."""
-    from fastapply.merge import blocks
+    from fastapply.merge.snippet import blocks
     from fastapply.merge.text.markers import is_elision
 
     lines = [l.rstrip("\r") for l in snippet]

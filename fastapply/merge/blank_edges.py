@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge.sections import Section
+from fastapply.merge.snippet.sections import Section
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ from fastapply.merge.doubts import doubt_note
 from fastapply.merge.greedy_locate import (
     _EQ, RUNGS, Span, _collapse, _Ambiguous, _find_forward, locate,
 )
-from fastapply.merge.sections import Section, section_label as _label, shift_indent, split_sections
+from fastapply.merge.snippet.sections import Section, section_label as _label, shift_indent, split_sections
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
 

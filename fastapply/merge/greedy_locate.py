@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from fastapply.merge.text.lines import bracket_balance, is_generic
-from fastapply.merge.sections import Section
+from fastapply.merge.snippet.sections import Section
 
 
 RUNGS = ("exact", "whitespace", "fuzzy")

@@ -37,7 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, blocks, definitions, dangling, kept_code, repeats, siblings, unreachable
+from fastapply.merge import answer_checks, dangling, kept_code, repeats, siblings, unreachable
+from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
 from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
@@ -111,7 +112,7 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
         return None
     from collections import Counter
 
-    from fastapply.merge.sections import split_sections
+    from fastapply.merge.snippet.sections import split_sections
 
     counts = Counter(l.strip() for l in original)
     for section in split_sections(snippet, original):

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapply.merge import renames as renames_
-from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, implied, landing, lazy, marked_definitions,
-                             readings, sections, snippet_checks)
+from fastapply.merge.snippet import renames as renames_
+from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
+from fastapply.merge import excerpt, greedy, guards, landing, lazy, readings, snippet_checks
 from fastapply.merge.text import syntax
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence

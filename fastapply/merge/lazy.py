@@ -48,7 +48,9 @@ from fastapply.merge.floating import place_floating
 from fastapply.merge.pinned import pinned_place
 from fastapply.merge.enclosed import enclosed_place
 from fastapply.merge.twins import twin_free_stretch
-from fastapply.merge.sections import Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy
+from fastapply.merge.snippet.sections import (
+    Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy,
+)
 from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins

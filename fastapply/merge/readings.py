@@ -77,7 +77,7 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
 def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
     """The lines (stripped) a snippet shows right next to its markers: each section's first
     non-blank line after a marker and its last non-blank line before one."""
-    from fastapply.merge.sections import split_sections
+    from fastapply.merge.snippet.sections import split_sections
 
     out: set[str] = set()
     for section in split_sections(snippet, original):

@@ -19,7 +19,8 @@ placed.
 
 from __future__ import annotations
 
-from fastapply.merge import doubts, guards, landing, relanding, sections, snippet_checks
+from fastapply.merge import doubts, guards, landing, relanding, snippet_checks
+from fastapply.merge.snippet import sections
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 
 

@@ -58,7 +58,7 @@ def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[l
     lazy snippets their non-marker lines, where a diff-prefixed line counts without its `+` and a
     `-` or `@@` line (a deletion or a hunk separator in a lazy snippet) is not required.
     """
-    from fastapply.merge import blocks
+    from fastapply.merge.snippet import blocks
     from fastapply.merge.text.markers import is_elision
 
     lines = [l.rstrip("\r") for l in snippet]
@@ -165,7 +165,7 @@ def _marked_deletions(snippet: Sequence[str]) -> set[str]:
     """Lines the snippet itself marks as deleted: `-` lines, and SEARCH lines that its REPLACE
     side does not keep. (A line a lazy snippet merely shows is kept, not deleted: a model that
     drops a twin of it elsewhere has not been told to.)"""
-    from fastapply.merge import blocks
+    from fastapply.merge.snippet import blocks
 
     marked = {l[1:].strip() for l in snippet if l.startswith("-") and not l.startswith("--") and l[1:].strip()}
     lines = [l.rstrip("\r") for l in snippet]

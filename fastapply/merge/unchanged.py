@@ -27,7 +27,7 @@ import difflib
 from typing import Sequence
 
 from fastapply.merge.text.markers import is_elision
-from fastapply.merge.sections import CANONICAL_MARKER
+from fastapply.merge.snippet.sections import CANONICAL_MARKER
 
 SHORT = 3  # a section with at most this many non-blank lines could sit anywhere
 TWIN = 0.8  # lines this alike (and not equal) may be one line before and after an edit

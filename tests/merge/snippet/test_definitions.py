@@ -1,6 +1,6 @@
 """Whole-definition replacement and insertion, per language."""
 
-from fastapply.merge.definitions import list_definitions, merge_definitions
+from fastapply.merge.snippet.definitions import list_definitions, merge_definitions
 
 
 def lines(text):

@@ -2,10 +2,10 @@
 
 import pytest
 
-from fastapply.merge.sections import ContextEvidence, context_evidence, is_lazy_diff
-from fastapply.merge.blocks import (
-    MalformedEdit, looks_like_diff, looks_like_search_replace, match_exact, match_fuzzy,
-    match_whitespace, merge_blocks, merge_diff, parse_search_replace,
+from fastapply.merge.snippet.sections import ContextEvidence, context_evidence, is_lazy_diff
+from fastapply.merge.snippet.blocks import (
+    MalformedEdit, looks_like_diff, looks_like_search_replace, match_exact, match_fuzzy, match_whitespace,
+    merge_blocks, merge_diff, parse_search_replace,
 )
 
 ORIGINAL = ["def f(x):", "    y = x + 1", "    return y", "", "def g():", "    return 2"]

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import definitions
+from fastapply.merge.snippet import definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.markers import is_elision
 

@@ -1,6 +1,6 @@
 """Renamed or re-signed headers whose bodies a snippet elides (merge/renames.py)."""
 
-from fastapply.merge import renames
+from fastapply.merge.snippet import renames
 from fastapply.merge.instant import instant_merge
 
 ORIGINAL = """use clap::App;

@@ -1,6 +1,8 @@
 """Sections and diff lines inside lazy snippets."""
 
-from fastapply.merge.sections import CANONICAL_MARKER, as_hunks, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy
+from fastapply.merge.snippet.sections import (
+    CANONICAL_MARKER, as_hunks, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy,
+)
 
 ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
 
@@ -83,7 +85,7 @@ def test_canonical_marker_splits_sections():
 
 
 def test_a_snippet_ending_on_an_original_blocks_opener_gets_the_end_marker_it_implies():
-    from fastapply.merge.sections import CANONICAL_MARKER, close_open_end
+    from fastapply.merge.snippet.sections import CANONICAL_MARKER, close_open_end
 
     original = ["def a():", "    return 1", "", "def test_nested(runner):", "    run()"]
     snippet = ["# ... existing code ...", "def a():", "    return 2", "", "def test_nested(runner):", ""]

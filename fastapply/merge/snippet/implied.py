@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from fastapply.merge import renames, sections
+from fastapply.merge.snippet import renames, sections
 from fastapply.merge.text.conventions import Text, split_text
 
 

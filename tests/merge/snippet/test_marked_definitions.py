@@ -2,7 +2,7 @@
 
 from fastapply.merge import snippet_checks
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.marked_definitions import read_marked_definitions
+from fastapply.merge.snippet.marked_definitions import read_marked_definitions
 
 ORIGINAL = '''import os
 
