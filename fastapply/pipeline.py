@@ -77,7 +77,7 @@ class ApplyResult:
 def _elides(snippet: str, original: str) -> bool:
     """True when the snippet marks elided code (`... existing code ...`), so the code it does not
     show stays: only then may the model rewrite a window and the rest be kept as it is."""
-    from fastapply.merge.lazy import has_markers
+    from fastapply.merge.align.lazy import has_markers
 
     return has_markers(snippet.split("\n"), original.split("\n"))
 

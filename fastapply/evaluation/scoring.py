@@ -53,7 +53,7 @@ def snippet_style(example: dict) -> str:
     if example.get("snippet_style"):
         return str(example["snippet_style"])
     from fastapply.merge.snippet import blocks
-    from fastapply.merge import lazy
+    from fastapply.merge.align import lazy
 
     lines = example["snippet"].split("\n")
     if blocks.looks_like_search_replace(lines):

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
-from fastapply.merge import excerpt, greedy, guards, landing, lazy, readings, snippet_checks
+from fastapply.merge import excerpt, guards, landing, readings, snippet_checks
+from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence

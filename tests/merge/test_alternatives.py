@@ -1,9 +1,9 @@
 """The two complete readings a refusal hands on for ranking (MergeResult.alternatives)."""
 
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.align.lazy import merge_lazy
 
-from tests.merge.test_doubts import COMMENTED, COMMENTED_SNIPPET
+from tests.merge.align.test_doubts import COMMENTED, COMMENTED_SNIPPET
 
 # `return x + new_total` is merely similar to `return x + old_total` (no shared leading name):
 # new line after it, or that line changed?

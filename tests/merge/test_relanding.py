@@ -1,6 +1,6 @@
 """The other reading of a new definition laid over the end of the one above it (relanding.py)."""
 
-from fastapply.merge import greedy
+from fastapply.merge.align import greedy
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.landing import check_definition_split
 from fastapply.merge.relanding import defined_name, insert_before_next

@@ -1,7 +1,7 @@
-"""Readings neither merger wrote that the snippet settles (settled.py, doubts.new_reading_repeats)."""
+"""Readings neither merger wrote that the snippet settles (settled.py)."""
 
 from fastapply.merge.text.conventions import split_text
-from fastapply.merge.doubts import new_reading_repeats
+from fastapply.merge.settled import new_reading_repeats
 from fastapply.merge.settled import doubt_by_repeats
 
 ORIGINAL = """\

@@ -2,7 +2,9 @@
 
 import pytest
 
-from fastapply.merge.edits import EdgeDoubt, bare_declaration, edge_edit, leading_name, rewritten_by, same_edit
+from fastapply.merge.align.edge_edits import (
+    EdgeDoubt, bare_declaration, edge_edit, leading_name, rewritten_by, same_edit,
+)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +80,7 @@ def test_the_same_name_declared_with_another_keyword_is_an_edited_copy():
 
 # --- whole new blocks between siblings (edits.new_sibling) ---
 
-from fastapply.merge.edits import new_sibling, opens_block, whole_blocks  # noqa: E402
+from fastapply.merge.align.edge_edits import new_sibling, opens_block, whole_blocks  # noqa: E402
 
 _NEW_FUNC = ["", "func (_ indentedJSON) Render(w http.ResponseWriter, code int) error {",
              '\tWriteHeader(w, code, "application/json")', "\treturn nil", "}"]
@@ -117,7 +119,7 @@ def test_a_doc_comment_above_the_next_sibling_belongs_to_it():
 
 
 def test_an_edited_control_flow_opener_reads_as_the_original_one_changed():
-    from fastapply.merge.edits import edited_opener, same_edit
+    from fastapply.merge.align.edge_edits import edited_opener, same_edit
 
     new, old = "\tfor _, c := range children {", "\tfor i, c := range children {"
     assert edited_opener(new, old) and not same_edit(new, old)

@@ -20,7 +20,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.lines import bracket_balance, is_generic
-from fastapply.merge.anchors import collapse
+from fastapply.merge.align.anchors import collapse
 from fastapply.merge.text.conventions import indent_width
 
 

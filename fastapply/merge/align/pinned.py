@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from fastapply.merge.anchors import collapse
+from fastapply.merge.align.anchors import collapse
 from fastapply.merge.text.lines import is_generic
-from fastapply.merge.edits import same_edit
+from fastapply.merge.align.edge_edits import same_edit
 
 MAX_PLACES = 12  # rival places beyond which a section's first line is too common to pin by stretch
 

@@ -1,6 +1,6 @@
 """Lazy-snippet location and splicing, one construct per test (lines without newlines)."""
 
-from fastapply.merge.lazy import merge_lazy, split_sections
+from fastapply.merge.align.lazy import merge_lazy, split_sections
 
 ORIGINAL = """import os
 
@@ -177,7 +177,7 @@ def test_blank_line_shown_after_the_marker_is_not_doubled():
                             "// ... existing code ..."])
     assert m.lines == ["function a() {}", "", "const limit = 10;", "", "function b() {}", "", "run();"]
 def test_lone_keyword_lines_never_anchor_but_lines_with_an_operand_may():
-    from fastapply.merge.lazy import _no_anchor
+    from fastapply.merge.align.lazy import _no_anchor
 
     for line in ("        pass", "    else:", "end", "  fi", "    done", "    return", "    });"):
         assert _no_anchor(line), line

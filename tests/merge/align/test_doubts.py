@@ -1,9 +1,9 @@
 """Doubt at section edges: proven gap replacements, rival readings, messages naming the line."""
 
-from fastapply.merge.doubts import doubt_note, replaces_gap, settled_reading, starts_alike
-from fastapply.merge import greedy
+from fastapply.merge.align.doubts import doubt_note, replaces_gap, settled_reading, starts_alike
+from fastapply.merge.align import greedy
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.align.lazy import merge_lazy
 
 ORIGINAL = '''\
 def load(path, **opts):

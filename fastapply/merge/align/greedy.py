@@ -52,10 +52,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from fastapply.merge.doubts import doubt_note
-from fastapply.merge.greedy_locate import (
-    _EQ, RUNGS, Span, _collapse, _Ambiguous, _find_forward, locate,
-)
+from fastapply.merge.align.anchors import collapse
+from fastapply.merge.align.doubts import doubt_note
+from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
 from fastapply.merge.snippet.sections import Section, section_label as _label, shift_indent, split_sections
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
@@ -70,8 +69,6 @@ def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
 
 
 # --------------------------------------------------------------------------- line comparison
-
-
 
 
 def _edges_anchored(section: Section, span: Span, orig: Sequence[str], eq) -> int:
@@ -90,17 +87,17 @@ def _edges_anchored(section: Section, span: Span, orig: Sequence[str], eq) -> in
 def place(section: Section, orig: Sequence[str], lo: int, next_section: Section | None) -> Span:
     """Run the ladder for one section and return its span.
 
-    Raises LookupError when no rung can place it, and `_Ambiguous` (carrying a best-guess span
+    Raises LookupError when no rung can place it, and `GreedyAmbiguous` (carrying a best-guess span
     in `.span`, or None) when it fits several places.
     """
     best: Span | None = None
     best_score = -1
     wanted = int(section.open_start) + int(section.open_end)
-    doubt: _Ambiguous | None = None
+    doubt: GreedyAmbiguous | None = None
     for rung in RUNGS:
         try:
             span = locate(section, orig, lo, rung)
-        except _Ambiguous as amb:
+        except GreedyAmbiguous as amb:
             if best is not None:
                 break  # a stricter rung placed it; a looser one only adds doubt
             if amb.doubt:
@@ -117,7 +114,7 @@ def place(section: Section, orig: Sequence[str], lo: int, next_section: Section 
             raise doubt
         if span is None:
             continue
-        score = _edges_anchored(section, span, orig, _EQ[rung])
+        score = _edges_anchored(section, span, orig, EQUALS[rung])
         # A looser rung may only widen the stricter rung's span by lines next to it (an edge
         # line that differs in whitespace); it may not move the section somewhere else.
         if best is None or (score > best_score and _near(best, span, len(section.lines))):
@@ -137,23 +134,23 @@ def _near(strict: Span, loose: Span, size: int) -> bool:
     )
 
 
-def _bounded_retry(section, orig, lo, rung, next_section, amb: _Ambiguous) -> Span:
+def _bounded_retry(section, orig, lo, rung, next_section, amb: GreedyAmbiguous) -> Span:
     """An ambiguous tail can be settled by the next section: the span must end before the next
     section's head. Anything still ambiguous is re-raised with the first place as a guess."""
-    eq = _EQ[rung]
+    eq = EQUALS[rung]
     if next_section is not None and next_section.open_start:
         try:
-            nxt = _find_forward(next_section.lines, orig, 0, len(next_section.lines), lo, len(orig), eq)
-        except _Ambiguous:
+            nxt = find_forward(next_section.lines, orig, 0, len(next_section.lines), lo, len(orig), eq)
+        except GreedyAmbiguous:
             nxt = None
         if nxt is not None:
             try:
                 span = locate(section, orig, lo, rung, hi=nxt.o)
-            except _Ambiguous:
+            except GreedyAmbiguous:
                 span = None
             if span is not None:
                 return span
-    err = _Ambiguous(amb.what, amb.places, amb.s)
+    err = GreedyAmbiguous(amb.what, amb.places, amb.s)
     err.span = locate(section, orig, lo, rung, pick_first=True)
     raise err
 
@@ -180,7 +177,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         label = _label(section, i)
         try:
             span = place(section, original, cursor, nxt)
-        except _Ambiguous as amb:
+        except GreedyAmbiguous as amb:
             guess = amb.span
             if amb.doubt:
                 reason = f"{label}: {_doubt_note(amb, original)}"
@@ -227,7 +224,7 @@ def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
         if not line.strip():
             continue
         for o in region:
-            if o.strip() and _collapse(o) == _collapse(line):
+            if o.strip() and collapse(o) == collapse(line):
                 pairs.append((_indent(o), _indent(line)))
                 break
     return shift_indent(lines, pairs)
@@ -237,7 +234,7 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-def _doubt_note(amb: _Ambiguous, original: Sequence[str]) -> str:
+def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:
     """A doubt's message: the line, the similar original line it may change (when known), and
     the unchanged line that would settle it (doubts.doubt_note)."""
     if amb.near is None:

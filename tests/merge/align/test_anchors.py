@@ -1,6 +1,6 @@
 """Anchors: unique lines chained in order, generic lines, bracket balance, the line index."""
 
-from fastapply.merge.anchors import LineIndex, longest_chain, unique_anchors
+from fastapply.merge.align.anchors import LineIndex, longest_chain, unique_anchors
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 
 

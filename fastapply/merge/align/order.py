@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from fastapply.merge.edges import Ambiguous, Unplaceable
+from fastapply.merge.align.edges import Ambiguous, Unplaceable
 
 BUDGET = 200  # section placements one forced choice may try
 UNIQUE, IMPOSSIBLE, AMBIGUOUS = "unique", "impossible", "ambiguous"

@@ -1,8 +1,8 @@
 """Floating sections (no anchor in their window): placement by edge lines and by edited copies."""
 
-from fastapply.merge.anchors import key_function
-from fastapply.merge.floating import edited_block, most_similar
-from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.align.anchors import key_function
+from fastapply.merge.align.floating import edited_block, most_similar
+from fastapply.merge.align.lazy import merge_lazy
 
 KEY = key_function("exact")
 CONFIG = """import os

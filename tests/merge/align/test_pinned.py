@@ -1,8 +1,8 @@
 """Floating sections pinned by the old form of a line they change (pinned.py)."""
 
-from fastapply.merge.anchors import key_function
-from fastapply.merge.lazy import merge_lazy
-from fastapply.merge.pinned import pinned_stretch
+from fastapply.merge.align.anchors import key_function
+from fastapply.merge.align.lazy import merge_lazy
+from fastapply.merge.align.pinned import pinned_stretch
 
 ORIGINAL = """interface Command {
     /**
@@ -83,8 +83,8 @@ def test_changed_line_that_replaces_no_old_form_pins_nothing():
 
 
 def test_cheap_filter_keeps_every_kind_of_edited_copy():
-    from fastapply.merge.edits import same_edit
-    from fastapply.merge.pinned import _head, _may_edit
+    from fastapply.merge.align.edge_edits import same_edit
+    from fastapply.merge.align.pinned import _head, _may_edit
 
     pairs = [("html_title = 'new'", "html_title = 'old'"), ("let context;", "let context = {};"),
              ("const x = 2", "var x = 1"), ("let total = 0", "total = 1"),

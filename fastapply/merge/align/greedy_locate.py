@@ -59,7 +59,7 @@ def _eq_fuzzy(a: str, b: str) -> bool:
     return matcher.ratio() >= FUZZY_THRESHOLD
 
 
-_EQ: dict[str, Callable[[str, str], bool]] = {
+EQUALS: dict[str, Callable[[str, str], bool]] = {  # how two lines compare on each rung
     "exact": _eq_exact, "whitespace": _eq_whitespace, "fuzzy": _eq_fuzzy,
 }
 
@@ -75,7 +75,7 @@ class _Anchor:
     places: tuple[int, ...]
 
 
-class _Ambiguous(Exception):
+class GreedyAmbiguous(Exception):
     """Several places fit equally well; `s` is the section line that could not be pinned."""
 
     def __init__(self, what: str, places: Sequence[int], s: int = 0, doubt: bool = False):
@@ -88,9 +88,9 @@ class _Ambiguous(Exception):
         self.near: int | None = None  # for a doubt: the similar original line (0-based), if one
 
 
-def _find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
+def find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
     """First non-blank section line in [s_from, s_to) found in orig[lo:hi], extended forward
-    until unique. Raises `_Ambiguous` when several places stay equally good."""
+    until unique. Raises `GreedyAmbiguous` when several places stay equally good."""
     for s in range(s_from, s_to):
         places = [o for o in range(lo, hi) if eq(orig[o], sec[s])]
         if not places:
@@ -105,13 +105,13 @@ def _find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anc
         if not any(line.strip() for line in sec[s : s + n]):
             continue  # blank lines alone are no anchor, however few of them the original has
         if len(places) > 1 and not pick_first:
-            raise _Ambiguous(sec[s], places, s)
+            raise GreedyAmbiguous(sec[s], places, s)
         return _Anchor(s, places[0], n, tuple(places))
     return None
 
 
 def _find_backward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
-    """Mirror of `_find_forward`: the last non-blank line in [s_from, s_to) that occurs in
+    """Mirror of `find_forward`: the last non-blank line in [s_from, s_to) that occurs in
     orig[lo:hi], extended backward until unique. `o` is the original index of its first line."""
     for s in range(s_to - 1, s_from - 1, -1):
         places = [o for o in range(lo, hi) if eq(orig[o], sec[s])]
@@ -126,7 +126,7 @@ def _find_backward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _An
         if not any(line.strip() for line in sec[s - n + 1 : s + 1]):
             continue
         if len(places) > 1 and not pick_first:
-            raise _Ambiguous(sec[s], places, s)
+            raise GreedyAmbiguous(sec[s], places, s)
         return _Anchor(s - n + 1, places[0] - n + 1, n, tuple(places))
     return None
 
@@ -154,17 +154,17 @@ def locate(
 ) -> Span | None:
     """Place `section` in `orig[lo:hi]` using one rung's comparison.
 
-    Returns None when the section cannot be anchored on this rung; raises `_Ambiguous` when it
+    Returns None when the section cannot be anchored on this rung; raises `GreedyAmbiguous` when it
     can be anchored in several places that the section's lines cannot tell apart.
     """
-    eq = _EQ[rung]
+    eq = EQUALS[rung]
     sec = section.lines
     hi = len(orig) if hi is None else hi
     # Head: where the span starts, and how far the section runs along the original from there.
     if section.open_start:
         try:
-            head = _find_forward(sec, orig, 0, len(sec), lo, hi, eq, pick_first)
-        except _Ambiguous as amb:
+            head = find_forward(sec, orig, 0, len(sec), lo, hi, eq, pick_first)
+        except GreedyAmbiguous as amb:
             head = _head_before_tail(sec, orig, lo, hi, eq, amb) if section.open_end else None
             if head is None:
                 raise
@@ -194,7 +194,7 @@ def locate(
         near = range(span.end, min(hi, span.end + len(leftover) + 2))
         doubtful = next((l for l in leftover if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None or not any(l.strip() for l in leftover):
-            err = _Ambiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
+            err = GreedyAmbiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
             err.span = span
             err.near = next((o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None)
             raise err
@@ -274,7 +274,7 @@ def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
     """True when the first non-blank lines of an original region and the lines that would
     replace it are equal or alike (an edited copy, `similar`): the replacement reads as a new
     version of the region's block, so closing on the region's `}` stays a fair reading."""
-    from fastapply.merge.edits import same_edit, similar
+    from fastapply.merge.align.edge_edits import same_edit, similar
 
     old = next((l for l in region if l.strip()), None)
     new = next((l for l in repl if l.strip()), None)
@@ -303,18 +303,18 @@ def _check_insertions(section, orig, lo, hi, s0, start, span: Span) -> None:
         near = range(max(lo, start - s0 - 2), start)
         doubtful = next((l for l in sec[:s0] if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None:
-            err = _Ambiguous(doubtful, (), 0, doubt=True)
+            err = GreedyAmbiguous(doubtful, (), 0, doubt=True)
             err.span = span
             err.near = next(o for o in near if _similar(doubtful, orig[o]))
             raise err
 
 
-def _head_before_tail(sec, orig, lo, hi, eq, amb: _Ambiguous) -> _Anchor | None:
+def _head_before_tail(sec, orig, lo, hi, eq, amb: GreedyAmbiguous) -> _Anchor | None:
     """Settle an ambiguous head with a unique tail: of the places the head fits, take the last
     one before the tail (the reading that deletes the least). None when the tail is no help."""
     try:
         tail = _find_backward(sec, orig, amb.s + 1, len(sec), lo, hi, eq)
-    except _Ambiguous:
+    except GreedyAmbiguous:
         return None
     if tail is None:
         return None

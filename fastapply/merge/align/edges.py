@@ -35,12 +35,14 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex
+from fastapply.merge.align.anchors import LineIndex
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
-from fastapply.merge.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
-from fastapply.merge.doubts import doubt_note, replaces_gap, rival_note, starts_alike
-from fastapply.merge.adjacent import adjacent_head, adjacent_tail
-from fastapply.merge.edits import EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
+from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
+from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
+from fastapply.merge.align.adjacent import adjacent_head, adjacent_tail
+from fastapply.merge.align.edge_edits import (
+    EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit,
+)
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
@@ -138,7 +140,7 @@ def _keyword_twins(inserted: Sequence[str], adjacent_keys: Sequence[str], key) -
     return sum(1 for l in inserted if is_generic(l) and any(c.isalpha() for c in l) and key(l) in near)
 
 
-def _replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) -> _Cand:
+def replace_cand(at, region, repl, key, context, nearby: Sequence[str] = ()) -> _Cand:
     """A reading where `repl` replaces `region`; `nearby`: original keys just beyond the region,
     where a copy of a replacement line means the reading duplicates it."""
     equal, edited = _matched(region, repl, key)
@@ -227,16 +229,16 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
             while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
                 c += 1
             if o_edge - (p + c) <= MAX_REGION:
-                cand = _replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
+                cand = replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
                                      keys[max(lo, p - s_edge - 10) : p])
                 cands.append(_proven(cand, orig[p + c : o_edge], sec[c:s_edge], sec[s_edge:], sec[c - 1 :: -1]))
                 if len(cands) <= 1 + RIVALS:
                     cands[-1] = _with_rival(cands[-1], orig[p + c : o_edge], sec[c:s_edge], p + c, 1)
         for p in _edited_places(sec[0], orig, max(lo, o_edge - 3 * s_edge - 10), o_edge):
-            cands.append(_replace_cand(p, orig[p + 1 : o_edge], sec[1:s_edge], key, b + 1,
+            cands.append(replace_cand(p, orig[p + 1 : o_edge], sec[1:s_edge], key, b + 1,
                                        keys[max(lo, p - s_edge - 10) : p]))
         if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
-            cands.append(_replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
+            cands.append(replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
     best = _best(cands, sec[0], lambda c: None)
     if not t.section.open_start and lo == 0 and best.at == o_edge and blank_only(orig[:o_edge]):
         return 0, True  # only blank lines above: the file's edge, the snippet's first lines its own
@@ -279,7 +281,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
                 c += 1
             if (p - c + 1) - o_edge <= MAX_REGION:
-                cand = _replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
+                cand = replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
                                      keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
                 cands.append(_proven(cand, orig[o_edge : p - c + 1], sec[s_edge : n - c], sec[s_edge - 1 :: -1],
                                      sec[n - c :]))
@@ -287,15 +289,15 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
                     cands[-1] = _with_rival(cands[-1], orig[o_edge : p - c + 1][::-1], sec[s_edge : n - c][::-1],
                                             p - c, -1)
         for p in _edited_places(sec[-1], orig, o_edge, min(hi, o_edge + 3 * (n - s_edge) + 10)):
-            cands.append(_replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
+            cands.append(replace_cand(p + 1, orig[o_edge:p], sec[s_edge : n - 1], key, e + 1,
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
-            cand = _replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e)
+            cand = replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e)
             cands.append(_proven(cand, orig[o_edge:hi], sec[s_edge:], sec[s_edge - 1 :: -1], None))
         closed = _block_end(ins, orig, key, o_edge, hi)
         if closed is not None:
             k, q = closed
-            cand = _replace_cand(q + 1, orig[o_edge:q], ins[:k], key, e + 1,
+            cand = replace_cand(q + 1, orig[o_edge:q], ins[:k], key, e + 1,
                                  keys[q + 1 : min(hi, q + 1 + len(ins) + 10)])
             cands.append(replace(cand, valid=cand.valid and bracket_balance(ins[k + 1 :]) == 0, inserted=ins[k + 1 :],
                                  after_block=True))

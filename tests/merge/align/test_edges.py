@@ -2,9 +2,9 @@
 
 import pytest
 
-from fastapply.merge import adjacent, edges
-from fastapply.merge.edges import Ambiguous, _Cand
-from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.align import adjacent, edges
+from fastapply.merge.align.edges import Ambiguous, _Cand
+from fastapply.merge.align.lazy import merge_lazy
 
 TEST_A = """\
   it('calls back', function(done){
@@ -96,7 +96,7 @@ def test_adjacent_tail_mirrors_the_head():
 
 
 def test_sibling_spacing_takes_the_originals_blank_lines_above():
-    from fastapply.merge.blank_edges import sibling_spacing
+    from fastapply.merge.align.blank_edges import sibling_spacing
 
     orig = ["}", "", "var S = 1", "}", "", "", "var T = 2"]
     assert sibling_spacing(orig, 2, 3) == 1  # one blank line above: keep one of three

@@ -17,10 +17,12 @@ from __future__ import annotations
 import difflib
 from typing import Sequence
 
-from fastapply.merge.anchors import LineIndex, collapse
+from fastapply.merge.align.anchors import LineIndex, collapse
 from fastapply.merge.text.lines import bracket_balance
-from fastapply.merge.edges import MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, _replace_cand
-from fastapply.merge.edits import same_edit, similar
+from fastapply.merge.align.edges import (
+    MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
+)
+from fastapply.merge.align.edge_edits import same_edit, similar
 
 
 def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
@@ -39,14 +41,14 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
         rest = sec[c:]
         options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
         if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
-            options.append((_replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
+            options.append((replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
         for q in index.places(key(sec[-1]), p + c, hi)[:3]:
             d = 0
             while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
                 d += 1
             region, repl = orig[p + c : q - d + 1], sec[c : n - d]
             if len(region) <= MAX_REGION:
-                cand = _replace_cand(q + 1, region, repl, key, c + d)
+                cand = replace_cand(q + 1, region, repl, key, c + d)
                 options.append((cand.rank(), q + 1))
         if options:
             rank, end = min(options)

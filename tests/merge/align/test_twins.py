@@ -1,8 +1,8 @@
 """Floating sections settled by twins: the one place whose whole reading pastes no copy (twins.py)."""
 
-from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.align.lazy import merge_lazy
 from fastapply.merge.result import Merged
-from fastapply.merge.twins import twin_free_stretch
+from fastapply.merge.align.twins import twin_free_stretch
 
 ORIGINAL = """describe('subdomains', function(){
   it('returns both', function(done){
@@ -125,7 +125,7 @@ def test_a_place_where_the_section_itself_cannot_be_placed_is_not_excluded():
 
 
 def test_long_files_get_fewer_readings(monkeypatch):
-    import fastapply.merge.lazy as lazy
+    import fastapply.merge.align.lazy as lazy
 
     monkeypatch.setattr(lazy, "TWIN_LINES", len(ORIGINAL))  # one reading: not enough to compare two places
     snippet = ["// ... existing code ...", "    .get('/')", "    .set('Host', 'tobi.ferrets.example.com')",

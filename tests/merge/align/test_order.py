@@ -1,8 +1,8 @@
 """Sections placed by order: the one rival place that leaves room for the sections after it."""
 
-from fastapply.merge.edges import Ambiguous, Span, Unplaceable
-from fastapply.merge.lazy import merge_lazy
-from fastapply.merge.order import forced_place
+from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
+from fastapply.merge.align.lazy import merge_lazy
+from fastapply.merge.align.order import forced_place
 
 TWINS = ["def a():", "    x = compute()", "    return x", "", "def b():", "    x = compute()", "    return x"]
 SNIPPET = ["# ... existing code ...", "    x = compute()", "    log(x)", "    return x"] * 2 + ["# ... existing code ..."]

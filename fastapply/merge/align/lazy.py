@@ -40,14 +40,14 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge import doubts, edges, order
-from fastapply.merge.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
+from fastapply.merge.align import doubts, edges, order
+from fastapply.merge.align.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
 from fastapply.merge.text.lines import bracket_balance, is_generic
-from fastapply.merge.edges import Ambiguous, Span, Unplaceable
-from fastapply.merge.floating import place_floating
-from fastapply.merge.pinned import pinned_place
-from fastapply.merge.enclosed import enclosed_place
-from fastapply.merge.twins import twin_free_stretch
+from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
+from fastapply.merge.align.floating import place_floating
+from fastapply.merge.align.pinned import pinned_place
+from fastapply.merge.align.enclosed import enclosed_place
+from fastapply.merge.align.twins import twin_free_stretch
 from fastapply.merge.snippet.sections import (
     Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy,
 )

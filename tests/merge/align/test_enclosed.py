@@ -1,7 +1,7 @@
 """Floating sections settled by the blocks the previous section left open (enclosed.py)."""
 
-from fastapply.merge.enclosed import closed_depth, enclosed_places, open_depth
-from fastapply.merge.lazy import merge_lazy
+from fastapply.merge.align.enclosed import closed_depth, enclosed_places, open_depth
+from fastapply.merge.align.lazy import merge_lazy
 
 ORIGINAL = """package render
 

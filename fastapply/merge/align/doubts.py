@@ -25,7 +25,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.text.conventions import indent_width as _indent
-from fastapply.merge.edits import same_edit, similar
+from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
 
 
@@ -141,17 +141,3 @@ def settled_reading(original: Sequence[str], guess: Sequence[str], alternative: 
                    for k in range(i2 - i1)):
                 return list(alternative)
     return None
-
-
-def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str]) -> bool:
-    """True when the reading that takes a doubted line as new (`guess`) repeats what it sits
-    beside: one block defines a name twice (`host: null,` added beside `host: 'localhost',`:
-    repeats.check_name_defined_twice) or reads X, G, X around unshown original lines (a new
-    `end` beside the original one: repeats.check_stutter). A shown line that redefines its
-    similar neighbour's name, or closes what that one closes, changes it. Measured on the
-    generated check sets: 4 doubts (2 commits), the change reading right in all; other guards
-    failing on the new-line reading (a parse error) settle nothing (its change reading wrong
-    in 1 of 3)."""
-    from fastapply.merge.repeats import check_name_defined_twice, check_stutter
-
-    return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))

@@ -1,6 +1,6 @@
 """The greedy (second) reading of lazy snippets: one construct per test (lines without newlines)."""
 
-from fastapply.merge.greedy import merge_lazy
+from fastapply.merge.align.greedy import merge_lazy
 from fastapply.merge.instant import instant_merge
 
 ORIGINAL = ["function a() {", "  return 1;", "}", "", "function b() {", "  return 2;", "}"]
@@ -108,7 +108,7 @@ def test_a_moved_block_whose_closing_brace_matches_far_below_is_inserted_after_t
 
 
 def test_closes_own_block_wants_a_balanced_block_ending_on_a_closer():
-    from fastapply.merge.greedy_locate import closes_own_block
+    from fastapply.merge.align.greedy_locate import closes_own_block
 
     assert closes_own_block(["  if (x) {", "    y();", "  }", ""])
     assert not closes_own_block(["    y();", "  }"])  # closes a block opened before it

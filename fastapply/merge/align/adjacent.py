@@ -11,7 +11,7 @@ This module knows lines, keys and a LineIndex; it does not decide (edges.py does
 
 from __future__ import annotations
 
-from fastapply.merge.anchors import LineIndex
+from fastapply.merge.align.anchors import LineIndex
 
 
 def adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
