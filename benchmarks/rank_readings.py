@@ -9,7 +9,8 @@ pass the answer guards, the scores, margin and best. Summarise with --table.
 """
 import json, sys, time, argparse
 from fastapply import models
-from fastapply.merge import instant, guards
+from fastapply.merge import instant
+from fastapply.merge.gate import guards
 from fastapply.merge.text import syntax
 from fastapply.rewrite.rank import rank_candidates
 from fastapply.rewrite.readings import framed

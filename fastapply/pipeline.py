@@ -28,7 +28,7 @@ from fastapply.decoding.engine import ChunkPolicy
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
 from fastapply.errors import InputError, RemoteError
-from fastapply.merge import answer_checks, guards
+from fastapply.merge.gate import answer_checks, guards
 from fastapply.merge.text import syntax
 from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.rewrite import prompts, readings

@@ -27,7 +27,7 @@ from collections import Counter
 from typing import Callable, Sequence
 
 from fastapply.merge.align import edge_edits as edits
-from fastapply.merge import landing
+from fastapply.merge.gate import landing
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
 from fastapply.merge.text.lines import is_generic

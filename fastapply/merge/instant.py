@@ -38,7 +38,8 @@ from dataclasses import dataclass
 
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
-from fastapply.merge import excerpt, guards, landing, readings, snippet_checks
+from fastapply.merge import excerpt, readings
+from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.text.compare import copied_lines, line_opcodes
@@ -325,10 +326,10 @@ def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_line
 def _keeps_context(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> int | None:
     """Both readings (`lines`: joint, greedy) paste copies of existing lines: the index of the one
     to write when only the other pastes a second copy of a line the snippet shows next to a marker
-    (readings.copied_context: context read as new code), provided the kept one loses no more
+    (repeats.copied_context: context read as new code), provided the kept one loses no more
     distinctive original lines, drops lines only next to unique lines the snippet shows and keeps
     no run of the snippet's lines twice (readings.shown_run_kept_twice: a moved block)."""
-    ctx = [bool(readings.copied_context(orig.lines, r, snip_lines)) for r in lines]
+    ctx = [bool(repeats.copied_context(orig.lines, r, snip_lines)) for r in lines]
     if ctx[0] == ctx[1]:
         return None
     keeper = ctx.index(False)

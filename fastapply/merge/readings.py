@@ -19,7 +19,7 @@ Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonif
     # backwards compat
     json_available = True
 
-A difference the snippet does settle is *marker context* (`copied_context`): when both readings
+A difference the snippet does settle is *marker context* (repeats.copied_context): when both readings
 paste copies of existing lines (new code shaped like old: a new test after its twin), the line a
 snippet shows right after a marker (or right before one) is context, the existing line the marker
 runs up to. A reading that pastes a second copy of it has read the context as new code; when the
@@ -72,29 +72,6 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
     block = longer[len(shorter):]
     code = [line for line in block if line.strip()]
     return not block[0].strip() and 0 < len(code) <= FINAL_BLOCK
-
-
-def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
-    """The lines (stripped) a snippet shows right next to its markers: each section's first
-    non-blank line after a marker and its last non-blank line before one."""
-    from fastapply.merge.snippet.sections import split_sections
-
-    out: set[str] = set()
-    for section in split_sections(snippet, original):
-        shown = [line.strip() for line in section.lines if line.strip()]
-        if shown and section.open_start:
-            out.add(shown[0])
-        if shown and section.open_end:
-            out.add(shown[-1])
-    return out
-
-
-def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
-    """The marker-context lines (`marker_context`) that `result` has more often than the original
-    and the snippet each have them (compare.copied_lines): context read as new code."""
-    from fastapply.merge.text.compare import copied_lines
-
-    return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)
 
 
 def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[str],

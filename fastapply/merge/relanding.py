@@ -37,7 +37,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import bracket_balance
 from fastapply.merge.text.conventions import indent_width as _depth
-from fastapply.merge.landing import definition_split
+from fastapply.merge.gate.landing import definition_split
 from fastapply.merge.text.compare import line_opcodes
 
 _NAME = re.compile(r"(?:def|fn|func|function|fun|sub|class|struct|trait|enum|interface|module|impl)\s+"

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import guards
+from fastapply.merge.gate import guards
 from fastapply.rewrite import prompts
 from fastapply.rewrite.rank import rank_candidates
 from fastapply.rewrite.window import choose_window, split_around

@@ -348,7 +348,7 @@ def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
 
 
 def test_a_plus_block_repeating_existing_code_passes_the_copied_lines_guard_by_its_counts():
-    from fastapply.merge import snippet_checks
+    from fastapply.merge.gate import snippet_checks
     from fastapply.merge.text.conventions import split_text as _split
     from fastapply.merge.instant import _copied
 
@@ -478,7 +478,7 @@ def test_a_new_block_shaped_like_the_last_one_is_not_written_over_it():
 
 
 def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_nothing_wins():
-    from fastapply.merge import snippet_checks
+    from fastapply.merge.gate import snippet_checks
     from fastapply.merge.text.conventions import split_text
     from fastapply.merge.instant import _fewer_copies
 
@@ -530,7 +530,7 @@ def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
     assert joint is changed and not old.merged
     assert _unchanged_loses(orig, same, same) == (same, same)  # both unchanged: check_changed decides
 def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_once_wins():
-    from fastapply.merge import snippet_checks
+    from fastapply.merge.gate import snippet_checks
     from fastapply.merge.text.conventions import split_text
     from fastapply.merge.instant import _keeps_context
 

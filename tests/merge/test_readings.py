@@ -1,6 +1,7 @@
 """Reading choice (merge/readings.py): a final block one reading keeps and the other deletes."""
 
 from fastapply.merge import readings
+from fastapply.merge.gate import repeats
 from fastapply.merge.instant import instant_merge
 
 KEPT = ["x = 1", "jsonify = json.jsonify", "", "# backwards compat", "json_available = True", ""]
@@ -47,16 +48,16 @@ CTX_GREEDY = CTX_ORIGINAL + CTX_SNIPPET[2:]  # the new test appended after the l
 CTX_JOINT = CTX_ORIGINAL[:2] + CTX_SNIPPET[1:-1] + CTX_ORIGINAL[2:]  # anchored on the new test's last line
 
 def test_marker_context_is_the_line_next_to_each_marker():
-    ctx = readings.marker_context(CTX_SNIPPET, CTX_ORIGINAL)
+    ctx = repeats.marker_context(CTX_SNIPPET, CTX_ORIGINAL)
     assert ctx == {"assert 'Usage' in result.output"}
-    closed = readings.marker_context(CTX_SNIPPET + ["# ... existing code ..."], CTX_ORIGINAL)
+    closed = repeats.marker_context(CTX_SNIPPET + ["# ... existing code ..."], CTX_ORIGINAL)
     assert closed == {"assert 'Usage' in result.output", "assert result.exit_code == 0"}
-    assert readings.marker_context(CTX_SNIPPET[1:], CTX_ORIGINAL) == set()  # no markers, no context
+    assert repeats.marker_context(CTX_SNIPPET[1:], CTX_ORIGINAL) == set()  # no markers, no context
 
 
 def test_a_reading_that_pastes_a_second_copy_of_marker_context_is_named():
-    assert readings.copied_context(CTX_ORIGINAL, CTX_JOINT, CTX_SNIPPET) == {"assert 'Usage' in result.output"}
-    assert readings.copied_context(CTX_ORIGINAL, CTX_GREEDY, CTX_SNIPPET) == set()
+    assert repeats.copied_context(CTX_ORIGINAL, CTX_JOINT, CTX_SNIPPET) == {"assert 'Usage' in result.output"}
+    assert repeats.copied_context(CTX_ORIGINAL, CTX_GREEDY, CTX_SNIPPET) == set()
 
 
 # a block whose imports the snippet removed

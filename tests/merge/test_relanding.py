@@ -2,7 +2,7 @@
 
 from fastapply.merge.align import greedy
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.landing import check_definition_split
+from fastapply.merge.gate.landing import check_definition_split
 from fastapply.merge.relanding import defined_name, insert_before_next
 
 # A new test between a marker and the unchanged `def test_three`: its lines look like the end of

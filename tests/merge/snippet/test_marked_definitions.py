@@ -1,6 +1,6 @@
 """Whole definitions between markers (merge/marked_definitions.py), read by name."""
 
-from fastapply.merge import snippet_checks
+from fastapply.merge.gate import snippet_checks
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.snippet.marked_definitions import read_marked_definitions
 

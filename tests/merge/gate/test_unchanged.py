@@ -1,7 +1,7 @@
 """Unchanged results that are suspect (merge/unchanged.py)."""
 
-from fastapply.merge import unchanged
-from fastapply.merge.guards import check_changed
+from fastapply.merge.gate import unchanged
+from fastapply.merge.gate.guards import check_changed
 from fastapply.merge.instant import instant_merge
 
 ORIGINAL = ["import os", "", "if PY2:", "    from .packages import chardet", "else:",

@@ -1,6 +1,6 @@
 """Each guard refuses what it should and lets a good merge through."""
 
-from fastapply.merge import guards, snippet_checks
+from fastapply.merge.gate import guards, snippet_checks
 from fastapply.merge.text.compare import line_opcodes
 
 ORIGINAL = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"

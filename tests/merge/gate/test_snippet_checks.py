@@ -1,6 +1,6 @@
 """Result-vs-snippet checks (merge/snippet_checks.py) not covered by test_guards.py."""
 
-from fastapply.merge import snippet_checks
+from fastapply.merge.gate import snippet_checks
 from fastapply.merge.instant import instant_merge
 
 

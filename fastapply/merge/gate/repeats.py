@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.compare import copied_lines, line_opcodes
 
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
               "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",
@@ -160,8 +160,6 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
     it once: the merge read the context as an edit of a neighbouring sibling (`app.get('/helpers',
     ...` renamed) and now registers or defines the same thing twice in one block. Control-flow
     openers (`if err != nil {`) may well repeat in a block, so they do not count."""
-    from fastapply.merge.readings import copied_context  # readings imports the snippet checks
-
     for line in sorted(copied_context(original, result, snippet)):
         if not line.endswith(("{", ":")) or _CONTROL.match(line):
             continue
@@ -178,3 +176,24 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
 
 def _width(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
+    """The lines (stripped) a snippet shows right next to its markers: each section's first
+    non-blank line after a marker and its last non-blank line before one."""
+    from fastapply.merge.snippet.sections import split_sections
+
+    out: set[str] = set()
+    for section in split_sections(snippet, original):
+        shown = [line.strip() for line in section.lines if line.strip()]
+        if shown and section.open_start:
+            out.add(shown[0])
+        if shown and section.open_end:
+            out.add(shown[-1])
+    return out
+
+
+def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> set[str]:
+    """The marker-context lines (`marker_context`) that `result` has more often than the original
+    and the snippet each have them (compare.copied_lines): context read as new code."""
+    return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)

@@ -1,7 +1,7 @@
 """A line that belongs to what follows it (a decorator, a block comment's opener) must not be
 laid as new in front of lines that cannot complete it (merge/dangling.py)."""
 
-from fastapply.merge import dangling
+from fastapply.merge.gate import dangling
 from fastapply.merge.instant import instant_merge
 
 

@@ -32,7 +32,7 @@ from typing import Sequence
 
 from fastapply.merge.text.conventions import indent_width as _width
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.unreachable import PROSE, Ops, added_run_ends, followed_by
+from fastapply.merge.gate.unreachable import PROSE, Ops, added_run_ends, followed_by
 
 
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")

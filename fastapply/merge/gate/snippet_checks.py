@@ -161,7 +161,7 @@ def _marked_edge(original: Sequence[str], snippet: Sequence[str], i1: int, i2: i
     return None
 
 
-def _marked_deletions(snippet: Sequence[str]) -> set[str]:
+def marked_deletions(snippet: Sequence[str]) -> set[str]:
     """Lines the snippet itself marks as deleted: `-` lines, and SEARCH lines that its REPLACE
     side does not keep. (A line a lazy snippet merely shows is kept, not deleted: a model that
     drops a twin of it elsewhere has not been told to.)"""
@@ -198,11 +198,11 @@ def check_unshown_deletions(
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
     result no second reading confirms, only a unique line says the snippet was here.
     """
-    from fastapply.merge import rewrites, shown_blocks  # rewrites reads headers with repeats.py, which imports this module
+    from fastapply.merge.gate import rewrites, shown_blocks  # rewrites reads headers with repeats.py, which imports this module
 
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
-    marked = _marked_deletions(snippet)
+    marked = marked_deletions(snippet)
     from collections import Counter
 
     counts = Counter(l.strip() for l in original)
@@ -322,11 +322,11 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         # boilerplate comment line (a doc example's `/// # use clap::App;`)
         return None
     if copied:
-        from fastapply.merge.new_blocks import copies_in_new_blocks
+        from fastapply.merge.gate.new_blocks import copies_in_new_blocks
 
         if copies_in_new_blocks(original, result, snippet):
             return None  # new code shaped like old: each copy sits in a new block shown whole
-        from fastapply.merge.changed_twins import copies_replace_changed_lines
+        from fastapply.merge.gate.changed_twins import copies_replace_changed_lines
 
         if copies_replace_changed_lines(original, result, snippet):
             return None  # a changed line that equals a line the file has elsewhere, at the place shown

@@ -1,6 +1,6 @@
 """A snippet's copy of an existing outer definition must land on it, not beside it."""
 
-from fastapply.merge import guards, landing
+from fastapply.merge.gate import guards, landing
 
 ORIGINAL = """\
 #[cfg(unix)]

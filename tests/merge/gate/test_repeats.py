@@ -1,7 +1,7 @@
 """A merge must not leave twice what the snippet shows once: a name defined twice in one block,
 a run stuttered around original lines the snippet does not show (merge/repeats.py)."""
 
-from fastapply.merge import repeats
+from fastapply.merge.gate import repeats
 from fastapply.merge.instant import instant_merge
 
 

@@ -1,6 +1,6 @@
 """A marker laid over nothing (merge/kept_code.py)."""
 
-from fastapply.merge.kept_code import check_marker_kept_nothing
+from fastapply.merge.gate.kept_code import check_marker_kept_nothing
 
 ORIGINAL = ['    ("markdown", &[', '        "*.markdown",', '        "*.md",', '        "*.mkd",', '    ]),',
             '    ("matlab", &["*.m"]),']

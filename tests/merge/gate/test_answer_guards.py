@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fastapply.merge import guards
+from fastapply.merge.gate import guards
 from fastapply.merge.text import syntax
 
 ORIGINAL = (
@@ -73,7 +73,7 @@ def test_a_deletion_the_snippet_shows_is_allowed():
     assert check(ORIGINAL[: ORIGINAL.index("\n\n\ndef remove")] + "\n", snippet) is None
 
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 
 
 @pytest.mark.parametrize("name,most", [("dev-edits.jsonl", 0.01), ("planner-dev.jsonl", 0.04)])

@@ -1,7 +1,7 @@
 """A merge must not lay a new exit statement in front of original code it keeps: that code could
 never run, so the snippet's exit was meant to replace it (merge/unreachable.py)."""
 
-from fastapply.merge import unreachable
+from fastapply.merge.gate import unreachable
 from fastapply.merge.instant import instant_merge
 
 

@@ -1,6 +1,6 @@
 from fastapply.merge import instant
-from fastapply.merge.new_blocks import closed_block, copies_in_new_blocks
-from fastapply.merge.snippet_checks import check_copied_lines
+from fastapply.merge.gate.new_blocks import closed_block, copies_in_new_blocks
+from fastapply.merge.gate.snippet_checks import check_copied_lines
 
 ORIGINAL = """package gin
 

@@ -1,6 +1,6 @@
 """Rewritten definitions (merge/rewrites.py): removed lines inside a definition the snippet shows whole."""
 
-from fastapply.merge import rewrites, snippet_checks
+from fastapply.merge.gate import rewrites, snippet_checks
 from fastapply.merge.instant import instant_merge
 
 # a definition the snippet shows whole in its new form (the old one's docstring example is gone)

@@ -1,6 +1,6 @@
 """A new block read as an edit of its sibling (merge/siblings.py)."""
 
-from fastapply.merge import siblings
+from fastapply.merge.gate import siblings
 from fastapply.merge.text import lines
 from fastapply.merge.instant import instant_merge
 

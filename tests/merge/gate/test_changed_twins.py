@@ -1,5 +1,5 @@
-from fastapply.merge.changed_twins import copies_replace_changed_lines
-from fastapply.merge.snippet_checks import check_copied_lines
+from fastapply.merge.gate.changed_twins import copies_replace_changed_lines
+from fastapply.merge.gate.snippet_checks import check_copied_lines
 
 ORIGINAL = """def load_alpha(path):
     handle = open_resource(path)

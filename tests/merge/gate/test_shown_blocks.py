@@ -1,7 +1,7 @@
 """Deletions inside a bracketed block the snippet shows whole."""
 
-from fastapply.merge import snippet_checks
-from fastapply.merge.shown_blocks import deletion_in_shown_block, enclosing_block
+from fastapply.merge.gate import snippet_checks
+from fastapply.merge.gate.shown_blocks import deletion_in_shown_block, enclosing_block
 
 ORIGINAL = """function got(url, opts, cb) {
 \tif (typeof opts === 'function') {

@@ -1,7 +1,7 @@
 """The checks only a model answer can fail: unchanged answers, shown deletions not made, and a
 window answer that runs on past its window."""
 
-from fastapply.merge import answer_checks, guards
+from fastapply.merge.gate import answer_checks, guards
 
 ORIGINAL = [
     "class Settings:",

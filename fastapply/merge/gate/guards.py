@@ -37,13 +37,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge import answer_checks, dangling, kept_code, repeats, siblings, unreachable
+from fastapply.merge.gate import answer_checks, dangling, kept_code, repeats, siblings, unreachable
 from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
-from fastapply.merge.landing import check_definition_kept_twice, check_dropped_definition
+from fastapply.merge.gate.landing import check_definition_kept_twice, check_dropped_definition
 from fastapply.merge.text.markers import count_marker_lines, is_marker
-from fastapply.merge.snippet_checks import (
+from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
     check_unshown_deletions, expected_sections,
 )
@@ -126,7 +126,7 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
                         f"starting `{shown[0][:60]}` has `{edge[:60]}` at an edge, a line the file does not have "
                         "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
                         "lines with `-`)")
-    from fastapply.merge.unchanged import check_unchanged_suspect  # a tail it would delete, a near twin
+    from fastapply.merge.gate.unchanged import check_unchanged_suspect  # a tail it would delete, a near twin
 
     return check_unchanged_suspect(original, result, snippet)
 
@@ -140,7 +140,7 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     shown are seldom what a commit deletes. The snippet cannot say which it means."""
     if snippet is None:
         return None
-    from fastapply.merge.snippet_checks import _marked_deletions
+    from fastapply.merge.gate.snippet_checks import marked_deletions
     from fastapply.merge.text.markers import is_marker, marker_like
 
     first = next((l for l in snippet if l.strip()), None)
@@ -151,7 +151,7 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     if not ops or ops[0][0] != "delete" or any(l.strip() for l in original[:ops[0][1]]):
         return None
     lost = [l.strip() for l in original[ops[0][1]:ops[0][2]] if l.strip()]
-    marked = _marked_deletions(snippet)
+    marked = marked_deletions(snippet)
     if not lost or all(l in marked for l in lost):
         return None
     return (f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "

@@ -35,7 +35,7 @@ from fastapply.merge.text.conventions import indent_width as _depth
 def _header_name(line: str) -> str | None:
     """The name a definition header defines (`def f(`, `func (r T) f(`, `function f(`, `class C`),
     or None; object keys (`name: value`) are no headers here."""
-    from fastapply.merge.repeats import defined_name
+    from fastapply.merge.gate.repeats import defined_name
 
     if re.match(r"^\s*['\"]?[\w$]+['\"]?\s*:", line):
         return None
