@@ -38,13 +38,13 @@ from dataclasses import dataclass
 
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
-from fastapply.merge import excerpt, readings
+from fastapply.merge.decide import excerpt, readings
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
-from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
+from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded
 
 
 @dataclass(frozen=True)

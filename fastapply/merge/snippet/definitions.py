@@ -159,11 +159,12 @@ def list_definitions(text: str, language: str | None) -> list[Definition] | None
     return _collect(tree.root_node, ())
 
 
-def _flatten(defs: Sequence[Definition]) -> list[Definition]:
+def flatten(defs: Sequence[Definition]) -> list[Definition]:
+    """The definitions with their members (methods of classes, nested ones), depth first."""
     out: list[Definition] = []
     for d in defs:
         out.append(d)
-        out.extend(_flatten(d.members))
+        out.extend(flatten(d.members))
     return out
 
 
@@ -175,7 +176,7 @@ def body_states(text: str, language: str | None) -> dict[tuple[str, ...], bool] 
         return None
     if defs is None:
         return None
-    return {d.key: bool(d.body_empty) for d in _flatten(defs) if d.body_empty is not None}
+    return {d.key: bool(d.body_empty) for d in flatten(defs) if d.body_empty is not None}
 
 
 # --------------------------------------------------------------------------- merging
@@ -192,7 +193,7 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-def _with_comments(lines: Sequence[str], start: int, floor: int) -> int:
+def with_comments(lines: Sequence[str], start: int, floor: int) -> int:
     """Move `start` up over comment lines directly above it (no blank line between)."""
     while start - 1 >= floor and lines[start - 1].strip().startswith(("#", "//", "/*", "*", "///")):
         start -= 1
@@ -229,7 +230,7 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     if reason:
         return Merged(None, reason, shown_lines=shown)
     edits: list[_Edit] = []
-    reason = _plan(list(original), snip_lines, snip_defs, orig_defs, _flatten(orig_defs), edits)
+    reason = _plan(list(original), snip_lines, snip_defs, orig_defs, flatten(orig_defs), edits)
     merged = _apply(list(original), edits) if edits else None
     if reason:
         return Merged(None, reason, candidate=merged, shown_lines=shown)
@@ -306,7 +307,7 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
                         "enclosing definition or an unchanged line next to it so the snippet names one")
             continue
         placed[i] = od
-        if sd.kind in _CONTAINERS and od.members and not _covers(sd, od):
+        if sd.kind in _CONTAINERS and od.members and not covers(sd, od):
             if _header(snip, sd) != _header(orig, od):
                 return f"`{sd.key[-1]}` shows only some members and a changed header; show the whole of it"
             reason = _plan(orig, snip, sd.members, od.members, everywhere, edits)
@@ -315,10 +316,10 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
             continue
         s_start = sd.start
         o_start = od.start
-        s_comments = _with_comments(snip, sd.start, 0)
+        s_comments = with_comments(snip, sd.start, 0)
         if s_comments < sd.start:
             s_start = s_comments
-            o_start = _with_comments(orig, od.start, 0)
+            o_start = with_comments(orig, od.start, 0)
         new = _reindent(snip[s_start : sd.end], _indent(snip[sd.start]), _indent(orig[od.start]))
         edits.append(_Edit(o_start, od.end, tuple(new)))
     for i, sd in enumerate(snip_defs):
@@ -330,7 +331,8 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
     return None
 
 
-def _covers(sd: Definition, od: Definition) -> bool:
+def covers(sd: Definition, od: Definition) -> bool:
+    """True when the snippet's container `sd` shows every member of the original's `od` by name."""
     names = {m.key[-1] for m in sd.members}
     return all(m.key[-1] in names for m in od.members)
 
@@ -342,7 +344,7 @@ def _header(lines: Sequence[str], d: Definition) -> str:
 def _insert(orig, snip, snip_defs, placed, i, edits) -> str | None:
     """Insert a new definition after its nearest placed predecessor, else before its successor."""
     sd = snip_defs[i]
-    s_start = _with_comments(snip, sd.start, snip_defs[i - 1].end if i else 0)
+    s_start = with_comments(snip, sd.start, snip_defs[i - 1].end if i else 0)
     body = snip[s_start : sd.end]
     prev = next((j for j in range(i - 1, -1, -1) if j in placed), None)
     if prev is not None:
@@ -354,9 +356,9 @@ def _insert(orig, snip, snip_defs, placed, i, edits) -> str | None:
     nxt = next((j for j in range(i + 1, len(snip_defs)) if j in placed), None)
     if nxt is not None:
         od = placed[nxt]
-        n_start = _with_comments(snip, snip_defs[nxt].start, sd.end)
+        n_start = with_comments(snip, snip_defs[nxt].start, sd.end)
         gap = snip[sd.end : n_start]
-        at = _with_comments(orig, od.start, 0)
+        at = with_comments(orig, od.start, 0)
         new = _reindent(body, _indent(snip[sd.start]), _indent(orig[od.start])) + list(gap)
         edits.append(_Edit(at, at, tuple(new)))
         return None

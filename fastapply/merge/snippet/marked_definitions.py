@@ -100,7 +100,7 @@ def read_marked_definitions(original: Sequence[str], snippet: Sequence[str], lan
     orig_defs = definitions.list_definitions("\n".join(original), language)
     if not snip_defs or orig_defs is None or any(_indent(snippet[d.start]) for d in snip_defs):
         return None
-    names = [d.key[-1] for d in definitions._flatten(orig_defs)]
+    names = [d.key[-1] for d in definitions.flatten(orig_defs)]
     spans: list[tuple[int, int]] = []  # each snippet definition's lines, with the comments above it
     targets: list[definitions.Definition] = []
     starts: list[int] = []  # where each replaced original definition starts (with its comments)
@@ -111,11 +111,11 @@ def read_marked_definitions(original: Sequence[str], snippet: Sequence[str], lan
         od = next((d for d in orig_defs if d.key == sd.key), None)
         if od is None or (targets and od.start < targets[-1].end):
             return None  # not at the top level of the original, or out of the original's order
-        if od.members and not definitions._covers(sd, od):
+        if od.members and not definitions.covers(sd, od):
             return None  # a class (impl, module) shown with some of its members: the others stay
         start = _comment_start(snippet, sd.start, floor, markers)
         # comments the snippet shows above a definition replace the original's; else those stay
-        at = definitions._with_comments(original, od.start, 0) if start < sd.start else od.start
+        at = definitions.with_comments(original, od.start, 0) if start < sd.start else od.start
         if start < sd.start and start - 1 in markers:
             # comments right below a marker may be the tail of a longer comment: read so when
             # they are the original's, else nothing says where the new ones start
@@ -180,7 +180,7 @@ def _gaps_kept(original: Sequence[str], snippet: Sequence[str], spans, starts, t
             continue
         o1, o2 = orig_bounds[g], orig_bounds[g + 1]
         if g // 2 < len(targets):
-            o2 = definitions._with_comments(original, o2, o1)
+            o2 = definitions.with_comments(original, o2, o1)
         if not _blank(original[o1:o2]):
             return False
     return True

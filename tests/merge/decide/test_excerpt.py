@@ -1,6 +1,6 @@
 """Marker-free excerpts: loose ends, and when the merged file still settles them."""
 
-from fastapply.merge.excerpt import dropped_lines, edge_holds, edited_pin, loose_edge, renamed_definition
+from fastapply.merge.decide.excerpt import dropped_lines, edge_holds, edited_pin, loose_edge, renamed_definition
 from fastapply.merge.instant import instant_merge
 
 TESTS = """test('first', async t => {

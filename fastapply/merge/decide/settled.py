@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.gate import guards, landing, snippet_checks
-from fastapply.merge import relanding
+from fastapply.merge.decide import relanding
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 

@@ -1,8 +1,8 @@
 """Readings neither merger wrote that the snippet settles (settled.py)."""
 
 from fastapply.merge.text.conventions import split_text
-from fastapply.merge.settled import new_reading_repeats
-from fastapply.merge.settled import doubt_by_repeats
+from fastapply.merge.decide.settled import new_reading_repeats
+from fastapply.merge.decide.settled import doubt_by_repeats
 
 ORIGINAL = """\
 var server = {

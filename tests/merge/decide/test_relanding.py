@@ -3,7 +3,7 @@
 from fastapply.merge.align import greedy
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.gate.landing import check_definition_split
-from fastapply.merge.relanding import defined_name, insert_before_next
+from fastapply.merge.decide.relanding import defined_name, insert_before_next
 
 # A new test between a marker and the unchanged `def test_three`: its lines look like the end of
 # `test_two` (`@click.command()`, `assert not result.exception`), so the greedy reading lays it

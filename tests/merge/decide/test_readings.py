@@ -1,6 +1,6 @@
 """Reading choice (merge/readings.py): a final block one reading keeps and the other deletes."""
 
-from fastapply.merge import readings
+from fastapply.merge.decide import readings
 from fastapply.merge.gate import repeats
 from fastapply.merge.instant import instant_merge
 

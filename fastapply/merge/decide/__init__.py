@@ -1,0 +1,8 @@
+"""Decide: which reading of a snippet is written, when the mergers' readings differ or refuse.
+
+readings (which differences between the joint and the greedy reading the snippet settles),
+settled (readings neither merger wrote that the snippet still settles, under every guard),
+relanding (the other reading of a new definition laid over the end of the one above it),
+excerpt (a marker-free excerpt's reading is written only when its loose ends are settled).
+instant.py calls them; they build on text/, snippet/, align/ and gate/.
+"""
