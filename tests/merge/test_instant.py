@@ -506,7 +506,7 @@ def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start(
                "func TestErrorLogger(t *testing.T) {\n\trouter := New()\n\trouter.Use(ErrorLogger())\n"
                "\tw := performRequest(router, \"GET\", \"/error\")\n\tassert.Equal(t, w.Code, 500)\n}\n")
     r = instant_merge(original, snippet, path="x_test.go")
-    # Since edits.new_sibling the joint reading places the new test itself (a whole block after
+    # Since edge_edits.new_sibling the joint reading places the new test itself (a whole block after
     # TestLogger's `}`, no sibling changed), so the file's head must survive either way.
     if r.merged:
         assert r.text.startswith("// Copyright the authors.\n// Licensed MIT.\n\npackage web\n")
@@ -671,7 +671,7 @@ func (_ indentedJSON) Render(w http.ResponseWriter, code int, data ...interface{
 
 def test_a_new_method_after_a_closed_sibling_and_before_its_twin_is_written():
     """The new method after jsonRender's `}` and before xmlRender's header is whole, so it is
-    neither a change of that header (edits.new_sibling) nor rivalled by a rewrite of it."""
+    neither a change of that header (edge_edits.new_sibling) nor rivalled by a rewrite of it."""
     r = instant_merge(_RENDER_ORIGINAL, _RENDER_SNIPPET, language="go")
     assert r.merged, r.refused_reason
     new_method = _RENDER_SNIPPET.split("}\n\n", 1)[1].replace("// ... existing code ...\n", "")

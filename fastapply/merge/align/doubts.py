@@ -1,6 +1,6 @@
 """Doubt at a section's edge: are new lines next to matched ones new, or changes of similar lines?
 
-A section's lines beyond its matched run read as inserted unless the edge rules (edits.py) pair
+A section's lines beyond its matched run read as inserted unless the edge rules (edge_edits.py) pair
 them with edited copies in the original; when they are merely similar to the original lines
 there, the merge refuses (the snippet cannot say whether `x = 2` is new or replaces `x = 1`).
 This module holds the two places where that doubt is settled or explained:

@@ -18,12 +18,12 @@ to the matched run, with only new lines between (adjacent.py): when a new
 block ends like its twin, the run grown from the anchor swallows its end, and the closing pair
 `});` `})` must then land on the adjacent pair, not split over two places (`_check_split_run`).
 
-Inserted lines next to a marker go through the edge rules (edits.py: an edited copy of the
+Inserted lines next to a marker go through the edge rules (edge_edits.py: an edited copy of the
 original line beyond the edge replaces it, a merely similar one is refused, doubts.py names the
 line); a reading that replaces a gap the section brackets line for line is proven
 (`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
 change a similar line instead (`_rival`), unless they are whole blocks between sibling blocks
-(edits.new_sibling: a new function after one's `}` and before the next one's header). Blank
+(edge_edits.new_sibling: a new function after one's `}` and before the next one's header). Blank
 lines at a section's edges: blank_edges.py.
 
 This module knows lines, sections and anchors, not languages or guards.
@@ -389,7 +389,7 @@ def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> No
 
 def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubts: list) -> int:
     """Original lines beyond the edge (from `start` towards `stop`, exclusive) that `inserted`
-    replaces (edits.edge_edit); a doubt is recorded with a message naming the line."""
+    replaces (edge_edits.edge_edit); a doubt is recorded with a message naming the line."""
     step = 1 if stop >= start else -1
     try:
         inner = nearest_line(orig, start - step, -step)  # the matched line at the edge

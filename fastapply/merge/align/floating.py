@@ -86,7 +86,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
 def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:
     """Where a section between two markers that shows no original line lands as an edited copy:
     the start of the one run of original lines in [lo, hi) as long as the section that it pairs
-    with line for line, each pair blank, equal or an edited copy (edits.same_edit: the same
+    with line for line, each pair blank, equal or an edited copy (edge_edits.same_edit: the same
     leading name, a line continued or reworded at its end), at least one pair edited. None when
     no run or several do.
 

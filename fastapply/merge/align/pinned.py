@@ -81,7 +81,7 @@ def _head(line: str) -> tuple[str, str]:
 
 
 def _may_edit(a: tuple[str, str], b: tuple[str, str]) -> bool:
-    """A cheap necessary condition for edits.same_edit (same leading name, a shared prefix, the same
+    """A cheap necessary condition for edge_edits.same_edit (same leading name, a shared prefix, the same
     name declared another way all start alike): lines that start differently are not compared."""
     return a[0] == b[0] or (a[1] != "" and a[1] == b[1])
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
-from fastapply.merge.align import edge_edits as edits
+from fastapply.merge.align import edge_edits
 from fastapply.merge.gate import landing
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
@@ -109,7 +109,7 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
 
 def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) -> bool:
     """True when a replacement is pinned by its own edit: one of its new lines reads as an edited
-    copy (edits.same_edit) of a replaced line the original has once (distinctive), and of no other
+    copy (edge_edits.same_edit) of a replaced line the original has once (distinctive), and of no other
     non-blank original line. An excerpt whose context is all `*/`, `}` or `});` still names its
     place through the line it edits: `exports.View = require('./view');` continued as
     `exports.View =` can only be that line. A copy that edits several lines alike (a
@@ -121,8 +121,8 @@ def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) 
         if counts[text] != 1 or is_generic(text):
             continue
         for n in new:
-            if n.strip() and edits.same_edit(n, o):
-                if sum(1 for x in original if x.strip() and edits.same_edit(n, x)) == 1:
+            if n.strip() and edge_edits.same_edit(n, o):
+                if sum(1 for x in original if x.strip() and edge_edits.same_edit(n, x)) == 1:
                     return True
     return False
 
@@ -131,11 +131,11 @@ def _edits(old: Sequence[str], new: Sequence[str]) -> bool:
     """True when a replacement provably edits what it replaces, not overwrites a look-alike block
     with a new one: line for line (as many non-blank lines on each side, the snippet's lines
     bracketed by unchanged ones), or every non-blank original line reads as edited into one of
-    its new lines (edits.same_edit or similar)."""
+    its new lines (edge_edits.same_edit or similar)."""
     shown = [l for l in new if l.strip()]
     if len(shown) == sum(1 for l in old if l.strip()):
         return True
-    return all(any(edits.same_edit(n, o) or edits.similar(n, o) for n in shown) for o in old if o.strip())
+    return all(any(edge_edits.same_edit(n, o) or edge_edits.similar(n, o) for n in shown) for o in old if o.strip())
 
 
 def dropped_lines(original: Sequence[str], result: Sequence[str], ops=None) -> int:

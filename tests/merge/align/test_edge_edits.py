@@ -78,7 +78,7 @@ def test_the_same_name_declared_with_another_keyword_is_an_edited_copy():
     assert not same_edit("const other = require('parse-json');", "var parseJson = require('parse-json');")
 
 
-# --- whole new blocks between siblings (edits.new_sibling) ---
+# --- whole new blocks between siblings (edge_edits.new_sibling) ---
 
 from fastapply.merge.align.edge_edits import new_sibling, opens_block, whole_blocks  # noqa: E402
 
