@@ -37,12 +37,10 @@ from typing import Sequence
 
 from fastapply.merge.align.anchors import LineIndex
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
-from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing, trim_blank_edges  # noqa: F401 (lazy.py)
+from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
 from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.align.adjacent import adjacent_head, adjacent_tail
-from fastapply.merge.align.edge_edits import (
-    EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit,
-)
+from fastapply.merge.align.edge_edits import EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)

@@ -41,6 +41,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.align import doubts, edges, order
+from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
 from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
@@ -91,7 +92,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     reads = reads if reads is not None else [min(TWIN_READS, TWIN_LINES // max(1, len(orig)))]
     index = LineIndex.build(orig, rung)
     key = key_function(rung)
-    trimmed = [edges.trim_blank_edges(s) for s in sections]
+    trimmed = [trim_blank_edges(s) for s in sections]
     keys: list[str | None] = []
     owner: list[tuple[int, int]] = []
     for i, t in enumerate(trimmed):
