@@ -218,3 +218,16 @@ def test_auto_refuses_a_window_answer_that_drops_the_code_a_closing_marker_keeps
     r = apply_edit(original, snippet, strategy="auto", merge=merge, loaded=FakeLoaded(answer))
     assert r.path == "model" and r.window is not None
     assert not r.complete and r.guard == "deletions" and "return ctx.fallback" in r.guard_reason
+
+
+@pytest.mark.parametrize("original,expected", [
+    ("def f():\r    return 1\r\r\rdef g():\r    return 2\r", "def f():\r    return 10\r\r\rdef g():\r    return 2\r"),
+    ("def f():\r\n    return 1\n\n\ndef g():\r\n    return 2\n", "def f():\r\n    return 10\n\n\ndef g():\r\n    return 2\n"),
+])
+def test_the_model_path_keeps_cr_only_and_mixed_line_endings(original, expected):
+    # issue 18 item 2: the answer (LF, as the model writes it) comes back in the file's own endings,
+    # line by line for a mixed file; streamed text and the result agree
+    stream = stream_edit(original, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED))
+    text = "".join(stream)
+    assert stream.result.complete, stream.result.guard_reason
+    assert text == stream.result.text == expected
