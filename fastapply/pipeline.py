@@ -79,7 +79,12 @@ def _elides(snippet: str, original: str) -> bool:
     show stays: only then may the model rewrite a window and the rest be kept as it is."""
     from fastapply.merge.align.lazy import has_markers
 
-    return has_markers(snippet.split("\n"), original.split("\n"))
+    return has_markers(_lf(snippet).split("\n"), _lf(original).split("\n"))
+
+
+def _lf(text: str) -> str:
+    """The text with LF line endings and no BOM: what the guards and the marker reader split."""
+    return prompts.without_bom(text).replace("\r\n", "\n").replace("\r", "\n")
 
 
 class EditStream:
@@ -210,8 +215,9 @@ class EditStream:
                 finished = item
                 break
             body += item
-            if self.window:
-                continue  # a window answer is spliced whole at the end (its edge markers dropped)
+            if self.window or conv.mixed is not None:
+                continue  # a window answer is spliced whole at the end (its edge markers dropped); a file
+                # mixing line endings gets each line's own back by a diff of the whole answer
             # hold back a final newline until we know whether the file ends here
             ready = prompts.restore(body if conv.final_newline or tail else body.rstrip("\n"), conv)
             if len(ready) > len(sent) and ready.startswith(sent):
@@ -229,8 +235,7 @@ class EditStream:
             # (and the answer-only ones) before anyone may write it.
             seam = answer_checks.check_seam(self._window_text, answer, tail) if self.window else None
             failure = guards.GuardFailure("duplicates", seam) if seam else guards.check_answer(
-                prompts.without_bom(self.original), prompts.without_bom(self.snippet),
-                prompts.without_bom(final), language=self.language)
+                _lf(self.original), _lf(self.snippet), _lf(final), language=self.language)
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         if failure is None:

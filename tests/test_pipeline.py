@@ -196,3 +196,38 @@ def test_a_window_answer_that_runs_on_past_its_window_is_not_written():
     r = apply_edit(original, snippet, strategy="auto", merge=_Refusal([(at, at + 1)]), loaded=FakeLoaded(ran_on))
     assert r.window is not None and not r.complete
     assert r.guard == "duplicates" and "goes on past" in r.guard_reason
+
+
+def test_auto_refuses_a_window_answer_that_drops_the_code_a_closing_marker_keeps():
+    # issue 18 item 1: the instant merge cannot tell whether `return ctx.fallback` is new or replaces
+    # `return ctx.default` and hands the model a window; the model's answer changes the line and
+    # drops the three lines after it. Before the fix this was written as complete (exit 0).
+    from fastapply.merge.instant import instant_merge
+    from fastapply.rewrite.window import choose_window
+    from tests.merge.test_answer_checks import HANDLER_5, _handlers, _replace_in_handler_5
+
+    lines = _handlers()
+    original, snippet = "\n".join(lines) + "\n", "\n".join(HANDLER_5) + "\n"
+    merge = instant_merge(original, snippet)
+    assert not merge.merged and merge.regions
+    damaged = _replace_in_handler_5(lines, ["        return ctx.default", "    total = value * 7",
+                                            "    ctx.log('handled 5', total)", "    return total"],
+                                    ["        return ctx.fallback"])
+    w = choose_window(lines, merge.regions)
+    answer = "".join(l + "\n" for l in damaged[w.start : w.end - 3])  # the window, three lines shorter
+    r = apply_edit(original, snippet, strategy="auto", merge=merge, loaded=FakeLoaded(answer))
+    assert r.path == "model" and r.window is not None
+    assert not r.complete and r.guard == "deletions" and "return ctx.fallback" in r.guard_reason
+
+
+@pytest.mark.parametrize("original,expected", [
+    ("def f():\r    return 1\r\r\rdef g():\r    return 2\r", "def f():\r    return 10\r\r\rdef g():\r    return 2\r"),
+    ("def f():\r\n    return 1\n\n\ndef g():\r\n    return 2\n", "def f():\r\n    return 10\n\n\ndef g():\r\n    return 2\n"),
+])
+def test_the_model_path_keeps_cr_only_and_mixed_line_endings(original, expected):
+    # issue 18 item 2: the answer (LF, as the model writes it) comes back in the file's own endings,
+    # line by line for a mixed file; streamed text and the result agree
+    stream = stream_edit(original, SNIPPET, strategy="model", loaded=FakeLoaded(EXPECTED))
+    text = "".join(stream)
+    assert stream.result.complete, stream.result.guard_reason
+    assert text == stream.result.text == expected

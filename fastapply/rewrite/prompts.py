@@ -23,7 +23,9 @@ This module knows text and chat templates; it knows nothing about models or deco
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from fastapply.merge.conventions import Text, join_lines, split_text
 
 SYSTEM_PROMPT = (
     "You are a code editing engine. You receive a file in <code> tags and an edit in <update> tags. "
@@ -40,15 +42,24 @@ BOM = "\ufeff"
 class TextConventions:
     """What `normalise` changed, so `restore` can put it back."""
 
-    crlf: bool
+    crlf: bool  # the file's most common line ending is CRLF
     final_newline: bool
     bom: bool = False
+    newline: str = ""  # "\r" for a CR-only (classic Mac) file; "" = LF or CRLF, as `crlf` says
+    mixed: Text | None = field(default=None, compare=False)  # a file mixing endings: its lines and each one's ending
+
+    @property
+    def line_end(self) -> str:
+        return self.newline or ("\r\n" if self.crlf else "\n")
 
 
 def conventions(original: str) -> TextConventions:
     text = without_bom(original)
-    return TextConventions(crlf="\r\n" in text, final_newline=text.endswith(("\n", "\r")) or text == "",
-                           bom=original.startswith(BOM))
+    split = split_text(text) if "\r" in text else None
+    newline = split.newline if split is not None else "\n"
+    return TextConventions(crlf=newline == "\r\n", final_newline=text.endswith(("\n", "\r")) or text == "",
+                           bom=original.startswith(BOM), newline="\r" if newline == "\r" else "",
+                           mixed=split if split is not None and split.endings else None)
 
 
 def without_bom(text: str) -> str:
@@ -63,11 +74,18 @@ def normalise(text: str) -> str:
 
 
 def restore(body: str, conv: TextConventions) -> str:
-    """Map an answer body (LF, ending with a newline) back to the original's conventions."""
+    """Map an answer body (LF, ending with a newline) back to the original's conventions: its
+    line ending (CRLF, CR or LF; in a file that mixes them, each unchanged line keeps its own),
+    final newline and BOM."""
     if not conv.final_newline and body.endswith("\n"):
         body = body[:-1]
-    if conv.crlf:
-        body = body.replace("\n", "\r\n")
+    if conv.mixed is not None:
+        lines = body.split("\n")
+        if conv.final_newline and lines[-1] == "" and len(lines) > 1:
+            lines.pop()
+        body = join_lines(lines, conv.mixed) if body else body
+    elif conv.line_end != "\n":
+        body = body.replace("\n", conv.line_end)
     return BOM + body if conv.bom and not body.startswith(BOM) else body
 
 

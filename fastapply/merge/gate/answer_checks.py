@@ -13,6 +13,11 @@ line; these catch what they miss, measured on model answers that were written wr
   deletion). An answer that keeps one of them has not made the deletion.
 - `check_marker_gaps`: the snippet shows a line right before a marker; the answer drops the
   original line after it (the code the marker keeps).
+- `check_kept_after_marker`: the snippet shows a line right before a marker; the answer deletes
+  original lines that followed the place of that line (beyond the one old line it may have changed):
+  the marker keeps them. The general form of `check_marker_gaps`, for a last line the original
+  does not have (a changed line: `return ctx.fallback` written over `return ctx.default` and the
+  three lines after it, issue 18 item 1).
 - `check_new_line_repeated`: a line the original does not have, which the snippet shows N times,
   written more than N times: the model applied the snippet's new line at more places than one (a
   tuned 0.5B answer put a new `__call__` body line into three sibling methods).
@@ -146,6 +151,54 @@ def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: S
             if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
                 return (f"the snippet keeps the code after `{text[:50]}` with a marker, but "
                         f"the answer drops `{original[beyond_o].strip()[:50]}` there")
+    return None
+
+
+CHANGED_RATIO = 0.5  # a deleted line at least this similar to the snippet's last line is the line it changed
+
+
+def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """Refuse an answer that deletes original code a marker keeps: for each place where the answer
+    deletes original lines (a diff op deleting more non-blank lines than it writes), take the
+    answer's last line there (the last line it wrote, or the kept line before a pure deletion). When
+    the snippet shows that line once, as a distinctive line followed by a marker, the code after it
+    stays; so deleted lines after the old line it changed (the deleted line most similar to it) are
+    not shown deleted. Without such an old line, a net deletion there is not shown either.
+
+    Knows the diff of the original to the answer and the snippet's lines; not which reading the
+    model meant, nor the lines a marker before a change stands for (not checked: planners put a
+    marker before a changed line whose deleted predecessor they cannot show)."""
+    from difflib import SequenceMatcher
+
+    from fastapply.merge.markers import is_elision
+    from fastapply.merge.snippet_checks import line_opcodes
+
+    known = frozenset(l.strip() for l in original)
+    shown = [l for l in snippet if l.strip()]
+    counts = Counter(l.strip() for l in shown)
+    before_marker = {a.strip() for a, b in zip(shown, shown[1:])
+                     if counts[a.strip()] == 1 and not is_generic(a) and not is_elision(a, known) and is_elision(b, known)}
+    if not before_marker:
+        return None
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        if tag not in ("delete", "replace"):
+            continue
+        lost = [k for k in range(i1, i2) if original[k].strip()]
+        written = [k for k in range(j1, j2) if result[k].strip()]
+        if len(lost) <= len(written):
+            continue
+        last = result[written[-1]] if written else next((result[k] for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
+        if last is None or last.strip() not in before_marker:
+            continue
+        if written:
+            ratio = [SequenceMatcher(None, original[k].strip(), last.strip()).ratio() for k in lost]
+            best = max(range(len(lost)), key=ratio.__getitem__)
+            after = lost[best + 1:] if ratio[best] >= CHANGED_RATIO else lost[len(written):]
+        else:
+            after = lost
+        if after:
+            return (f"the snippet keeps the code after `{last.strip()[:50]}` with a marker, but the answer "
+                    f"deletes {len(after)} line(s) there (`{original[after[0]].strip()[:50]}`)")
     return None
 
 

@@ -1,7 +1,8 @@
 """Text conventions of the instant merge, handled once so the mergers only see lists of lines.
 
 - `split_text` / `join_lines`: a file's lines without newlines, and back: the original's line
-  endings (CRLF in, CRLF out), its final newline and its byte-order mark are kept;
+  endings (CRLF in, CRLF out; CR-only in, CR-only out; a mixed file's unchanged lines keep their
+  own), its final newline and its byte-order mark are kept;
 - `unfence`: a snippet wrapped in a ``` fence is unwrapped (blank lines are content otherwise);
 - `convert_indent`: a snippet indented with spaces for a tab-indented original (or the reverse)
   is converted when that makes more of its lines match.
@@ -17,34 +18,66 @@ from dataclasses import dataclass
 
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 @dataclass(frozen=True)
 class Text:
     lines: list[str]
-    newline: str
+    newline: str  # the file's most common line ending: "\n", "\r\n" or "\r" (classic Mac)
     final_newline: bool
     bom: str
+    endings: tuple[str, ...] = ()  # each line's own ending, only for a file that mixes them ("" after the last line)
 
 
 def split_text(text: str) -> Text:
+    """A file's lines without their endings. Any of `\r\n`, `\r` and `\n` ends a line (a CR-only
+    file is as many lines as it has CRs, not one). A file that mixes endings keeps each line's own
+    in `endings`, so `join_lines` gives the lines it did not change their own ending back."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     text = text[len(bom):]
-    crlf = text.count("\r\n")
-    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
-    text = text.replace("\r\n", "\n")
-    final = text.endswith("\n")
-    lines = text.split("\n")
+    if "\r" not in text:  # the common case, fast
+        lines = text.split("\n")
+        ends = None
+    else:
+        lines = _LINE_END.split(text)
+        ends = _LINE_END.findall(text)
+    final = len(lines) > 1 and lines[-1] == ""
     if final:
         lines.pop()
-    return Text(lines, newline, final, bom)
+    if ends is None:
+        return Text(lines, "\n", final, bom)
+    counts = {e: ends.count(e) for e in ("\n", "\r\n", "\r")}
+    newline = max(counts, key=lambda e: (counts[e], e == "\r\n"))  # ties: CRLF, as before
+    mixed = sum(1 for c in counts.values() if c) > 1
+    endings = tuple(ends + ([] if final else [""])) if mixed else ()
+    return Text(lines, newline, final, bom, endings)
 
 
 def join_lines(lines: list[str], like: Text) -> str:
+    """`lines` as a file in `like`'s conventions: its BOM, final newline and line endings. Where
+    `like` mixes endings, a line of the result that the diff matches to one of `like`'s lines
+    keeps that line's ending; a new line takes the most common one."""
+    if like.endings and lines:
+        return like.bom + _join_mixed(lines, like)
     body = "\n".join(lines)
     if lines and like.final_newline:
         body += "\n"
     if like.newline != "\n":
         body = body.replace("\n", like.newline)
     return like.bom + body
+
+
+def _join_mixed(lines: list[str], like: Text) -> str:
+    from difflib import SequenceMatcher
+
+    ends = [like.newline] * len(lines)
+    matcher = SequenceMatcher(None, like.lines, lines, autojunk=False)
+    for i, j, size in matcher.get_matching_blocks():
+        for k in range(size):
+            ends[j + k] = like.endings[i + k] or like.newline
+    ends[-1] = (ends[-1] or like.newline) if like.final_newline else ""
+    return "".join(line + end for line, end in zip(lines, ends))
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
