@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fastapply.merge.conventions import Text, join_lines, split_text
+from fastapply.merge.text.conventions import Text, join_lines, split_text
 
 SYSTEM_PROMPT = (
     "You are a code editing engine. You receive a file in <code> tags and an edit in <update> tags. "

@@ -31,6 +31,7 @@ This module knows lines and the snippet's sections; it does not know how the ans
 from __future__ import annotations
 
 from collections import Counter
+from difflib import SequenceMatcher
 from typing import Sequence
 
 from fastapply.merge.text.lines import is_generic
@@ -168,10 +169,8 @@ def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snip
     Knows the diff of the original to the answer and the snippet's lines; not which reading the
     model meant, nor the lines a marker before a change stands for (not checked: planners put a
     marker before a changed line whose deleted predecessor they cannot show)."""
-    from difflib import SequenceMatcher
-
-    from fastapply.merge.markers import is_elision
-    from fastapply.merge.snippet_checks import line_opcodes
+    from fastapply.merge.text.compare import line_opcodes
+    from fastapply.merge.text.markers import is_elision
 
     known = frozenset(l.strip() for l in original)
     shown = [l for l in snippet if l.strip()]

@@ -4,7 +4,7 @@ with one ending everywhere."""
 
 import pytest
 
-from fastapply.merge.conventions import join_lines, split_text
+from fastapply.merge.text.conventions import join_lines, split_text
 from fastapply.merge.instant import instant_merge
 
 SNIPPET = "# ... existing code ...\ndef b():\n    return 3\n"

@@ -42,9 +42,9 @@ from typing import Sequence
 
 import numpy as np
 
-from fastapply.merge.anchors import is_generic
-from fastapply.merge.markers import is_elision
-from fastapply.merge.sections import CANONICAL_MARKER
+from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.markers import is_elision
+from fastapply.merge.snippet.sections import CANONICAL_MARKER
 
 UNIQUE = 3.0  # an equal, distinctive line the original has once
 GENERIC = 0.3  # an equal generic line (`}`, `end`, `else:`)
