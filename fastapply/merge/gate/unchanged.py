@@ -69,12 +69,22 @@ def near_twin(original: Sequence[str], snippet: Sequence[str]) -> tuple[str, str
     if kinds != ["m", "s", "m"]:
         return None  # not one section between markers: an edge of the file pins it
     shown = set(body)
+    others = list(dict.fromkeys(l.strip() for l in original if l.strip() not in shown and len(l.strip()) >= 8))
     for line in body:
         if len(line) < 8:
             continue
-        for other in known - shown:
-            if len(other) >= 8 and difflib.SequenceMatcher(None, line, other, autojunk=False).ratio() >= TWIN:
-                return line, other
+        # the most similar twin, the first in file order among equals: never a set's order (the
+        # message named a different twin from one process to the next)
+        best = None
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(line)
+        for k, other in enumerate(others):
+            matcher.set_seq1(other)
+            if matcher.real_quick_ratio() >= TWIN and matcher.quick_ratio() >= TWIN:  # symmetric upper bounds
+                ratio = (difflib.SequenceMatcher(None, line, other, autojunk=False).ratio(), -k)
+                best = ratio if best is None or ratio > best else best
+        if best is not None and best[0] >= TWIN:
+            return line, others[-best[1]]
     return None
 
 
