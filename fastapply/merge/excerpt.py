@@ -28,6 +28,7 @@ from typing import Callable, Sequence
 
 from fastapply.merge import anchors, edits, landing, snippet_checks
 from fastapply.merge.conventions import Text, split_text
+from fastapply.merge.sections import line_label
 
 EXCERPT_MARKER = "// ... existing code ..."
 EDGE_LINES = 3  # non-blank lines at each end of an excerpt, one of which must pin it, else `edge_holds`
@@ -195,8 +196,9 @@ def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, conver
 
 def _loose_note(which: str, snip_lines: Sequence[str]) -> str:
     """Why a loose end is refused, naming its outermost line and what would settle it."""
-    shown = [l.strip() for l in snip_lines if l.strip()]
-    line = (shown[0] if which == "first" else shown[-1])[:60] if shown else ""
+    shown = [i for i, l in enumerate(snip_lines) if l.strip()]
+    at = (shown[0] if which == "first" else shown[-1]) if shown else None
+    line = line_label(snip_lines[at], snip_lines, at) if shown else "``"
     side = "above" if which == "first" else "below"
-    return (f"its {which} lines match no unique line of the original: `{line}` could be several places; "
+    return (f"its {which} lines match no unique line of the original: {line} could be several places; "
             f"start with a marker, or show a distinctive unchanged line {side} the change")
