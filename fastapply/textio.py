@@ -2,8 +2,9 @@
 
 `read_text(path)` returns the file's text exactly (line endings and a UTF-8 BOM kept) or raises
 `InputError` with a one-line reason: missing, a directory, unreadable, too big, binary (a NUL byte)
-or not UTF-8. `max_bytes` is checked from the file's size before it is read (and on standard input
-after at most `max_bytes + 1` bytes), so a huge input is refused at once.
+or not UTF-8. `max_bytes` is checked from a regular file's size before it is read; anything else
+(standard input, a pipe, `/dev/zero`) is read up to `max_bytes + 1` bytes at most (`read_at_most`),
+so a huge or endless input is refused at once.
 
 `check_writable(path)` is the pre-flight for `atomic_write`: call it before any slow work so a file
 that cannot be replaced is refused before the model runs. `atomic_write(path, text)`:
@@ -49,33 +50,47 @@ def _too_big(label: str, size: int | str, max_bytes: int, option: str | None) ->
     return InputError(f"{label} is {size} bytes, over the limit of {max_bytes} bytes{hint}")
 
 
+def read_at_most(stream, max_bytes: int | None) -> bytes:
+    """Everything a binary stream holds, but never more than `max_bytes + 1` bytes of it (None: no
+    limit), so a pipe or a device that never ends (`/dev/zero`) costs at most the limit."""
+    if max_bytes is None:
+        return stream.read()
+    chunks: list[bytes] = []
+    left = max_bytes + 1
+    while left > 0:
+        chunk = stream.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 def read_text(path: str | os.PathLike, label: str | None = None, *, max_bytes: int | None = None,
               limit_option: str | None = None) -> str:
-    """The text of a file, or `-` for standard input; `max_bytes` refuses bigger inputs before
-    reading them (`limit_option` names the option that raises the limit, for the message)."""
+    """The text of a file, or `-` for standard input; `max_bytes` refuses bigger inputs: a regular
+    file from its size before reading it, anything else (standard input, a pipe, a device) after at
+    most `max_bytes + 1` bytes (`limit_option` names the option that raises the limit)."""
     label = label or str(path)
     if str(path) == "-":
         label = label if label != "-" else "standard input"
-        if max_bytes is None:
-            data = sys.stdin.buffer.read()
-        else:
-            data = sys.stdin.buffer.read(max_bytes + 1)
-            if len(data) > max_bytes:
-                raise _too_big(label, f"more than {max_bytes}", max_bytes, limit_option)
-        return decode_text(data, label)
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"{label}: no such file")
-    if p.is_dir():
-        raise InputError(f"{label} is a directory, not a file")
-    try:
-        if max_bytes is not None and p.is_file() and p.stat().st_size > max_bytes:
-            raise _too_big(label, p.stat().st_size, max_bytes, limit_option)
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read ({exc.strerror or exc})") from None
-    if max_bytes is not None and len(data) > max_bytes:  # not a regular file (a pipe): checked after
-        raise _too_big(label, len(data), max_bytes, limit_option)
+        data = read_at_most(sys.stdin.buffer, max_bytes)
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise InputError(f"{label}: no such file")
+        if p.is_dir():
+            raise InputError(f"{label} is a directory, not a file")
+        try:
+            with open(p, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if max_bytes is not None and stat.S_ISREG(st.st_mode) and st.st_size > max_bytes:
+                    raise _too_big(label, st.st_size, max_bytes, limit_option)
+                data = read_at_most(fh, max_bytes)
+        except OSError as exc:
+            raise InputError(f"{label}: cannot read ({exc.strerror or exc})") from None
+    if max_bytes is not None and len(data) > max_bytes:  # not a regular file (a pipe), or it grew
+        raise _too_big(label, f"more than {max_bytes}", max_bytes, limit_option)
     return decode_text(data, label)
 
 

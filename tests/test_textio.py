@@ -8,6 +8,7 @@ import io
 import os
 import stat
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ def test_read_text_keeps_a_bom_and_line_endings(tmp_path):
 def test_size_limit_is_checked_before_reading(tmp_path, monkeypatch):
     p = tmp_path / "big.py"
     p.write_bytes(b"x" * 101)
-    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read a file over the limit"))
+    monkeypatch.setattr(textio, "read_at_most", lambda *a: pytest.fail("read a file over the limit"))
     with pytest.raises(InputError, match=r"big.py is 101 bytes, over the limit of 100 bytes \(raise the limit with --max"):
         textio.read_text(p, max_bytes=100, limit_option="--max-file-bytes")
 
@@ -45,6 +46,42 @@ def test_size_limit_on_standard_input_reads_at_most_limit_plus_one(monkeypatch):
     assert stream.tell() == 101
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"y" * 100)))
     assert textio.read_text("-", "snippet", max_bytes=100) == "y" * 100
+
+
+def test_a_pipe_is_read_only_up_to_the_limit(tmp_path):
+    """A FIFO (what `<(cmd)` or a named pipe gives) is refused after limit + 1 bytes: the writer
+    finds the pipe closed long before it has written its 50 MB (it used to be read whole)."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    written = []
+
+    def writer():
+        with open(fifo, "wb", buffering=0) as fh:
+            try:
+                for _ in range(800):
+                    written.append(fh.write(b"z" * 65536))
+            except BrokenPipeError:
+                pass
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        with pytest.raises(InputError, match=r"pipe is more than 100000 bytes, over the limit of 100000 bytes"):
+            textio.read_text(fifo, max_bytes=100_000)
+    finally:
+        thread.join(30)
+    assert sum(written) < 1_000_000
+
+
+def test_an_endless_device_is_refused_at_the_limit():
+    with pytest.raises(InputError, match="/dev/zero is more than 4096 bytes"):
+        textio.read_text("/dev/zero", max_bytes=4096)
+
+
+def test_read_at_most_stops_at_limit_plus_one():
+    stream = io.BytesIO(b"q" * (3 << 20))
+    assert len(textio.read_at_most(stream, 2 << 20)) == (2 << 20) + 1 and stream.tell() == (2 << 20) + 1
+    assert textio.read_at_most(io.BytesIO(b"abc"), 10) == b"abc" and textio.read_at_most(io.BytesIO(b"abc"), None) == b"abc"
 
 
 # -- atomic writes ---------------------------------------------------------------------------------
