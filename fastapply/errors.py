@@ -56,6 +56,12 @@ class GuardError(FastApplyError):
     exit_code = 8
 
 
+class OutputError(FastApplyError):
+    """Standard output could not take the result (a closed pipe, a full disk, /dev/full)."""
+
+    exit_code = 1
+
+
 class ModelIntegrityError(UnknownModelError):
     """A model file does not match its pinned hash (it is removed, never loaded)."""
 
