@@ -21,7 +21,9 @@ import os
 import sys
 
 from fastapply import __version__, options
-from fastapply.errors import FastApplyError, GuardError, IncompleteOutputError, InputError, OutputError, RefusedError
+from fastapply.errors import (
+    FastApplyError, GuardError, IncompleteOutputError, InputError, OutputError, ReadOnlyError, RefusedError,
+)
 from fastapply.options import positive_int
 
 PROG = "fastapply"
@@ -53,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument("--force", action="store_true",
                    help="write a closed model answer even when it fails a guard (exit 8 otherwise)")
+    p.add_argument("--force-read-only", action="store_true",
+                   help="replace the file (--in-place, -o) even when it is read-only (exit 10 otherwise)")
     p.set_defaults(func=cmd_apply)
 
     from fastapply.evaluation import cli as evaluation_cli
@@ -127,9 +131,9 @@ def _check_apply_args(args) -> None:
     if args.output is not None:
         if not args.output:
             raise InputError("-o/--output is an empty file name")
-        check_writable(args.output)
+        _with_read_only_hint(check_writable, args.output, read_only_ok=args.force_read_only)
     if args.in_place:
-        check_writable(args.original)
+        _with_read_only_hint(check_writable, args.original, read_only_ok=args.force_read_only)
     if args.strategy != "instant" and (args.model or os.environ.get(models.ENV_VAR)):
         models.resolve(args.model)  # an unknown name fails now, even when the instant merge would succeed
     elif args.strategy == "instant" and args.model:
@@ -141,6 +145,14 @@ def _check_apply_args(args) -> None:
     if args.seed == options.RANDOM_SEED:
         args.seed = options.resolve_seed(args.seed)
         _say(args, f"--seed -1: sampling with random seed {args.seed}")
+
+
+def _with_read_only_hint(write, *a, **k):
+    """`write(*a, **k)` (check_writable, atomic_write); a read-only refusal names the override."""
+    try:
+        return write(*a, **k)
+    except ReadOnlyError as exc:
+        raise ReadOnlyError(f"{exc} (--force-read-only replaces it anyway)", exc.mode) from None
 
 
 def _read_inputs(args) -> tuple[str, str]:
@@ -200,7 +212,7 @@ def cmd_apply(args) -> int:
         )
     target = args.original if args.in_place else args.output
     if target:
-        atomic_write(target, result.text)
+        _with_read_only_hint(atomic_write, target, result.text, read_only_ok=args.force_read_only)
     written = f"; {target} was written" if target else ""
     if args.diff:
         write_stdout("".join(_diff(original, result.text, args.original)), written)

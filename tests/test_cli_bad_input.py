@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -304,3 +305,29 @@ def test_a_closed_pipe_is_one_line_and_exit_1(files):
     assert out.returncode == 1 and "Traceback" not in out.stderr and "Exception ignored" not in out.stderr
     assert "fastapply: error: cannot write to standard output: it was closed (broken pipe); " in out.stderr
     assert f"{orig} was written" in out.stderr and orig.read_text() == EXPECTED
+
+
+# -- read-only files (issue 18 item 11) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["--in-place", "-o"])
+def test_a_read_only_file_is_refused_before_the_model_runs(files, no_model, capsys, how):
+    orig, snip = files
+    target = orig if how == "--in-place" else orig.with_name("out.py")
+    target.write_text("keep\n")
+    os.chmod(target, 0o444)
+    before = target.stat()
+    argv = [orig, snip, "--in-place"] if how == "--in-place" else [orig, snip, "-o", target]
+    for extra in ([], ["--force"]):  # --force (a guard-failing answer) does not override it
+        code, out, err = run(capsys, "apply", *argv, "--strategy", "model", *extra)
+        assert_clear_error(code, err, 10)
+        assert f"{target} is read-only (mode 0444); nothing was written (--force-read-only replaces it anyway)" in err
+        assert out == "" and target.read_text() == "keep\n" and target.stat().st_ino == before.st_ino
+
+
+def test_force_read_only_replaces_it_and_keeps_the_mode(files, capsys):
+    orig, snip = files
+    os.chmod(orig, 0o444)
+    code, _, err = run(capsys, "apply", orig, snip, "--in-place", "--force-read-only", "-s", "instant")
+    assert code == 0, err
+    assert orig.read_text() == EXPECTED and stat.S_IMODE(orig.stat().st_mode) == 0o444
