@@ -5,7 +5,8 @@
     fastapply models
 
 Errors a user can cause (`FastApplyError`) print `fastapply: error: <message>` and exit nonzero
-with the error's code; the input file is never touched unless a complete result is written.
+with the error's code; the input file is never touched unless a complete result is written. A
+standard output that fails (a closed pipe, /dev/full) is one such line too (exit 1), never a traceback.
 Options shared with other subcommands and the argparse types live in options.py; `apply` refuses
 what it can (targets, model names, seeds, sizes) before reading inputs or loading a model.
 Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant.
@@ -20,7 +21,9 @@ import os
 import sys
 
 from fastapply import __version__, options
-from fastapply.errors import FastApplyError, GuardError, IncompleteOutputError, InputError, RefusedError
+from fastapply.errors import (
+    FastApplyError, GuardError, IncompleteOutputError, InputError, OutputError, ReadOnlyError, RefusedError,
+)
 from fastapply.options import positive_int
 
 PROG = "fastapply"
@@ -52,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or summary on stderr")
     p.add_argument("--force", action="store_true",
                    help="write a closed model answer even when it fails a guard (exit 8 otherwise)")
+    p.add_argument("--force-read-only", action="store_true",
+                   help="replace the file (--in-place, -o) even when it is read-only (exit 10 otherwise)")
     p.set_defaults(func=cmd_apply)
 
     from fastapply.evaluation import cli as evaluation_cli
@@ -126,9 +131,9 @@ def _check_apply_args(args) -> None:
     if args.output is not None:
         if not args.output:
             raise InputError("-o/--output is an empty file name")
-        check_writable(args.output)
+        _with_read_only_hint(check_writable, args.output, read_only_ok=args.force_read_only)
     if args.in_place:
-        check_writable(args.original)
+        _with_read_only_hint(check_writable, args.original, read_only_ok=args.force_read_only)
     if args.strategy != "instant" and (args.model or os.environ.get(models.ENV_VAR)):
         models.resolve(args.model)  # an unknown name fails now, even when the instant merge would succeed
     elif args.strategy == "instant" and args.model:
@@ -140,6 +145,14 @@ def _check_apply_args(args) -> None:
     if args.seed == options.RANDOM_SEED:
         args.seed = options.resolve_seed(args.seed)
         _say(args, f"--seed -1: sampling with random seed {args.seed}")
+
+
+def _with_read_only_hint(write, *a, **k):
+    """`write(*a, **k)` (check_writable, atomic_write); a read-only refusal names the override."""
+    try:
+        return write(*a, **k)
+    except ReadOnlyError as exc:
+        raise ReadOnlyError(f"{exc} (--force-read-only replaces it anyway)", exc.mode) from None
 
 
 def _read_inputs(args) -> tuple[str, str]:
@@ -199,14 +212,47 @@ def cmd_apply(args) -> int:
         )
     target = args.original if args.in_place else args.output
     if target:
-        atomic_write(target, result.text)
+        _with_read_only_hint(atomic_write, target, result.text, read_only_ok=args.force_read_only)
+    written = f"; {target} was written" if target else ""
     if args.diff:
-        sys.stdout.write("".join(_diff(original, result.text, args.original)))
+        write_stdout("".join(_diff(original, result.text, args.original)), written)
     elif not target:
-        sys.stdout.write(result.text)
-    sys.stdout.flush()
+        write_stdout(result.text)
     _say(args, result.summary_line())
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so the interpreter's own flush at exit cannot fail
+    again and print a traceback (what Python's documentation advises for a closed pipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):  # not a real file (a test's capture): nothing to silence
+        pass
+
+
+def _stdout_error(exc: OSError, done: str = "") -> OutputError:
+    _silence_stdout()
+    why = "it was closed (broken pipe)" if isinstance(exc, BrokenPipeError) else (exc.strerror or str(exc))
+    return OutputError(f"cannot write to standard output: {why}{done}")
+
+
+def write_stdout(text: str, done: str = "") -> None:
+    """Write `text` to standard output as UTF-8 bytes, exactly; a failing stdout (a closed pipe, a
+    full disk) is an `OutputError` (one line, exit 1), `done` saying what was written anyway."""
+    try:
+        sys.stdout.flush()
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            out.write(text.encode("utf-8"))
+            out.flush()
+    except OSError as exc:
+        raise _stdout_error(exc, done) from None
 
 
 def _diff(before: str, after: str, name: str):
@@ -230,20 +276,47 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    stdout = sys.stdout
+    if args.command not in _OWN_STDOUT:
+        sys.stdout = _CheckedStdout(stdout)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # what a command printed fails here, not in the interpreter's exit
+        return code
     except FastApplyError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; nothing was written", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    finally:
+        sys.stdout = stdout
+
+
+_OWN_STDOUT = {"serve", "mcp"}  # long-running: the server or the MCP protocol owns standard output
+
+
+class _CheckedStdout:
+    """Standard output during a command: a print that fails (a closed pipe, a full disk) raises
+    `OutputError`, one line and exit 1, instead of a traceback."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
         try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return 0
+            return self._stream.write(text)
+        except OSError as exc:
+            raise _stdout_error(exc) from None
+
+    def flush(self):
+        try:
+            return self._stream.flush()
+        except OSError as exc:
+            raise _stdout_error(exc) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 if __name__ == "__main__":

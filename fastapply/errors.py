@@ -19,6 +19,25 @@ class InputError(FastApplyError):
     exit_code = 2
 
 
+class HardLinkError(InputError):
+    """The file to replace has several hard links: an atomic rename would detach the other names."""
+
+    def __init__(self, message: str, links: int = 2):
+        super().__init__(message)
+        self.links = links
+
+
+class ReadOnlyError(InputError):
+    """The file to replace is read-only (no write bit, or not writable by this user); replacing it
+    needs an explicit override (`--force-read-only`), which an MCP agent does not have."""
+
+    exit_code = 10
+
+    def __init__(self, message: str, mode: int = 0o444):
+        super().__init__(message)
+        self.mode = mode
+
+
 class UnknownModelError(FastApplyError):
     """`--model` names nothing we can load."""
 
@@ -54,6 +73,12 @@ class GuardError(FastApplyError):
     left markers or diff prefixes, broke the parse, or dropped a snippet line); nothing was written."""
 
     exit_code = 8
+
+
+class OutputError(FastApplyError):
+    """Standard output could not take the result (a closed pipe, a full disk, /dev/full)."""
+
+    exit_code = 1
 
 
 class ModelIntegrityError(UnknownModelError):

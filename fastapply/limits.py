@@ -2,7 +2,8 @@
 
 Two checks, both cheap (no tokenisation):
 - `check_size(text, max_bytes, label)`: a hard limit in UTF-8 bytes (the CLI applies the same
-  limits to files from their size on disk, before reading them: `textio.read_text(max_bytes=...)`).
+  limits while reading, `textio.read_text(max_bytes=...)`: a regular file from its size on disk,
+  anything else, a pipe or `/dev/zero`, after at most `max_bytes + 1` bytes).
   Defaults are generous: an original up to 8 MiB (about 200,000 lines; the instant merge handles
   it, no model context comes close) and a snippet up to 1 MiB.
 - `check_fits_context(loaded, original, snippet, max_tokens)`: a LOWER bound on the prompt and

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -252,3 +253,81 @@ def test_the_cli_modules_import_no_cycle():
             "print('fastapply.cli' in sys.modules, 'torch' in sys.modules, 'fastapi' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False", "False"]
+
+
+# -- what cannot be read whole, and a standard output that fails -----------------------------------
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fastapply_process(*argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=None):
+    """`python -m fastapply.cli ARGV` from this checkout, its address space capped at 2 GB (an input
+    read whole would die of MemoryError, not take the machine)."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, "-m", "fastapply.cli", *map(str, argv)], stdout=stdout, stdin=stdin,
+                          stderr=subprocess.PIPE, text=True, env=env, cwd=cwd, preexec_fn=cap, timeout=60)
+
+
+@pytest.mark.parametrize("which", ["original", "snippet", "stdin"])
+def test_an_endless_input_is_refused_at_the_limit(files, which):
+    orig, snip = files
+    argv = {"original": ("/dev/zero", snip), "snippet": (orig, "/dev/zero"), "stdin": (orig, "-")}[which]
+    with open("/dev/zero", "rb") as zero:
+        out = fastapply_process("apply", *argv, "-s", "instant", stdin=zero)
+    option = "--max-file-bytes" if which == "original" else "--max-snippet-bytes"
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.count("\n") == 1 and "is more than" in out.stderr and option in out.stderr
+
+
+def test_a_full_standard_output_is_one_line_and_exit_1(files):
+    orig, snip = files
+    with open("/dev/full", "w") as full:
+        out = fastapply_process("apply", orig, snip, "-s", "instant", stdout=full)
+    assert out.returncode == 1 and out.stderr == "fastapply: error: cannot write to standard output: No space left on device\n"
+    with open("/dev/full", "w") as full:
+        out = fastapply_process("models", stdout=full)
+    assert out.returncode == 1 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_a_closed_pipe_is_one_line_and_exit_1(files):
+    orig, snip = files
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `| head -0`: the reader is gone before the output comes
+    try:
+        out = fastapply_process("apply", orig, snip, "-s", "instant", "--in-place", "--diff", stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert out.returncode == 1 and "Traceback" not in out.stderr and "Exception ignored" not in out.stderr
+    assert "fastapply: error: cannot write to standard output: it was closed (broken pipe); " in out.stderr
+    assert f"{orig} was written" in out.stderr and orig.read_text() == EXPECTED
+
+
+# -- read-only files (issue 18 item 11) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["--in-place", "-o"])
+def test_a_read_only_file_is_refused_before_the_model_runs(files, no_model, capsys, how):
+    orig, snip = files
+    target = orig if how == "--in-place" else orig.with_name("out.py")
+    target.write_text("keep\n")
+    os.chmod(target, 0o444)
+    before = target.stat()
+    argv = [orig, snip, "--in-place"] if how == "--in-place" else [orig, snip, "-o", target]
+    for extra in ([], ["--force"]):  # --force (a guard-failing answer) does not override it
+        code, out, err = run(capsys, "apply", *argv, "--strategy", "model", *extra)
+        assert_clear_error(code, err, 10)
+        assert f"{target} is read-only (mode 0444); nothing was written (--force-read-only replaces it anyway)" in err
+        assert out == "" and target.read_text() == "keep\n" and target.stat().st_ino == before.st_ino
+
+
+def test_force_read_only_replaces_it_and_keeps_the_mode(files, capsys):
+    orig, snip = files
+    os.chmod(orig, 0o444)
+    code, _, err = run(capsys, "apply", orig, snip, "--in-place", "--force-read-only", "-s", "instant")
+    assert code == 0, err
+    assert orig.read_text() == EXPECTED and stat.S_IMODE(orig.stat().st_mode) == 0o444

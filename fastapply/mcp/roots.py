@@ -9,7 +9,9 @@ and the path relative to that root for diffs), or raises `PathRejected` with a o
 - the real path (every symlink followed, `..` collapsed) must lie inside a root, so `../x`, an
   absolute path elsewhere and a symlink (file or directory) pointing out of the root are refused;
 - it must be a regular file (not a directory, FIFO or device), or not exist yet with its parent
-  directory inside the root.
+  directory inside the root;
+- a path the filesystem cannot hold (over 4,096 characters, a component too long, a lone
+  surrogate) is refused with its reason, quoted at most 80 characters long.
 
 Writes go to the real path, so a symlink inside the root is edited through, never replaced by a
 file. A file swapped for a symlink between the check and the write is not defended against: the
@@ -26,6 +28,23 @@ from pathlib import Path
 from typing import Iterable
 
 from fastapply.errors import InputError
+
+
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux: a longer target_file names nothing
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The index of the first lone surrogate (which JSON can carry and UTF-8 cannot), or None."""
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as exc:
+        return exc.start
+
+
+def shown_path(target_file: str) -> str:
+    """A path as a message may quote it: at most 80 characters."""
+    return target_file if len(target_file) <= 80 else f"{target_file[:60]}... ({len(target_file)} characters)"
 
 
 class PathRejected(InputError):
@@ -69,6 +88,19 @@ class Roots:
             raise PathRejected("target_file is empty: give a path relative to the project root")
         if "\x00" in target_file:
             raise PathRejected("target_file contains a NUL byte")
+        bad = lone_surrogate(target_file)
+        if bad is not None:
+            raise PathRejected(f"target_file is not valid Unicode (a lone surrogate at character {bad})")
+        if len(target_file) > MAX_PATH_CHARS:
+            raise PathRejected(f"target_file is {len(target_file)} characters long, over the limit of "
+                               f"{MAX_PATH_CHARS}: give the path of a file in the project")
+        try:
+            return self._resolve(target_file)
+        except (OSError, ValueError) as exc:  # a name too long for the filesystem, a path it cannot hold
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise PathRejected(f"{shown_path(target_file)}: {reason}") from None
+
+    def _resolve(self, target_file: str) -> Target:
         given = Path(target_file.strip()).expanduser()
         if given.is_absolute():
             candidates = [given]

@@ -4,19 +4,24 @@
 `FileEditor.edit` (tool.py) and answers with the unified diff, or with an MCP tool error
 (`is_error`) whose text says why nothing was written and what to add to the snippet. The tool
 description teaches an agent the snippet format it already knows from Morph's `edit_file`.
-`run_stdio(editor)` serves it on standard input/output (what Claude Code, Cursor and Codex start).
+`run_stdio(editor)` serves it on standard input/output (what Claude Code, Cursor and Codex start),
+through transport.py, which answers the requests the SDK cannot parse. Any failure is a tool error
+with one line of reason (an unexpected one also one line on stderr), and every answer is text
+JSON can carry.
 
 This module knows the MCP SDK; the editing itself is in tool.py and the path rules in roots.py.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 from pydantic import Field
 
 from fastapply import __version__
 from fastapply.errors import FastApplyError
+from fastapply.mcp.roots import shown_path
 from fastapply.mcp.tool import FileEditor
 
 SERVER_NAME = "fastapply"
@@ -73,9 +78,14 @@ def build_server(editor: FileEditor):
 
     def edit_file(target_file: TargetFile, instructions: Instructions, code_edit: CodeEdit) -> str:
         try:
-            return editor.edit(target_file, instructions, code_edit).message()
+            return answerable(editor.edit(target_file, instructions, code_edit).message())
         except FastApplyError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(answerable(str(exc))) from None
+        except Exception as exc:  # noqa: BLE001 - a bug: one line here and for the agent, never silence
+            reason = f"{type(exc).__name__}: {exc}"
+            print(f"fastapply mcp: edit_file failed: {answerable(reason)}", file=sys.stderr, flush=True)
+            raise ToolError(answerable(f"{shown_path(str(target_file))} was not changed: an internal error "
+                                       f"({reason[:300]}). Nothing was written.")) from None
 
     server.add_tool(
         edit_file, name="edit_file", title="Edit a file with fastapply", description=TOOL_DESCRIPTION,
@@ -86,5 +96,15 @@ def build_server(editor: FileEditor):
     return server
 
 
+def answerable(text: str) -> str:
+    """`text` as JSON-RPC over UTF-8 can carry it: a lone surrogate would make the answer itself
+    fail to encode, and the agent would wait for a reply that never comes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def run_stdio(editor: FileEditor) -> None:
-    build_server(editor).run("stdio")
+    import anyio
+
+    from fastapply.mcp.transport import serve_stdio
+
+    anyio.run(serve_stdio, build_server(editor))

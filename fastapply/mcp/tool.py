@@ -5,7 +5,9 @@ instructions, code_edit)` returns an `EditOutcome` (the unified diff and how the
 or raises `EditFailed`, whose message says why nothing was written and what to change in the
 snippet before retrying. Every failure writes nothing: a refusal of the instant merge, a model
 answer that did not finish or failed a guard (`ApplyResult.guard`), any `FastApplyError` the
-pipeline raises, a path outside the roots, a file or snippet over the CLI's default size limits.
+pipeline raises, a path outside the roots, a file or snippet over the CLI's default size limits,
+a `code_edit` that cannot be a text file (a lone surrogate, a NUL character), and a file with
+several hard links or a read-only one (with advice the agent can follow: tell the user).
 A file is replaced atomically (`textio.atomic_write`) or not at all; a BOM in the file is kept,
 one in the snippet ignored.
 
@@ -25,10 +27,11 @@ from typing import Callable, Iterable
 
 from fastapply.errors import FastApplyError
 from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES, check_size
-from fastapply.mcp.roots import Roots
+from fastapply.errors import HardLinkError, ReadOnlyError
+from fastapply.mcp.roots import Roots, lone_surrogate
 from fastapply.merge.text.markers import count_marker_lines
 from fastapply.rewrite.prompts import without_bom
-from fastapply.textio import atomic_write, read_text
+from fastapply.textio import atomic_write, check_writable, read_text
 
 
 class EditFailed(FastApplyError):
@@ -125,14 +128,12 @@ class FileEditor:
             return self._edit(target_file, instructions or None, code_edit)
 
     def _edit(self, target_file: str, instructions: str | None, code_edit: str) -> EditOutcome:
-        if not isinstance(code_edit, str) or not code_edit.strip():
-            raise EditFailed(f"{target_file} was not changed: code_edit is empty. Send the changed lines.")
-        check_size(code_edit, DEFAULT_MAX_SNIPPET_BYTES, "code_edit")
-        check_size(instructions or "", DEFAULT_MAX_SNIPPET_BYTES, "instructions")
-        code_edit = without_bom(code_edit)
         target = self.roots.resolve(target_file)
+        _check_code_edit(target.relative, code_edit, instructions)
+        code_edit = without_bom(code_edit)
         if not target.exists:
             return self._create(target, code_edit)
+        _writable(target)  # before the model runs
         original = read_text(target.path, target.relative, max_bytes=DEFAULT_MAX_FILE_BYTES)  # exactly, BOM kept
         from fastapply.pipeline import apply_edit
 
@@ -158,7 +159,7 @@ class FileEditor:
                 f"{stats.finish_reason or 'no end'})",
             )
         if result.text != original:
-            atomic_write(target.path, result.text)
+            _writable(target, result.text)
         return EditOutcome(
             target.relative, unified_diff(original, result.text, target.relative), result.summary_line(),
             by_model=result.path == "model",
@@ -170,5 +171,47 @@ class FileEditor:
                 f"{target.relative} does not exist, and code_edit leaves code out with `... existing code ...` "
                 f"markers. Check the path, or send the whole new file without markers to create it."
             )
-        atomic_write(target.path, code_edit)
+        _writable(target, code_edit)
         return EditOutcome(target.relative, unified_diff("", code_edit, target.relative), "new file", created=True)
+
+
+def _check_code_edit(relative: str, code_edit, instructions: str | None) -> None:
+    """Refuse what cannot become a text file before any work: empty, too big, a lone surrogate
+    (JSON carries one, UTF-8 cannot), a NUL character (the file would be binary)."""
+    if not isinstance(code_edit, str) or not code_edit.strip():
+        raise EditFailed(f"{relative} was not changed: code_edit is empty. Send the changed lines.")
+    for name, text in (("code_edit", code_edit), ("instructions", instructions or "")):
+        bad = lone_surrogate(text)
+        if bad is not None:
+            raise EditFailed(f"{relative} was not changed: {name} is not valid Unicode (a lone surrogate, "
+                             f"U+{ord(text[bad]):04X}, at character {bad}). Send it again as valid text.")
+    check_size(code_edit, DEFAULT_MAX_SNIPPET_BYTES, "code_edit")
+    check_size(instructions or "", DEFAULT_MAX_SNIPPET_BYTES, "instructions")
+    nul = code_edit.find("\x00")
+    if nul >= 0:
+        raise EditFailed(f"{relative} was not changed: code_edit contains a NUL character (at character {nul}), "
+                         f"which would make the file binary. Send the code without it.")
+
+
+def _writable(target, text: str | None = None) -> None:
+    """Check that `target` may be replaced (`text` None) or replace it with `text`; a file with
+    several hard links or a read-only one is refused with advice an agent can act on: the CLI's
+    remedies (`-o`, `--force-read-only`) are not the agent's to use."""
+    try:
+        if text is None:
+            check_writable(target.path)
+        else:
+            atomic_write(target.path, text)
+    except HardLinkError as exc:
+        raise EditFailed(
+            f"{target.relative} was not changed: it has {exc.links} hard links (other names for the same file), "
+            f"and replacing it atomically would leave those names with the old content. Tell the user; if this name "
+            f"should become a file of its own, they can run `cp {target.relative} {target.relative}.copy && "
+            f"mv {target.relative}.copy {target.relative}`, and then the edit can be retried."
+        ) from None
+    except ReadOnlyError as exc:
+        raise EditFailed(
+            f"{target.relative} was not changed: it is read-only (mode {exc.mode:04o}), so its owner does not want "
+            f"it changed. Tell the user and do not work around it; retry only if they make it writable "
+            f"(e.g. `chmod u+w {target.relative}`)."
+        ) from None

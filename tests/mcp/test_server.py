@@ -1,6 +1,9 @@
 """The MCP server through the SDK's own client: in-process, and `fastapply mcp` over stdio."""
 
+import json
 import os
+import select
+import subprocess
 import sys
 from pathlib import Path
 
@@ -114,3 +117,92 @@ def test_fastapply_mcp_over_stdio(project):
     assert not ok.is_error and "+    return 10" in ok.content[0].text
     assert refused.is_error and "was not changed" in refused.content[0].text
     assert (project / "a.py").read_text() == EXPECTED and (project / "b.py").read_text() == AMBIGUOUS_ORIGINAL
+
+
+def test_bad_input_gets_a_clear_tool_error_over_stdio(project):
+    """Issue 18 items 10 and 11, through the SDK client and `fastapply mcp` itself: a 5,000-character
+    path (was "Error executing tool edit_file" with no reason), a NUL (was written into the file), a
+    read-only file (was replaced)."""
+    os.chmod(project / "b.py", 0o444)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "fastapply.cli", "mcp", "--root", str(project), "--strategy", "instant"],
+        env=env, cwd=str(project),
+    )
+    calls = [edit("x" * 5000, MERGEABLE), edit("a.py", MERGEABLE.replace("10", "1\x000")), edit("b.py", AMBIGUOUS_SNIPPET)]
+
+    async def main():
+        with anyio.fail_after(60):
+            async with Client(params) as client:
+                return [await client.call_tool("edit_file", args) for args in calls]
+
+    results = anyio.run(main)
+    texts = [r.content[0].text for r in results]
+    assert all(r.is_error for r in results), texts
+    assert "target_file is 5000 characters long, over the limit of 4096" in texts[0]
+    assert "a.py was not changed: code_edit contains a NUL character" in texts[1]
+    assert "b.py was not changed: it is read-only (mode 0444)" in texts[2] and "Tell the user" in texts[2]
+    assert (project / "a.py").read_text() == ORIGINAL and (project / "b.py").read_text() == AMBIGUOUS_ORIGINAL
+
+
+def test_a_lone_surrogate_is_answered_over_raw_stdio(project):
+    """The SDK's client cannot even send a lone surrogate, an agent's JSON can: speak JSON-RPC to
+    `fastapply mcp` directly. It used to drop the request (no answer, the agent waits for its
+    timeout); a bad path used to print a traceback on stderr."""
+    from mcp.types import LATEST_PROTOCOL_VERSION
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastapply.cli", "mcp", "--root", str(project), "--strategy", "instant"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(project),
+    )
+
+    def send(message):
+        proc.stdin.write((json.dumps(message) + "\n").encode())  # ensure_ascii: "\\ud800", as agents send it
+        proc.stdin.flush()
+
+    def answer():
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "no answer"
+        return json.loads(proc.stdout.readline())
+
+    def call(i, arguments, method="tools/call"):
+        send({"jsonrpc": "2.0", "id": i, "method": method, "params": {"name": "edit_file", "arguments": arguments}})
+        return answer()
+
+    try:
+        send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+        assert answer()["id"] == 0
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        surrogate = call(1, edit("a.py", MERGEABLE.replace("10", "1\ud8000")))
+        long_path = call(2, edit("x" * 5000, MERGEABLE))
+        other = call(3, {"a": "\udc00"}, method="tools/list")
+        applied = call(4, edit("a.py", MERGEABLE))  # the session goes on
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+        stderr = proc.stderr.read().decode()
+    assert surrogate["id"] == 1 and surrogate["result"]["isError"] is True
+    assert surrogate["result"]["content"][0]["text"] == (
+        "a.py was not changed: code_edit is not valid Unicode (a lone surrogate, U+D800, at character 21). "
+        "Send it again as valid text.")
+    assert long_path["result"]["isError"] and "5000 characters long" in long_path["result"]["content"][0]["text"]
+    assert other["id"] == 3 and "lone surrogate" in other["error"]["message"]
+    assert not applied["result"].get("isError") and (project / "a.py").read_text() == EXPECTED
+    assert "Traceback" not in stderr, stderr
+
+
+def test_an_unexpected_failure_is_a_one_line_tool_error(project, monkeypatch, capsys):
+    editor = FileEditor([project], loader=no_model)
+
+    def broken(*a):
+        raise KeyError("\ud800boom")
+
+    monkeypatch.setattr(editor, "edit", broken)
+    _, (result,) = call(build_server(editor), edit("a.py", MERGEABLE))
+    text = result.content[0].text
+    assert result.is_error and "a.py was not changed: an internal error (KeyError: " in text and "Nothing was written" in text
+    assert "\\ud800boom" in text  # the lone surrogate escaped: the answer stays encodable
+    err = capsys.readouterr().err
+    assert err.count("fastapply mcp: edit_file failed: KeyError") == 1 and "Traceback" not in err

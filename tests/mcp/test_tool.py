@@ -1,5 +1,7 @@
 """FileEditor: read, apply, write atomically, diff; on any failure nothing is written."""
 
+import os
+
 import pytest
 
 from fastapply.errors import InputError
@@ -120,3 +122,56 @@ def test_unchanged_file_is_not_rewritten(project):
 ])
 def test_advice_fits_the_reason(reason, expected):
     assert expected in advice(reason)
+
+
+# -- input that cannot become a text file, files the agent may not replace (issue 18 items 10, 11) --
+
+
+@pytest.mark.parametrize("target_file, reason", [
+    ("x" * 5000, "target_file is 5000 characters long, over the limit of 4096"),
+    ("a" * 300 + ".py", "(303 characters): File name too long"),
+    ("\ud800.py", "target_file is not valid Unicode (a lone surrogate at character 0)"),
+])
+def test_a_path_the_filesystem_cannot_hold_is_refused_with_its_reason(project, target_file, reason):
+    with pytest.raises(PathRejected) as exc:
+        FileEditor([project], loader=no_model).edit(target_file, "", MERGEABLE)
+    assert reason in str(exc.value) and len(str(exc.value)) < 200
+    assert sorted(p.name for p in project.iterdir()) == ["a.py", "b.py"]
+
+
+@pytest.mark.parametrize("field", ["code_edit", "instructions"])
+def test_a_lone_surrogate_is_refused(project, field):
+    args = {"target_file": "a.py", "instructions": "I return 10", "code_edit": MERGEABLE}
+    args[field] = args[field].replace("10", "1\ud83d0")
+    with pytest.raises(EditFailed, match=rf"a.py was not changed: {field} is not valid Unicode \(a lone surrogate, U\+D83D"):
+        FileEditor([project], loader=no_model).edit(**args)
+    assert (project / "a.py").read_text() == ORIGINAL
+
+
+@pytest.mark.parametrize("target", ["a.py", "new.py"])
+def test_a_nul_in_code_edit_is_refused(project, target):
+    editor = FileEditor([project], strategy="model", loaded=FakeLoaded(EXPECTED.replace("10", "1\x000")))
+    snippet = MERGEABLE if target == "a.py" else "x = '\x00'\n"
+    with pytest.raises(EditFailed, match=f"{target} was not changed: code_edit contains a NUL character"):
+        editor.edit(target, "", snippet.replace("10", "1\x000"))
+    assert (project / "a.py").read_text() == ORIGINAL and not (project / "new.py").exists()
+
+
+def test_a_hard_linked_file_gets_advice_an_agent_can_follow(project):
+    os.link(project / "a.py", project / "other.py")
+    with pytest.raises(EditFailed) as exc:
+        FileEditor([project], loader=no_model).edit("a.py", "", MERGEABLE)
+    message = str(exc.value)
+    assert message.startswith("a.py was not changed: it has 2 hard links") and "Tell the user" in message
+    assert " -o" not in message and "cp a.py a.py.copy && mv a.py.copy a.py" in message
+    assert (project / "a.py").read_text() == (project / "other.py").read_text() == ORIGINAL
+
+
+def test_a_read_only_file_is_refused_before_the_model_runs(project):
+    os.chmod(project / "a.py", 0o444)
+    with pytest.raises(EditFailed) as exc:
+        FileEditor([project], strategy="model", loader=no_model).edit("a.py", "", MERGEABLE)
+    message = str(exc.value)
+    assert message.startswith("a.py was not changed: it is read-only (mode 0444)")
+    assert "Tell the user" in message and "--force" not in message
+    assert (project / "a.py").read_text() == ORIGINAL and (project / "a.py").stat().st_mode & 0o777 == 0o444

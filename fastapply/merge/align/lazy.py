@@ -50,7 +50,7 @@ from fastapply.merge.align.pinned import pinned_place
 from fastapply.merge.align.enclosed import enclosed_place
 from fastapply.merge.align.twins import twin_free_stretch
 from fastapply.merge.snippet.sections import (
-    Section, has_markers, section_label as _label, shift_indent, split_sections, undiff_lazy,
+    Section, has_markers, line_label, section_label as _label, shift_indent, split_sections, undiff_lazy,
 )
 from fastapply.merge.result import Merged
 
@@ -161,7 +161,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
             if forced is not None:
                 span, lines = forced
             else:
-                reason = _ambiguous_reason(label, amb)
+                reason = _ambiguous_reason(label, amb, t.lines)
                 regions.extend(amb.regions)
                 if amb.guess is None:
                     return Merged(None, refusal or reason, "ambiguous", None, tuple(spans), shown, tuple(regions))
@@ -237,16 +237,16 @@ def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) ->
     return lines if rung == "exact" else _reindent(lines, orig, span)
 
 
-def _ambiguous_reason(label: str, amb: Ambiguous) -> str:
-    line = amb.line.strip()[:60]
+def _ambiguous_reason(label: str, amb: Ambiguous, lines: Sequence[str]) -> str:
+    line = line_label(amb.line, lines)
     if amb.note:
         return f"{label}: {amb.note}"
     if amb.doubt:
-        return (f"{label}: `{line}` could be a new line or a change to the similar original line next to "
+        return (f"{label}: {line} could be a new line or a change to the similar original line next to "
                 "it; include the unchanged line beyond it so the change is clear")
     places = ", ".join(str(p + 1) for p in amb.places[:4])
     more = "" if len(amb.places) <= 4 else ", ..."
-    return (f"{label}: `{line}` matches {len(amb.places)} places in the original (lines {places}{more}) "
+    return (f"{label}: {line} matches {len(amb.places)} places in the original (lines {places}{more}) "
             "equally well; include a distinctive unchanged line next to it")
 
 

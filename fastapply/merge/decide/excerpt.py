@@ -28,6 +28,7 @@ from typing import Callable, Sequence
 
 from fastapply.merge.align import edge_edits
 from fastapply.merge.gate import landing
+from fastapply.merge.snippet.sections import line_label
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
 from fastapply.merge.text.lines import is_generic
@@ -198,8 +199,9 @@ def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, conver
 
 def _loose_note(which: str, snip_lines: Sequence[str]) -> str:
     """Why a loose end is refused, naming its outermost line and what would settle it."""
-    shown = [l.strip() for l in snip_lines if l.strip()]
-    line = (shown[0] if which == "first" else shown[-1])[:60] if shown else ""
+    shown = [i for i, l in enumerate(snip_lines) if l.strip()]
+    at = (shown[0] if which == "first" else shown[-1]) if shown else None
+    line = line_label(snip_lines[at], snip_lines, at) if shown else "``"
     side = "above" if which == "first" else "below"
-    return (f"its {which} lines match no unique line of the original: `{line}` could be several places; "
+    return (f"its {which} lines match no unique line of the original: {line} could be several places; "
             f"start with a marker, or show a distinctive unchanged line {side} the change")

@@ -290,3 +290,22 @@ def section_label(section: Section, index: int) -> str:
     if len(first) > 50:
         first = first[:47] + "..."
     return f"section {index + 1} (starting `{first}`)"
+
+
+def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:
+    """How refusals name one line of a section (`lines`; `at`: its index there, else its edge
+    occurrence): quoted, or, when it is blank or brackets alone (`` or `}` would locate nothing),
+    by where it stands next to the section's nearest distinctive line:
+    "the blank line after `return x`", "the line `}` before `def g():`"."""
+    text = line.strip()
+    if re.search(r"\w", text):
+        return f"`{text[:60]}`"
+    what = "the blank line" if not text else f"the line `{text[:20]}`"
+    if at is None:
+        at = len(lines) - 1 if lines and lines[-1] == line and lines[0] != line else next(
+            (i for i, l in enumerate(lines) if l == line), 0)
+    for d in range(1, len(lines)):
+        for i, side in ((at - d, "after"), (at + d, "before")):
+            if 0 <= i < len(lines) and re.search(r"\w", lines[i]):
+                return f"{what} {side} `{lines[i].strip()[:60]}`"
+    return what

@@ -1,5 +1,7 @@
 """Lazy-snippet location and splicing, one construct per test (lines without newlines)."""
 
+import pytest
+
 from fastapply.merge.align.lazy import merge_lazy, split_sections
 
 ORIGINAL = """import os
@@ -243,3 +245,23 @@ def test_section_that_closes_its_block_keeps_the_far_anchor():
               "            // ... existing code ...", RUST)
     assert m.lines is None
     assert "would delete original lines" in m.refused_reason
+
+
+TEN_FUNCTIONS = "".join(f"def f{i}():\n    x = {i}\n\n    return x\n\n\n" for i in range(10)).splitlines()
+
+
+@pytest.mark.parametrize("snippet, named", [
+    # the ambiguous line is the snippet's trailing blank line: it used to read "`` matches 10 places"
+    ("# ... existing code ...\n    zz = 1\n\n    return x\n\n", "the blank line after `return x` matches 10 places"),
+    ("# ... existing code ...\n    zz = 1\n\n", "the blank line after `zz = 1` matches"),
+])
+def test_a_blank_ambiguous_line_is_named_by_its_distinctive_neighbour(snippet, named):
+    m = merge_lazy(TEN_FUNCTIONS, snippet.splitlines())
+    assert m.lines is None and named in m.refused_reason and "``" not in m.refused_reason
+
+
+def test_a_lone_bracket_is_named_by_its_distinctive_neighbour():
+    orig = "".join(f"function f{i}() {{\n  let x = {i};\n}}\n\n" for i in range(10)).splitlines()
+    m = merge_lazy(orig, ["// ... existing code ...", "  q();", "}", "// ... existing code ..."])
+    assert m.lines is None and "the line `}` after `q();` matches 10 places" in m.refused_reason
+    assert ": `}` matches" not in m.refused_reason

@@ -115,3 +115,10 @@ def test_an_excerpt_refused_between_two_readings_keeps_both_for_the_model_path()
     assert not result.merged and "two ways" in result.refused_reason and "excerpt" in result.refused_reason
     assert result.choice == "readings" and len(result.alternatives) == 2
     assert original.replace("mode(handle", "mode(get(fd)") in result.alternatives
+
+
+def test_a_loose_end_on_a_lone_bracket_is_named_by_its_neighbour():
+    orig = "".join(f"function f{i}() {{\n  let x = {i};\n  go();\n}}\n\n" for i in range(10))
+    r = instant_merge(orig, "}\n  go(2);\n", path="a.js")
+    assert not r.merged and "the line `}` before `go(2);` could be several places" in r.refused_reason
+    assert "`}` could" not in r.refused_reason

@@ -1,7 +1,7 @@
 """Sections and diff lines inside lazy snippets."""
 
 from fastapply.merge.snippet.sections import (
-    CANONICAL_MARKER, as_hunks, check_diff_counts, diff_counts_agree, split_sections, undiff_lazy,
+    CANONICAL_MARKER, as_hunks, check_diff_counts, diff_counts_agree, line_label, split_sections, undiff_lazy,
 )
 
 ORIGINAL = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
@@ -94,3 +94,13 @@ def test_a_snippet_ending_on_an_original_blocks_opener_gets_the_end_marker_it_im
     assert close_open_end(snippet[:-2], original) == snippet[:-2]
     assert close_open_end(snippet[:-2] + ["def test_brand_new(runner):"], original)[-1] != CANONICAL_MARKER
     assert close_open_end(snippet[1:], original) == snippet[1:]
+
+
+def test_line_label_quotes_a_distinctive_line_and_places_a_blank_or_a_bracket():
+    lines = ["    zz = 1", "", "    return x", "", "}", "def g():"]
+    assert line_label("    return x", lines) == "`return x`"
+    assert line_label("", lines, 1) == "the blank line after `zz = 1`"
+    assert line_label("", lines, 3) == "the blank line after `return x`"
+    assert line_label("}", lines) == "the line `}` before `def g():`"
+    assert line_label("", ["", "  )", ""]) == "the blank line"
+    assert line_label("", ["x = 1", ""]) == "the blank line after `x = 1`"  # the edge occurrence by default
