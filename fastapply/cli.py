@@ -8,7 +8,9 @@ Errors a user can cause (`FastApplyError`) print `fastapply: error: <message>` a
 with the error's code; the input file is never touched unless a complete result is written.
 Options shared with other subcommands and the argparse types live in options.py; `apply` refuses
 what it can (targets, model names, seeds, sizes) before reading inputs or loading a model.
-Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant.
+Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant. A
+command whose optional extra is not installed exits 2 with one line naming it (extras.py), and so
+does any other missing third-party module a command imports.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@
 For each bundled name it lists the files the model loads from and their sizes (and sha256 with
 `--hashes`, which reads every byte: seconds per model); for an optional tier, whether its parts
 are installed, whether the joined file is in the cache, and the command that installs it when it
-is missing. Then the device torch would use (cpu/cuda, torch version, GPU name) and the cache
-directory. It always exits 0: it reports, it does not judge.
+is missing. Then the device torch would use (cpu/cuda, torch version, GPU name), the extras installed
+(extras.py) and the cache directory. It always exits 0: it reports, it does not judge.
 
 It finds files without importing model packages and never loads a model; it knows nothing about
 prompts or decoding.
