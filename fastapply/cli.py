@@ -9,7 +9,9 @@ with the error's code; the input file is never touched unless a complete result 
 standard output that fails (a closed pipe, /dev/full) is one such line too (exit 1), never a traceback.
 Options shared with other subcommands and the argparse types live in options.py; `apply` refuses
 what it can (targets, model names, seeds, sizes) before reading inputs or loading a model.
-Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant.
+Heavy imports (torch, transformers) happen inside commands, so `fastapply --help` is instant. A
+command whose optional extra is not installed exits 2 with one line naming it (extras.py), and so
+does any other missing third-party module a command imports.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ import json
 import os
 import sys
 
-from fastapply import __version__, options
+from fastapply import __version__, extras, options
 from fastapply.errors import (
-    FastApplyError, GuardError, IncompleteOutputError, InputError, OutputError, ReadOnlyError, RefusedError,
+    FastApplyError, GuardError, IncompleteOutputError, InputError, MissingExtraError, OutputError, ReadOnlyError,
+    RefusedError,
 )
 from fastapply.options import positive_int
 
@@ -134,10 +137,14 @@ def _check_apply_args(args) -> None:
         _with_read_only_hint(check_writable, args.output, read_only_ok=args.force_read_only)
     if args.in_place:
         _with_read_only_hint(check_writable, args.original, read_only_ok=args.force_read_only)
-    if args.strategy != "instant" and (args.model or os.environ.get(models.ENV_VAR)):
-        models.resolve(args.model)  # an unknown name fails now, even when the instant merge would succeed
-    elif args.strategy == "instant" and args.model:
-        models.resolve(args.model)  # never loaded, but a typo is still a typo
+    if args.strategy == "model":
+        extras.require("model", f"{PROG} apply --strategy model")
+        if args.model or os.environ.get(models.ENV_VAR):
+            models.resolve(args.model)  # a wrong name or a missing model fails before the inputs are read
+    elif args.model or (args.strategy == "auto" and os.environ.get(models.ENV_VAR)):
+        # an unknown name fails now, even when the instant merge would succeed (with instant it is
+        # never loaded, but a typo is still a typo); its files are looked for only when it loads
+        models.resolve(args.model, locate=False)
     if args.strategy != "instant":
         options.check_device(args.device)  # before the instant merge, which would hide a wrong device
     if args.instruction:
@@ -286,6 +293,14 @@ def main(argv: list[str] | None = None) -> int:
     except FastApplyError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except ModuleNotFoundError as exc:  # an optional package a command did not check for (extras.require)
+        if not exc.name or exc.name.partition(".")[0] == PROG:
+            raise  # our own module missing is a bug, not an install to suggest
+        extra = extras.extra_for(exc.name)
+        hint = extras.install_hint(extra if extra else "all")
+        print(f"{PROG}: error: {args.command} needs {exc.name or 'a package'} that is not installed: {hint}",
+              file=sys.stderr)
+        return MissingExtraError.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; nothing was written", file=sys.stderr)
         return 130

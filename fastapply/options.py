@@ -24,7 +24,7 @@ import math
 import re
 import secrets
 
-from fastapply import models
+from fastapply import extras, models
 from fastapply.errors import InputError
 from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES
 
@@ -42,17 +42,17 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\ntry '{self.prog} --help'\n")
 
     def parse_known_args(self, args=None, namespace=None):
-        namespace, extras = super().parse_known_args(args, namespace)
+        namespace, unknown = super().parse_known_args(args, namespace)
         if getattr(namespace, _INNERMOST, None) is None:  # the innermost subcommand parses first
             setattr(namespace, _INNERMOST, self)
-        return namespace, extras
+        return namespace, unknown
 
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but unknown arguments are reported by the subcommand that got them."""
-        namespace, extras = self.parse_known_args(args, namespace)
+        namespace, unknown = self.parse_known_args(args, namespace)
         innermost = vars(namespace).pop(_INNERMOST, None) or self
-        if extras:
-            innermost.error(f"unrecognized arguments: {' '.join(extras)}")
+        if unknown:
+            innermost.error(f"unrecognized arguments: {' '.join(unknown)}")
         return namespace
 
 
@@ -200,7 +200,10 @@ def check_device(device: str | None) -> None:
 
 def load_model(args, say=None):
     """The model the `--model/--device/--dtype` options name, loaded once per process; a clear
-    error for a device this machine lacks. `say(message)` reports progress."""
+    error for a device this machine lacks, or for the [model] extra missing (naming the command).
+    `say(message)` reports progress."""
+    command = getattr(args, "command", None)
+    extras.require("model", f"fastapply {command}" if command else "the model path")
     check_device(args.device)
     if say:
         say(f"loading model {models.resolve(args.model).name} ...")

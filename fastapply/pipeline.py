@@ -27,7 +27,7 @@ from fastapply import models
 from fastapply.decoding.engine import ChunkPolicy
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
-from fastapply.errors import InputError, RemoteError
+from fastapply.errors import InputError, MissingExtraError, RemoteError
 from fastapply.merge.gate import answer_checks, guards
 from fastapply.merge.text import syntax
 from fastapply.merge.instant import MergeResult, instant_merge
@@ -158,7 +158,13 @@ class EditStream:
                 fits = wanted.startswith(head) and wanted.endswith(tail) and len(wanted) >= len(head) + len(tail)
                 candidate = wanted[len(head) : len(wanted) - len(tail)] if fits else None
         if loaded is None:
-            loaded = loader() if loader is not None else models.load(model)
+            try:
+                loaded = loader() if loader is not None else models.load(model)
+            except MissingExtraError as exc:
+                if self.merge is None:
+                    raise
+                # a core install: say why the model was needed (the snippet may be fixable instead)
+                raise MissingExtraError(f"the instant merge refused ({self.merge.refused_reason}), so {exc}") from None
         self.loaded = loaded
         if self.merge is not None and strategy == "auto" and getattr(self.merge, "choice", None) in readings.RANKED_CHOICES:
             # a choice between two complete readings: score both, write the clear winner (rewrite/readings.py)

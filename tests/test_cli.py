@@ -39,6 +39,7 @@ def run(*argv):
     return cli.main([str(a) for a in argv])
 
 
+@pytest.mark.extras
 def test_apply_prints_the_updated_file_and_a_summary(files, fake_model, capsys):
     orig, snip = files
     assert run("apply", orig, snip, "--strategy", "model") == 0
@@ -48,6 +49,7 @@ def test_apply_prints_the_updated_file_and_a_summary(files, fake_model, capsys):
     assert orig.read_text() == ORIGINAL  # stdout mode never touches the file
 
 
+@pytest.mark.extras
 def test_diff_output_file_and_in_place(files, fake_model, capsys, tmp_path):
     orig, snip = files
     assert run("apply", orig, snip, "--strategy", "model", "--diff") == 0
@@ -64,6 +66,7 @@ def test_diff_output_file_and_in_place(files, fake_model, capsys, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["code.py", "edit.py", "out.py"]  # no temp files left
 
 
+@pytest.mark.extras
 def test_snippet_from_stdin(files, fake_model, capsys, monkeypatch):
     orig, _ = files
     import io
@@ -107,6 +110,7 @@ def test_empty_snippet(files, fake_model, capsys):
     assert "snippet is empty" in capsys.readouterr().err
 
 
+@pytest.mark.extras
 def test_unknown_model_is_a_clear_error(files, capsys):
     orig, snip = files
     assert run("apply", orig, snip, "--strategy", "model", "--model", "no-such-model") == 3
@@ -115,6 +119,7 @@ def test_unknown_model_is_a_clear_error(files, capsys):
     assert run("apply", orig, snip, "--strategy", "model", "--model", str(orig.parent / "missing.gguf")) == 3
 
 
+@pytest.mark.extras
 def test_prompt_longer_than_the_context(files, fake_model, capsys):
     orig, snip = files
     fake_model["loaded"] = FakeLoaded(EXPECTED, context_length=100)
@@ -123,6 +128,7 @@ def test_prompt_longer_than_the_context(files, fake_model, capsys):
     assert orig.read_text() == ORIGINAL
 
 
+@pytest.mark.extras
 def test_unfinished_output_never_replaces_the_file(files, fake_model, capsys):
     orig, snip = files
     fake_model["loaded"] = FakeLoaded(EXPECTED, close=False)
@@ -141,6 +147,7 @@ def test_instant_refusal_never_replaces_the_file(tmp_path, capsys):
     assert orig.read_text() == "a\nb\na\nb\n"
 
 
+@pytest.mark.extras
 def test_failed_rename_leaves_the_original_and_no_temp_file(files, fake_model, capsys, monkeypatch):
     orig, snip = files
 
@@ -168,6 +175,7 @@ def test_help_does_not_import_torch():
     assert out.strip() == "False"
 
 
+@pytest.mark.extras
 def test_a_guarded_model_answer_is_not_written_unless_forced(files, fake_model, capsys):
     orig, snip = files
     damaged = "def f():\n    return 10\n"  # applies the edit, drops g()
@@ -181,6 +189,7 @@ def test_a_guarded_model_answer_is_not_written_unless_forced(files, fake_model, 
     assert orig.read_text() == damaged
 
 
+@pytest.mark.extras
 def test_force_never_writes_an_unclosed_answer(files, fake_model, capsys):
     orig, snip = files
     fake_model["loaded"] = FakeLoaded(EXPECTED, close=False)

@@ -124,6 +124,7 @@ def test_usage_errors_are_one_line_and_a_hint(capsys, argv):
         assert err.strip().splitlines()[-1] == "try 'fastapply apply --help'"
 
 
+@pytest.mark.extras
 def test_seed_minus_one_picks_a_random_seed_and_reports_it(files, fake_model, capsys):
     orig, snip = files
     code, out, err = run(capsys, "apply", orig, snip, "--strategy", "model", "-t", "0.7", "--seed", "-1")
@@ -180,6 +181,7 @@ def test_a_hard_linked_target_is_refused_before_the_model_runs(files, no_model, 
     assert orig.read_text() == other.read_text() == ORIGINAL and os.stat(orig).st_nlink == 2
 
 
+@pytest.mark.extras
 def test_in_place_through_a_symlink_edits_the_target(files, fake_model, capsys):
     orig, snip = files
     link = orig.parent / "link.py"
@@ -191,7 +193,7 @@ def test_in_place_through_a_symlink_edits_the_target(files, fake_model, capsys):
 # -- the BOM on both paths ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("strategy", ["instant", "model"])
+@pytest.mark.parametrize("strategy", ["instant", pytest.param("model", marks=pytest.mark.extras)])
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_bom_survives_both_paths(files, fake_model, capsys, strategy, newline):
     orig, snip = files
@@ -222,6 +224,7 @@ def test_a_huge_snippet_is_refused_at_once(files, no_model, capsys, monkeypatch)
     assert "--max-file-bytes" in err
 
 
+@pytest.mark.extras
 def test_an_edit_beyond_the_context_is_refused_before_tokenising(files, monkeypatch, capsys):
     orig, snip = files
     loaded = FakeLoaded(EXPECTED, context_length=4096)

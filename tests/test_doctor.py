@@ -2,6 +2,8 @@
 
 import dataclasses
 
+import pytest
+
 from fastapply import doctor, gguf_parts
 from fastapply.cli import main
 from tests.test_gguf_parts import make_tier
@@ -9,6 +11,7 @@ from tests.test_gguf_parts import make_tier
 QWEN = gguf_parts.QWEN_05B.name
 
 
+@pytest.mark.extras
 def test_doctor_lists_the_bundled_models_and_the_device(capsys):
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
@@ -50,6 +53,7 @@ def test_hashes_check_a_tier_before_and_after_it_is_joined(tmp_path, monkeypatch
     assert any("do NOT join" in d for d in report(True).detail)
 
 
+@pytest.mark.extras
 def test_hashes_of_bundled_files_are_full_sha256():
     reports = doctor.model_reports(hashes=True)
     files = [f for r in reports if r.name == "smollm2-135m-instruct" for f in r.files]

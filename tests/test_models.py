@@ -6,11 +6,13 @@ from fastapply import models
 from fastapply.errors import UnknownModelError
 
 
+@pytest.mark.extras
 def test_bundled_names_resolve_to_the_gguf_inside_the_model_package():
     spec = models.resolve("smollm2-135m-instruct")
     assert spec.kind == "bundled" and spec.gguf_file.endswith(".gguf") and spec.adapter is None
 
 
+@pytest.mark.extras
 def test_env_var_is_the_fallback(monkeypatch):
     monkeypatch.setenv(models.ENV_VAR, "smollm2-135m-instruct")
     assert models.resolve(None).name == "smollm2-135m-instruct"
@@ -29,6 +31,7 @@ def test_paths_and_hub_ids(tmp_path):
     assert models.resolve("HuggingFaceTB/SmolLM2-360M-Instruct").kind == "hub"
 
 
+@pytest.mark.extras
 def test_an_adapter_directory_loads_on_the_base_its_config_names(tmp_path):
     spec = models.resolve(str(models.ADAPTER_DIR))  # what `fastapply train` writes to OUT/adapter/
     base = models.resolve("smollm2-135m-instruct")
@@ -48,6 +51,7 @@ def test_unknown_names_say_what_would_work(name):
     assert name.rstrip("/").split("/")[-1] in str(exc.value)
 
 
+@pytest.mark.extras
 def test_an_optional_tier_without_its_parts_names_the_install_command(monkeypatch, tmp_path, capsys):
     import dataclasses
 

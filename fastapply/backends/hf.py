@@ -1,8 +1,9 @@
 """The transformers backend: a causal LM with a `DynamicCache`, plus loading models by spec.
 
 `HFBackend` implements the `Backend` protocol: `forward` runs the model over new ids with the cache
-(one pass, however many ids), `truncate` crops the cache (transformers 5.x `DynamicCache.crop` takes
-the negative count of tokens to drop). Logits stay on the model's device; only argmaxes, or one row
+(one pass, however many ids; the cache goes in as `cache=`, transformers 5.24's name, or as
+`past_key_values=` for a model class that has no `cache` argument), `truncate` crops the cache
+(transformers 5.x `DynamicCache.crop` takes the negative count of tokens to drop). Logits stay on the model's device; only argmaxes, or one row
 when sampling, cross to the host.
 
 Dtypes: fp32 on CPU (exact: batched verification and one-token decoding agree, so speculative output
@@ -43,6 +44,15 @@ class TorchLogits:
         return self._rows[i].to("cpu", torch.float32).numpy()
 
 
+def cache_argument(model: Any) -> str:
+    """The keyword that passes the KV cache to `model.forward`: `cache` in transformers 5.24+
+    (`past_key_values` is deprecated there, a FutureWarning on every pass), `past_key_values` for a
+    model class that has not moved yet (its `**kwargs` would swallow `cache` and run uncached)."""
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+
+
 class HFBackend:
     """A `Backend` over a transformers causal LM. One generation at a time per instance."""
 
@@ -52,6 +62,7 @@ class HFBackend:
         self.context_length = int(context_length or getattr(model.config, "max_position_embeddings", 2048))
         self.cache = DynamicCache()
         self.n_cached = 0
+        self._cache_arg = cache_argument(model)
 
     def forward(self, ids: Sequence[int], *, rows: int | None = None) -> TorchLogits:
         if not ids:
@@ -60,7 +71,7 @@ class HFBackend:
         with torch.inference_mode():
             out = self.model(
                 input_ids=input_ids,
-                past_key_values=self.cache,
+                **{self._cache_arg: self.cache},
                 use_cache=True,
                 logits_to_keep=0 if rows is None else max(1, min(rows, len(ids))),  # 0 = all
             )

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from fastapply import models, options
+from fastapply import extras, models, options
 from fastapply.errors import InputError
 
 DEFAULT_PAIRS = "../shared/data/train-pairs.jsonl.gz"
@@ -37,6 +37,8 @@ def cmd_build(args) -> int:
     from fastapply.data.build import BuildConfig, build, write_jsonl
     from fastapply.data.pairs import read_pairs
 
+    if not args.no_tokenize:
+        extras.require("model", "fastapply data build", "to count tokens; --no-tokenize needs none")
     pairs = []
     for p in args.pairs:
         pairs.extend(read_pairs(p))

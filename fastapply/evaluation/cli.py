@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Callable
 
-from fastapply import options
+from fastapply import extras, options
 from fastapply.errors import InputError
 from fastapply.evaluation.examples import load_examples
 from fastapply.evaluation.report import breakdown_table, summary_table, write_report
@@ -75,6 +75,8 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str], ApplyFn
     and report. With several strategies, `--json OUT` holds the first and `OUT.<strategy>.json` the
     others."""
     strategies = parse_strategies(args.strategy)
+    if args.report:
+        extras.require("train", "fastapply eval --report", "its chart is drawn with matplotlib")
     examples = load_examples(args.data, args.limit, getattr(args, "max_lines", None))
     factory = apply_fn_factory or apply_fn_for(args)
     model = getattr(args, "model", None)

@@ -31,7 +31,9 @@ def add_arguments(subparsers):
 
 
 def run(args) -> int:
-    from fastapply import models
+    from fastapply import extras, models
+
+    extras.require("mcp", "fastapply mcp")  # the model path's [model] is checked when an edit needs it
     from fastapply.mcp.server import run_stdio
     from fastapply.mcp.tool import FileEditor
 

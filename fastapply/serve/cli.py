@@ -7,7 +7,8 @@
 
 `fastapply.cli` calls `add_arguments(subparsers)`; the registered `func(args)` returns an exit code.
 The model loads on the server's worker thread after the port is open, so `/health` answers
-("loading") at once. fastapi and uvicorn are imported only when the command runs.
+("loading") at once. fastapi and uvicorn are imported only when the command runs; without the
+[serve] or the [model] extra it exits 2 naming the extra (extras.py).
 """
 
 from __future__ import annotations
@@ -67,22 +68,20 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fastapply import models
+    from fastapply import extras, models
     from fastapply.errors import FastApplyError
 
     try:
-        import uvicorn
-
-        from fastapply.serve.app import create_app
-    except ImportError as exc:
-        print(f"fastapply: error: serving needs fastapi and uvicorn ({exc}): pip install fastapi uvicorn",
-              file=sys.stderr)
-        return 5
-    try:
+        extras.require("serve", "fastapply serve")
+        extras.require("model", "fastapply serve")  # its model loads after the port opens: check now
         spec = models.resolve(args.model)  # fail fast on a wrong name, before opening the port
     except FastApplyError as exc:
         print(f"fastapply: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    import uvicorn
+
+    from fastapply.serve.app import create_app
+
     api_key = args.api_key if args.api_key is not None else os.environ.get(API_KEY_ENV) or None
     name = args.served_model_name or spec.name
     app = create_app(

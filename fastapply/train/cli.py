@@ -13,7 +13,11 @@ from fastapply.errors import InputError
 
 
 def cmd_train(args) -> int:
+    from fastapply import extras
     from fastapply.data.build import read_jsonl
+
+    extras.require("train", "fastapply train")
+    extras.require("model", "fastapply train")
     from fastapply.train.lora import TrainConfig, train
 
     data = Path(args.data)

@@ -45,6 +45,7 @@ def test_data_build_writes_splits(tmp_path):
     assert json.loads((out / "stats.json").read_text())["train"]["examples"] == len(train)
 
 
+@pytest.mark.extras
 def test_bad_inputs_raise_input_error(tmp_path):
     with pytest.raises(InputError):
         _run(["data", "build", str(tmp_path / "missing.jsonl"), "--no-tokenize"])

@@ -113,6 +113,7 @@ def test_whitespace_match():
     assert not whitespace_match("a\n b\n", "a\nb\n")
 
 
+@pytest.mark.extras
 def test_cmd_eval_writes_json_and_report(tmp_path, capsys):
     out = tmp_path / "out.json"
     report = tmp_path / "report"
@@ -153,6 +154,7 @@ def test_cmd_eval_rejects_unknown_strategy():
         cmd_eval(parse(["--data", str(FIXTURE), "--strategy", "fast"]), None)
 
 
+@pytest.mark.extras
 def test_eval_loads_the_model_once_with_device_and_dtype(monkeypatch, tmp_path, capsys):
     """Bug: --device/--dtype were ignored on the model path (the pipeline loaded a second copy with
     default settings inside the first example's timing)."""

@@ -1,5 +1,7 @@
 """`fastapply mcp` options: bad ones fail at start with one line, before any protocol traffic."""
 
+import pytest
+
 from fastapply.cli import build_parser, main
 
 
@@ -10,6 +12,7 @@ def test_defaults():
     assert args.root == ["a", "b"] and args.strategy == "instant"
 
 
+@pytest.mark.extras
 def test_bad_root_and_unknown_model_fail_at_start(tmp_path, capsys):
     assert main(["mcp", "--root", str(tmp_path / "missing")]) == 2
     assert main(["mcp", "--root", str(tmp_path), "--model", "no-such-model"]) == 3

@@ -36,6 +36,7 @@ def main():
 EXPECTED = ORIGINAL.replace("json.dump(data, fh)", "json.dump(data, fh, indent=2)")
 
 
+@pytest.mark.extras
 @pytest.mark.parametrize("name", ["fastapply-135m", "fastapply-135m-v2"])
 def test_shipped_files_are_small_and_fp16(name):
     from fastapply import models
