@@ -11,6 +11,7 @@
     access.py       Host, Origin and Content-Type checks (no web page may drive the server)
     middleware.py   access, API key, body size and read timeout, per-request metrics (plain ASGI)
     protocol.py     uvicorn's h11 protocol with a header read timeout (connections that never finish a request)
+    bodies.py       a body read as JSON: huge integers, deep nesting, lone surrogates are 400s
     schemas.py      request bodies (pydantic) and the fields we refuse
     responses.py    OpenAI's response and stream-chunk shapes, SSE framing, /v1/apply's shape
     generation.py   prompt + prediction -> speculative decoding -> text deltas; usage; prompt scoring

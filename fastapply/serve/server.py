@@ -15,7 +15,6 @@ This module knows asyncio, Starlette requests and the scheduler; no routes, no r
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from starlette.requests import Request
 
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.serve import DEFAULT_MAX_QUEUE, DEFAULT_MAX_SCORED_TOKENS, DEFAULT_MERGE_TIMEOUT_S, DEFAULT_MERGE_WORKERS
+from fastapply.serve.bodies import read_json
 from fastapply.serve.merges import MergePool
 from fastapply.serve.metrics import Metrics
 from fastapply.serve.scheduler import Job, Scheduler
@@ -136,13 +136,7 @@ class Server:
 
     @staticmethod
     async def parse(request: Request, schema):
-        raw = await request.body()
-        if not raw.strip():
-            raise RequestError("the request body is empty; expected a JSON object")
-        try:
-            obj = json.loads(raw)
-        except UnicodeDecodeError:
-            raise RequestError("the request body is not UTF-8 JSON") from None
+        obj = read_json(await request.body())
         if not isinstance(obj, dict):
             raise RequestError("the request body must be a JSON object")
         return schema.model_validate(obj)
