@@ -21,6 +21,12 @@ stdout, all with asyncio streams: no thread waits on a worker. When the waiting 
 and its slot starts a fresh one. A timeout, or a worker that dies, is a refusal (a `MergeResult`
 with the reason) the caller treats like any other.
 
+Why not multiprocessing's forkserver (a start in milliseconds rather than an import): its children
+import the parent's main script as `__mp_main__`, so a script that embeds `create_app` without an
+`if __name__ == "__main__":` guard would start its server again in every worker, and the merges
+would hang until their time budget. A plain `python -c` child imports only the merge. Its start
+costs about 0.5 s of CPU, once per slot and again only after a kill, whose merge had cost more.
+
 Frames are an 8-byte big-endian length and a pickle, both ways; only this server's own child
 processes are ever unpickled. The worker's own stdout is moved to stderr, so a stray print in a
 merge cannot break a frame.
