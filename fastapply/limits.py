@@ -15,6 +15,9 @@ Two checks, both cheap (no tokenisation):
   SmolLM2 vocabulary's longest string is 162 UTF-8 bytes, a newline and 80 spaces in byte-level
   form), so it refuses originals from about 650 KB on an 8,192-token context; smaller ones cost
   at most a second or so of tokenising before the exact check.
+- `tokens_over(loaded, texts, limit)`: the same lower bound for any texts (a server's chat
+  messages, a completions prompt, a prediction, a /tokenize prompt), so a request that cannot fit
+  is refused before the model worker spends seconds tokenising megabytes.
 
 This module knows byte counts and a tokenizer's vocabulary; it does not tokenise, decode or load.
 """
@@ -64,6 +67,31 @@ def min_tokens(text: str, longest: int) -> int:
     return -(-(utf8_len(text) - text.count("\r")) // longest)
 
 
+def longest_token(loaded) -> int | None:
+    """`longest_token_bytes` of `loaded`'s tokenizer, cached in `loaded.extra`."""
+    extra = getattr(loaded, "extra", None)
+    longest = extra.get(_CACHE_KEY) if isinstance(extra, dict) else None
+    if longest is None:
+        longest = longest_token_bytes(loaded.tokenizer)
+        if longest is not None and isinstance(extra, dict):
+            extra[_CACHE_KEY] = longest
+    return longest
+
+
+def tokens_over(loaded, texts, limit: int) -> int | None:
+    """The fewest tokens `texts` can take together when that is over `limit`, else None (also
+    when the tokenizer has no vocabulary to bound them by). Reads no vocabulary for texts of at
+    most `limit` bytes: they fit whatever the tokenisation."""
+    texts = list(texts)
+    if sum(utf8_len(t) for t in texts) <= limit:
+        return None
+    longest = longest_token(loaded)
+    if longest is None:
+        return None
+    fewest = sum(min_tokens(t, longest) for t in texts)
+    return fewest if fewest > limit else None
+
+
 def check_fits_context(loaded, original: str, snippet: str, max_tokens: int | None = None) -> None:
     """Raise ContextLengthError when the edit cannot fit `loaded`'s context whatever the
     tokenisation: the prompt holds original and snippet, the answer rewrites the original (or
@@ -71,14 +99,9 @@ def check_fits_context(loaded, original: str, snippet: str, max_tokens: int | No
     context = loaded.context_length
     if 2 * utf8_len(original) + utf8_len(snippet) <= context:
         return  # under one byte a token it fits: no bound can refuse, skip reading the vocabulary
-    extra = getattr(loaded, "extra", None)
-    longest = extra.get(_CACHE_KEY) if isinstance(extra, dict) else None
+    longest = longest_token(loaded)
     if longest is None:
-        longest = longest_token_bytes(loaded.tokenizer)
-        if longest is None:
-            return
-        if isinstance(extra, dict):
-            extra[_CACHE_KEY] = longest
+        return
     prompt = min_tokens(original, longest) + min_tokens(snippet, longest)
     answer = min_tokens(original, longest)
     if max_tokens is not None:

@@ -78,3 +78,13 @@ def test_the_bound_never_exceeds_the_real_token_count():
     for text in texts:
         real = len(tok.encode(text.replace("\r\n", "\n"), add_special_tokens=False))
         assert limits.min_tokens(text, longest) <= real, (real, text[:40])
+
+
+def test_tokens_over_bounds_any_texts_and_reads_no_vocabulary_for_small_ones():
+    loaded = loaded_with({"abcd": 0, "é": 1}, context=100)  # longest token: 4 bytes
+    assert limits.tokens_over(loaded, ["x" * 200, "y" * 200], 99) == 100  # 50 + 50 tokens at least
+    assert limits.tokens_over(loaded, ["x" * 200, "y" * 196], 99) is None  # 99 may fit
+    assert limits.tokens_over(loaded, ["é" * 100], 49) == 50  # 200 UTF-8 bytes
+    small = loaded_with(None, context=100)  # get_vocab would fail: not called for 99 bytes
+    assert limits.tokens_over(small, ["x" * 99], 99) is None
+    assert limits.tokens_over(FakeLoaded("x\n", context_length=10), ["x" * 10_000], 5) is None  # no vocabulary

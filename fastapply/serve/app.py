@@ -34,7 +34,8 @@ from fastapply.serve import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_QUEUE,
     DEFAULT_MAX_SCORED_TOKENS,
-    DEFAULT_MERGE_THREADS,
+    DEFAULT_MERGE_TIMEOUT_S,
+    DEFAULT_MERGE_WORKERS,
     compat,
     completions,
     edits,
@@ -60,7 +61,8 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     body_timeout_s: float = DEFAULT_BODY_TIMEOUT_S,
     max_scored_tokens: int = DEFAULT_MAX_SCORED_TOKENS,
-    merge_threads: int = DEFAULT_MERGE_THREADS,
+    merge_workers: int = DEFAULT_MERGE_WORKERS,
+    merge_timeout_s: float | None = DEFAULT_MERGE_TIMEOUT_S,
     host: str | None = None,
     allow_hosts: tuple[str, ...] = (),
     allow_origins: tuple[str, ...] = (),
@@ -68,7 +70,8 @@ def create_app(
     """Build the ASGI app. `max_queue` bounds requests waiting behind the running one (more get 503);
     `host` is the address the server binds (None: loopback), for the Host check with `allow_hosts`;
     `allow_origins` are the browser origins allowed to call it (none by default)."""
-    limits = Limits(max_queue=max_queue, max_scored_tokens=max_scored_tokens, merge_threads=merge_threads)
+    limits = Limits(max_queue=max_queue, max_scored_tokens=max_scored_tokens, merge_workers=merge_workers,
+                    merge_timeout_s=merge_timeout_s)
     server = Server(loaded_or_loader, model_name=model_name, aliases=tuple(aliases), limits=limits)
 
     @asynccontextmanager
@@ -77,7 +80,7 @@ def create_app(
         try:
             yield
         finally:
-            server.stop()
+            await server.stop()
 
     app = FastAPI(title="fastapply", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.server = server

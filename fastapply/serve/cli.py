@@ -3,7 +3,8 @@
     fastapply serve [--host 127.0.0.1] [--port 8000] [-m MODEL] [--api-key KEY] [--max-queue N]
                     [--max-body-bytes N] [--device cpu|cuda] [--dtype float32|bfloat16|float16]
                     [--allow-origin URL]... [--allow-host NAME]... [--body-timeout S]
-                    [--max-connections N] [--max-scored-tokens N]
+                    [--max-connections N] [--max-scored-tokens N] [--header-timeout S]
+                    [--merge-workers N] [--merge-timeout S]
 
 `fastapply.cli` calls `add_arguments(subparsers)`; the registered `func(args)` returns an exit code.
 The model loads on the server's worker thread after the port is open, so `/health` answers
@@ -26,10 +27,13 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
     """Register `serve` on an argparse subparsers object."""
     from fastapply.serve import (  # fastapi-free, so --help stays instant
         DEFAULT_BODY_TIMEOUT_S,
+        DEFAULT_HEADER_TIMEOUT_S,
         DEFAULT_MAX_BODY_BYTES,
         DEFAULT_MAX_CONNECTIONS,
         DEFAULT_MAX_QUEUE,
         DEFAULT_MAX_SCORED_TOKENS,
+        DEFAULT_MERGE_TIMEOUT_S,
+        DEFAULT_MERGE_WORKERS,
     )
 
     p = subparsers.add_parser(
@@ -58,6 +62,14 @@ def add_arguments(subparsers) -> argparse.ArgumentParser:
                         "public name); repeatable")
     p.add_argument("--body-timeout", type=options.seconds, default=DEFAULT_BODY_TIMEOUT_S, metavar="S",
                    help=f"seconds a request body may take to arrive; slower ones get 408 (default: {DEFAULT_BODY_TIMEOUT_S:g})")
+    p.add_argument("--header-timeout", type=options.seconds, default=DEFAULT_HEADER_TIMEOUT_S, metavar="S",
+                   help=f"seconds a request's headers may take to arrive; slower connections are closed "
+                        f"(default: {DEFAULT_HEADER_TIMEOUT_S:g})")
+    p.add_argument("--merge-workers", type=options.positive_int, default=DEFAULT_MERGE_WORKERS, metavar="N",
+                   help=f"instant merges run at once, each in a worker process (default: {DEFAULT_MERGE_WORKERS})")
+    p.add_argument("--merge-timeout", type=options.seconds, default=DEFAULT_MERGE_TIMEOUT_S, metavar="S",
+                   help=f"seconds an instant merge may run; longer ones are stopped and refused "
+                        f"(default: {DEFAULT_MERGE_TIMEOUT_S:g})")
     p.add_argument("--max-connections", type=options.positive_int, default=DEFAULT_MAX_CONNECTIONS,
                    help=f"concurrent connections; more get 503 (default: {DEFAULT_MAX_CONNECTIONS})")
     p.add_argument("--max-scored-tokens", type=options.positive_int, default=DEFAULT_MAX_SCORED_TOKENS,
@@ -81,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from fastapply.serve.app import create_app
+    from fastapply.serve.protocol import with_header_timeout
 
     api_key = args.api_key if args.api_key is not None else os.environ.get(API_KEY_ENV) or None
     name = args.served_model_name or spec.name
@@ -93,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         max_body_bytes=args.max_body_bytes,
         body_timeout_s=args.body_timeout,
         max_scored_tokens=args.max_scored_tokens,
+        merge_workers=args.merge_workers,
+        merge_timeout_s=args.merge_timeout,
         host=args.host,
         allow_hosts=tuple(args.allow_host),
         allow_origins=tuple(args.allow_origin),
@@ -103,5 +118,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"fastapply: serving {name} on http://{args.host}:{args.port}/v1 (model loading in the background)",
           file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                limit_concurrency=args.max_connections)
+                limit_concurrency=args.max_connections, http=with_header_timeout(args.header_timeout))
     return 0

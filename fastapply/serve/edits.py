@@ -1,18 +1,19 @@
 """POST /v1/apply, and the apply flow the Morph- and Relace-shaped endpoints share (compat.py).
 
-The instant merge never waits for the model: it runs on a small thread pool of its own (at most
-`Limits.merge_threads` at once), while the single model worker may be busy with a long generation
+The instant merge never waits for the model: it runs in a worker process of its own (merges.py, at
+most `Limits.merge_workers` at once), while the single model worker may be busy with a long generation
 and its queue full. Only when the merge refuses (strategy "auto") does the edit become a model job
 in that queue, with the refused merge's candidate as its first draft; strategy "model" goes there
 directly. So a merge of a few milliseconds answers in a few milliseconds whatever the model is
 doing, and a full queue refuses (503) only edits that need the model.
 
 Inputs get the CLI's size limits first (an original up to 8 MiB, a snippet up to 1 MiB: limits.py),
-so an oversized snippet is a 400 at once rather than seconds of a merge thread.
+so an oversized snippet is a 400 at once rather than seconds of a merge worker.
 
-A client that leaves while its merge runs gets no answer; the merge itself cannot be interrupted
-(it is plain Python on a thread) and finishes on its thread, which stays counted against the pool,
-so abandoned merges cannot pile up. A client that leaves during the model path cancels its job.
+A client that leaves while its merge runs gets no answer, and its merge's worker process is killed
+at once (a thread could not be stopped, and would take the model worker's GIL time meanwhile); a
+merge over `Limits.merge_timeout_s` is killed and refused the same way. A client that leaves during
+the model path cancels its job.
 
 This module knows the pipeline's entry points and the scheduler; the instant merge's insides and
 the decoding are elsewhere.
@@ -20,16 +21,14 @@ the decoding are elsewhere.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
-import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from fastapply import limits
-from fastapply.merge.instant import MergeResult, instant_merge
+from fastapply.merge.instant import MergeResult
 from fastapply.pipeline import ApplyResult, EditStream
 from fastapply.rewrite.edit import check_inputs
 from fastapply.serve import jobs
@@ -50,14 +49,9 @@ class ApplyRun:
 
 
 async def instant_off_worker(server: Server, body: ApplyRequest) -> tuple[MergeResult, float]:
-    """The instant merge on the merge pool, never on the model worker: (result, seconds)."""
-    def run() -> tuple[MergeResult, float]:
-        t0 = time.perf_counter()
-        merge = instant_merge(body.original, body.snippet, language=body.language, path=body.path)
-        return merge, time.perf_counter() - t0
-
-    # not abandon_on_cancel: an abandoned merge keeps its pool slot until its thread ends
-    return await anyio.to_thread.run_sync(run, limiter=server.merge_limiter)
+    """The instant merge in a merge worker process, never on the model worker: (result, seconds).
+    Cancelling the awaiting task (the client left) kills the worker."""
+    return await server.merges.merge(body.original, body.snippet, body.language, body.path)
 
 
 async def start(server: Server, request: Request, body: ApplyRequest) -> ApplyRun:

@@ -4,6 +4,12 @@ Every job first yields a `Prepared` (the request is tokenised and fits: the hand
 now), then the generation's items (`str` deltas, a `gen.Finished`), then, when asked for, the
 scoring pass's `gen.TokenLogprobs`. Anything raised before `Prepared` becomes the request's status.
 
+Nothing is tokenised that provably cannot fit: each job first bounds its texts' tokens from their
+UTF-8 size and the vocabulary's longest token (limits.tokens_over, as the CLI does for edits) and
+refuses a prompt beyond the context, a prediction longer than any answer can be, or an echo that
+would score more than `max_scored_tokens`, in microseconds rather than the seconds of tokenising
+megabytes (a 3.6 MB message took 8.3 s to tokenise before its 400).
+
 Scoring (`logprobs`) is bounded: at most `max_scored_tokens` positions per request, refused up
 front with a 400 naming the field when a request would exceed it, and it stops between passes when
 its job is cancelled. With chat `logprobs` and no `max_tokens`, the completion budget defaults to
@@ -17,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from fastapply import limits
 from fastapply.decoding.stats import DecodeStats
+from fastapply.errors import ContextLengthError
 from fastapply.pipeline import EditStream
 from fastapply.serve import generation as gen
 from fastapply.serve import scheduler, tokens
@@ -47,6 +55,24 @@ def _scored_too_many(n: int, cap: int, param: str, what: str) -> RequestError:
     )
 
 
+def _check_prompt(loaded, texts, completion: int, what: str) -> None:
+    """Refuse, before tokenising, a prompt that cannot leave `completion` tokens of the context."""
+    room = loaded.context_length - max(completion, 1)
+    fewest = limits.tokens_over(loaded, texts, room)
+    if fewest is not None:
+        raise ContextLengthError(
+            f"{what} need at least {fewest} tokens, and {max(completion, 1)} more for the answer: beyond the "
+            f"model's context of {loaded.context_length} tokens; nothing was tokenised")
+
+
+def _check_prediction(loaded, predicted: str) -> None:
+    """A prediction longer than the whole context is longer than any answer: refused untokenised."""
+    fewest = limits.tokens_over(loaded, [predicted], loaded.context_length)
+    if fewest is not None:
+        raise RequestError(f"the prediction needs at least {fewest} tokens, longer than any answer can be (the "
+                           f"model's context is {loaded.context_length} tokens); nothing was tokenised", "prediction")
+
+
 def _decoder(tok):
     return lambda ids: tok.decode(ids, skip_special_tokens=False)
 
@@ -64,13 +90,16 @@ def chat_job(holder, body: ChatCompletionRequest, messages: list[dict[str, str]]
              max_scored: int) -> Iterator[Any]:
     loaded = holder.get()
     tok = loaded.tokenizer
+    requested = body.token_budget()
+    _check_prompt(loaded, [m["content"] for m in messages], requested or 1, "the messages")
+    predicted = body.prediction.text() if body.prediction is not None else ""
+    _check_prediction(loaded, predicted)
     try:
         prompt = gen.chat_prompt_ids(tok, messages)
     except RequestError:
         raise
     except Exception as exc:  # a template that refuses these messages (roles, order)
         raise RequestError(f"the chat template could not render these messages: {exc}", "messages") from None
-    requested = body.token_budget()
     if body.logprobs:
         if requested is not None and requested > max_scored:
             raise _scored_too_many(requested, max_scored, "max_tokens", "max_tokens with logprobs")
@@ -78,7 +107,6 @@ def chat_job(holder, body: ChatCompletionRequest, messages: list[dict[str, str]]
             requested = min(max_scored, max(1, loaded.context_length - len(prompt)))
     budget = gen.token_budget(len(prompt), requested, loaded.context_length)
     stops = gen.stop_token_ids(tok)
-    predicted = body.prediction.text() if body.prediction is not None else ""
     draft = gen.prediction_ids(tok, predicted, stops) if predicted else None
     yield Prepared(len(prompt), drafted=draft is not None)
     backend = holder.backend()
@@ -97,6 +125,18 @@ def chat_job(holder, body: ChatCompletionRequest, messages: list[dict[str, str]]
 def completion_job(holder, body: CompletionRequest, sampling, max_scored: int) -> Iterator[Any]:
     loaded = holder.get()
     tok = loaded.tokenizer
+    text = body.prompt if isinstance(body.prompt, str) else \
+        body.prompt[0] if body.prompt and isinstance(body.prompt[0], str) else None
+    if text is not None:  # token ids are counted as they are
+        _check_prompt(loaded, [text], body.max_tokens or 0, "the prompt")
+        if body.logprobs is not None and body.echo:
+            fewest = limits.tokens_over(loaded, [text], max_scored - (body.max_tokens or 0))
+            if fewest is not None:
+                raise _scored_too_many(fewest + (body.max_tokens or 0), max_scored, "logprobs",
+                                       f"at least {fewest} prompt tokens echoed + max_tokens {body.max_tokens}; "
+                                       "nothing was tokenised")
+    predicted = body.prediction.text() if body.prediction is not None else ""
+    _check_prediction(loaded, predicted)
     prompt = gen.text_prompt_ids(tok, body.prompt)
     if not prompt:
         raise RequestError("the prompt is empty", "prompt")
@@ -108,7 +148,6 @@ def completion_job(holder, body: CompletionRequest, sampling, max_scored: int) -
                 else f"max_tokens {body.max_tokens}"
             raise _scored_too_many(scored, max_scored, "logprobs", what)
     stops = gen.stop_token_ids(tok)
-    predicted = body.prediction.text() if body.prediction is not None else ""
     draft = gen.prediction_ids(tok, predicted, stops) if predicted else None
     echo_text = tok.decode(prompt, skip_special_tokens=False) if body.echo else ""
     backend = holder.backend()

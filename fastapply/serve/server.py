@@ -15,7 +15,6 @@ This module knows asyncio, Starlette requests and the scheduler; no routes, no r
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -24,7 +23,9 @@ from typing import Any, AsyncIterator
 from starlette.requests import Request
 
 from fastapply.decoding.sampling import SamplingParams
-from fastapply.serve import DEFAULT_MAX_QUEUE, DEFAULT_MAX_SCORED_TOKENS, DEFAULT_MERGE_THREADS
+from fastapply.serve import DEFAULT_MAX_QUEUE, DEFAULT_MAX_SCORED_TOKENS, DEFAULT_MERGE_TIMEOUT_S, DEFAULT_MERGE_WORKERS
+from fastapply.serve.bodies import read_json
+from fastapply.serve.merges import MergePool
 from fastapply.serve.metrics import Metrics
 from fastapply.serve.scheduler import Job, Scheduler
 from fastapply.serve.scoring import PrefixScorer
@@ -43,7 +44,8 @@ class Limits:
 
     max_queue: int = DEFAULT_MAX_QUEUE  # requests waiting behind the running one; more get 503
     max_scored_tokens: int = DEFAULT_MAX_SCORED_TOKENS  # tokens one logprobs request may score
-    merge_threads: int = DEFAULT_MERGE_THREADS  # instant merges running at once, off the model worker
+    merge_workers: int = DEFAULT_MERGE_WORKERS  # instant merges running at once, in worker processes
+    merge_timeout_s: float | None = DEFAULT_MERGE_TIMEOUT_S  # an instant merge running longer is refused
 
 
 class ModelHolder:
@@ -97,15 +99,14 @@ class Server:
         self.limits = limits
         self.metrics = Metrics()
         self.scheduler: Scheduler | None = None
-        self.merge_limiter = None  # an anyio CapacityLimiter, made in start() (it needs the event loop)
+        self.merges: MergePool | None = None  # the instant merges' worker processes, made in start()
         self.created = int(time.time())
 
     # -- lifecycle --
 
     async def start(self) -> None:
-        import anyio
-
-        self.merge_limiter = anyio.CapacityLimiter(self.limits.merge_threads)
+        self.merges = MergePool(self.limits.merge_workers, self.limits.merge_timeout_s)
+        self.merges.warm()
         self.scheduler = Scheduler(self.limits.max_queue, on_change=self.metrics.set_depth,
                                    on_cancel=self.metrics.cancelled.inc)
         if self.holder.loaded is None:
@@ -120,7 +121,9 @@ class Server:
         except BaseException as exc:  # noqa: BLE001 - reported by /health and every request
             log.error("model %s failed to load: %s", self.model_name, exc)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        if self.merges is not None:
+            await self.merges.close()
         if self.scheduler is not None:
             self.scheduler.close()
 
@@ -133,13 +136,7 @@ class Server:
 
     @staticmethod
     async def parse(request: Request, schema):
-        raw = await request.body()
-        if not raw.strip():
-            raise RequestError("the request body is empty; expected a JSON object")
-        try:
-            obj = json.loads(raw)
-        except UnicodeDecodeError:
-            raise RequestError("the request body is not UTF-8 JSON") from None
+        obj = read_json(await request.body())
         if not isinstance(obj, dict):
             raise RequestError("the request body must be a JSON object")
         return schema.model_validate(obj)

@@ -6,7 +6,8 @@
 
 Same shapes as vLLM's, so a remote client (fastapply's `remote:` backend) checks that its local
 tokenizer agrees with the server's the same way against either. The work runs on the model worker
-thread (the tokenizer is the model's), behind any generation in flight.
+thread (the tokenizer is the model's), behind any generation in flight; a prompt that cannot fit
+the context whatever its tokenisation (limits.tokens_over) is refused before it is tokenised.
 
 `token_namer(tokenizer, as_ids)` names tokens in completions' logprobs: decoded text, or
 `token_id:N` when the request sets vLLM's `return_tokens_as_token_ids` (text cannot tell apart two
@@ -23,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from fastapply import limits
+from fastapply.errors import ContextLengthError
 from fastapply.serve.errors import exception_response
 from fastapply.serve.schemas import RequestError
 
@@ -68,6 +71,10 @@ def register(app, server) -> None:
             return exception_response(exc)
 
     def tokenize(body: TokenizeRequest, loaded) -> dict:
+        fewest = limits.tokens_over(loaded, [body.prompt], loaded.context_length)
+        if fewest is not None:  # megabytes would hold the model worker for seconds
+            raise ContextLengthError(f"the prompt needs at least {fewest} tokens, beyond the model's context of "
+                                     f"{loaded.context_length} tokens; nothing was tokenised")
         ids = [int(t) for t in loaded.tokenizer.encode(body.prompt, add_special_tokens=body.add_special_tokens)]
         return {"count": len(ids), "max_model_len": int(loaded.context_length), "tokens": ids, "token_strs": None}
 

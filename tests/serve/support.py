@@ -120,6 +120,9 @@ def running(app, *, timeout: float = 10.0, **config):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    from fastapply.serve.protocol import with_header_timeout
+
+    config.setdefault("http", with_header_timeout(10.0))  # the protocol `fastapply serve` runs
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                                             **config))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

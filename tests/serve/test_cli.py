@@ -45,7 +45,11 @@ def test_run_wires_options_and_the_api_key_env_fallback(monkeypatch):
     assert cli.run(args) == 0
     assert seen["api_key"] == "from-env" and seen["max_queue"] == 3
     assert seen["model_name"] == "smollm2-135m-instruct"
-    assert seen["run"] == ("app", {"host": "127.0.0.1", "port": 8123, "log_level": "info", "limit_concurrency": 64})
+    app, run = seen["run"]
+    protocol = run.pop("http")
+    assert (app, run) == ("app", {"host": "127.0.0.1", "port": 8123, "log_level": "info", "limit_concurrency": 64})
+    assert protocol.header_timeout_s == 10.0  # uvicorn's h11 protocol with a header read timeout
+    assert seen["merge_workers"] == 2 and seen["merge_timeout_s"] == 60.0
     assert seen["host"] == "127.0.0.1" and seen["allow_origins"] == () and seen["allow_hosts"] == ()
     assert seen["body_timeout_s"] == 10.0 and seen["max_scored_tokens"] == 4096
     assert callable(seen["loader"])  # the model loads later, on the server's worker thread
@@ -62,16 +66,20 @@ def test_new_limits_and_access_options_reach_the_app_and_uvicorn(monkeypatch):
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(run=kw))
     args = parse(["serve", "--host", "0.0.0.0", "--allow-origin", "http://localhost:3000", "--allow-origin",
                   "https://ide.example", "--allow-host", "api.example", "--body-timeout", "2.5",
-                  "--max-connections", "9", "--max-scored-tokens", "100"])
+                  "--max-connections", "9", "--max-scored-tokens", "100", "--header-timeout", "3",
+                  "--merge-workers", "4", "--merge-timeout", "7.5"])
     assert cli.run(args) == 0
     assert seen["allow_origins"] == ("http://localhost:3000", "https://ide.example")
     assert seen["allow_hosts"] == ("api.example",) and seen["host"] == "0.0.0.0"
     assert seen["body_timeout_s"] == 2.5 and seen["max_scored_tokens"] == 100
-    assert seen["run"]["limit_concurrency"] == 9
+    assert seen["run"]["limit_concurrency"] == 9 and seen["run"]["http"].header_timeout_s == 3.0
+    assert seen["merge_workers"] == 4 and seen["merge_timeout_s"] == 7.5
 
 
 @pytest.mark.parametrize("argv", [["serve", "--body-timeout", "0"], ["serve", "--body-timeout", "nan"],
-                                  ["serve", "--max-connections", "0"], ["serve", "--max-scored-tokens", "-1"]])
+                                  ["serve", "--max-connections", "0"], ["serve", "--max-scored-tokens", "-1"],
+                                  ["serve", "--header-timeout", "0"], ["serve", "--merge-workers", "0"],
+                                  ["serve", "--merge-timeout", "-1"]])
 def test_bad_limits_are_refused(argv):
     with pytest.raises(SystemExit):
         parse(argv)

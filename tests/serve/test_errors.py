@@ -185,3 +185,40 @@ def test_a_failure_mid_stream_ends_the_stream_with_an_error_event_and_the_server
         model.armed = False
         ok = http.post(CHAT, json={"messages": OK_MESSAGES, "max_tokens": 3})
         assert ok.status_code == 200 and ok.json()["choices"][0]["message"]["content"] == "You"
+
+
+# -- bodies Python's JSON parser reads badly or not at all (issue 18, item 7): 400, never 500
+
+DIGITS = "9" * 5000  # past CPython's 4,300-digit limit on int-from-string
+DEEP = "[" * 20_000 + "]" * 20_000  # 100,000 in the probe; 40 KB fits this server's body limit
+
+
+@pytest.mark.parametrize("path, raw, param, says", [
+    (CHAT, '{"messages": [{"role": "user", "content": "hi"}], "max_tokens": %s}' % DIGITS, None, "number we cannot read"),
+    (CHAT, '{"messages": [{"role": "user", "content": "hi"}], "prediction": {"type": "content", "content": "a\\ud800b"}}',
+     "prediction.content", "lone surrogate"),
+    (CHAT, '{"messages": [{"role": "user", "content": "\\udc00"}]}', "messages[0].content", "lone surrogate"),
+    (CHAT, '{"messages": [{"role": "user", "content": "hi"}], "x": %s}' % DEEP, None, "nested too deeply"),
+    ("/v1/completions", '{"prompt": "hi", "max_tokens": %s}' % DIGITS, None, "number we cannot read"),
+    ("/v1/completions", '{"prompt": "\\ud83d"}', "prompt", "lone surrogate"),
+    ("/v1/apply", '{"original": "a\\n", "snippet": "b\\udfff\\n"}', "snippet", "lone surrogate"),
+    ("/v1/apply", DEEP, None, "nested too deeply"),
+    ("/tokenize", '{"prompt": "\\ud800"}', "prompt", "lone surrogate"),
+    ("/tokenize", '{"prompt": "hi", "n": %s}' % DIGITS, None, "number we cannot read"),
+])
+def test_unreadable_json_is_a_400_in_openai_shape(http, path, raw, param, says):
+    err = assert_openai_error(http.post(path, content=raw.encode(), headers=JSON), 400, param=param, says=says)
+    assert err["code"] == "invalid_json"
+
+
+@pytest.mark.parametrize("field", ["max_tokens", "seed", "temperature", "top_p", "top_logprobs"])
+def test_huge_numbers_the_parser_reads_are_a_400(http, field):
+    raw = '{"messages": [{"role": "user", "content": "hi"}], "%s": %s}' % (field, "9" * 4000)
+    r = http.post(CHAT, content=raw.encode(), headers=JSON)
+    assert r.status_code == 400 and r.json()["error"]["message"], r.text
+
+
+def test_a_surrogate_pair_escape_is_a_character_not_an_error(http):
+    raw = '{"messages": [{"role": "user", "content": "\\ud83d\\ude00"}], "max_tokens": 3}'
+    r = http.post(CHAT, content=raw.encode(), headers=JSON)
+    assert r.status_code == 200 and r.json()["choices"][0]["message"]["content"] == "You"

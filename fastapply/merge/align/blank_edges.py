@@ -14,9 +14,11 @@ This module knows lines and sections, not anchors or candidates (edges.py uses i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Sequence
 
 from fastapply.merge.snippet.sections import Section
+from fastapply.merge.text.lines import bracket_balance
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,12 @@ class Trimmed:
     lines: tuple[str, ...]
     lead: tuple[str, ...]
     trail: tuple[str, ...]
+
+    @cached_property
+    def balance(self) -> int:
+        """`bracket_balance(lines)`, computed once: placement asks for the balance of all but a
+        few edge lines once per candidate place, which is this minus those lines' balance."""
+        return bracket_balance(self.lines)
 
 
 def trim_blank_edges(section: Section) -> Trimmed:

@@ -25,21 +25,35 @@ from fastapply.merge.align.edges import (
 from fastapply.merge.align.edge_edits import same_edit, similar
 
 
+FLOATING_CELLS = 20_000  # places tried x section lines past which a floating section is not weighed
+
+
 def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: int, hi: int):
     """(Span, lines) for a section with no anchor in orig[lo:hi]; None when it is pure context
-    (it occurs there verbatim, so placing it changes nothing)."""
+    (it occurs there verbatim, so placing it changes nothing).
+
+    Each place of its first line weighs the whole section as a replacement (`_replace_cand`):
+    a section of thousands of new lines whose first line occurs at many places (a snippet of
+    23,000 small new functions) would cost seconds per place, so past FLOATING_CELLS places x
+    lines it is refused as undecided (a doubt without a guess) before any is weighed. The real
+    sets' largest floating section is 132 cells (6 places x 22 lines)."""
     sec, keys, n = t.lines, index.keys, len(t.lines)
     heads = index.places(key(sec[0]), lo, hi)
     for p in heads:
         if p + n <= hi and all(key(sec[c]) == keys[p + c] for c in range(n)):
             return None
+    tried = heads[: MAX_CANDIDATES * 4]
+    if len(tried) * n > FLOATING_CELLS:
+        raise Ambiguous(sec[0], tried, doubt=True, regions=((lo, hi),), note=(
+            f"the section's {n} lines have no line unique in the original, and `{sec[0].strip()[:60]}` occurs at "
+            f"{len(heads)} place(s): too many readings to weigh; include a distinct unchanged line next to the change"))
     cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
-    for p in heads[:MAX_CANDIDATES * 4]:
+    for p in tried:
         c = 0
         while c < n and p + c < hi and key(sec[c]) == keys[p + c]:
             c += 1
         rest = sec[c:]
-        options = [((not bracket_balance(rest) == 0, 0, -c), p + c)] if t.section.open_end else []
+        options = [((not t.balance - bracket_balance(sec[:c]) == 0, 0, -c), p + c)] if t.section.open_end else []
         if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
             options.append((replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
         for q in index.places(key(sec[-1]), p + c, hi)[:3]:
@@ -58,7 +72,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             d = 0
             while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
                 d += 1
-            cands.append(((not bracket_balance(sec[: n - d]) == 0, 0, -d), q - d + 1, q + 1))
+            cands.append(((not t.balance - bracket_balance(sec[n - d :]) == 0, 0, -d), q - d + 1, q + 1))
     if not cands:
         if t.section.open_start and t.section.open_end:
             at = edited_block(sec, orig, key, lo, hi)

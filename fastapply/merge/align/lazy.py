@@ -95,7 +95,9 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     trimmed = [trim_blank_edges(s) for s in sections]
     keys: list[str | None] = []
     owner: list[tuple[int, int]] = []
+    first_key: list[int] = []  # where each section's keys start in `keys`
     for i, t in enumerate(trimmed):
+        first_key.append(len(keys))
         for j, line in enumerate(t.lines):
             keys.append(None if _no_anchor(line) else key(line))
             owner.append((i, j))
@@ -113,6 +115,21 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     pair: tuple[int, str] | None = None  # the doubt's (original line, shown line): edges.Ambiguous.pair
     regions: list[tuple[int, int]] = []
     prev: list[str] | None = None  # the lines of the last section placed (enclosed.py)
+    own_keys: dict[int, list[str | None]] = {}
+
+    def section_keys(i: int) -> list[str | None]:
+        """Section i's keys for `unique_anchors`, once per section (order.py may place a section
+        200 times): None for a line that cannot anchor, is not unique in the section, or is not
+        in the original at all, none of which any window changes."""
+        if i not in own_keys:
+            sub = keys[first_key[i] : first_key[i] + len(trimmed[i].lines)]
+            counts: dict[str, int] = {}
+            for k in sub:
+                if k is not None:
+                    counts[k] = counts.get(k, 0) + 1
+            own_keys[i] = [k if k is not None and counts[k] == 1 and k in index.positions else None for k in sub]
+        return own_keys[i]
+
     def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None, pinned: bool = False):
         """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py);
         `pinned`: anchored on its lines unique within [lo, hi) too (pinned.py)."""
@@ -122,8 +139,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
             cursor, end = max(cursor, lo), min(end, hi)
         own = [(j, o) for j, o in anchors[i] if cursor <= o < end]
         if not own:
-            sub_keys = [None if _no_anchor(l) else key(l) for l in t.lines]
-            own = unique_anchors(sub_keys, index, cursor, end)
+            own = unique_anchors(section_keys(i), index, cursor, end)
         own = inside_block(own, t.lines, orig, index.keys, key)
         check_inner_deletions(own, t.lines, index.keys, key)
         if own:

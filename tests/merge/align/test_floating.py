@@ -65,3 +65,44 @@ def test_a_place_whose_brackets_do_not_balance_is_doubted_with_a_note_naming_it(
     m = merge_lazy(orig, ["# ... existing code ...", "    2,", "])", "# ... existing code ..."])
     assert m.lines is None
     assert "`2,` fits only at original line 3" in m.refused_reason and "balance their brackets" in m.refused_reason
+
+
+# -- huge floating sections (issue 18, item 3): bounded work, whatever the snippet's size
+
+def _functions_file() -> list[str]:
+    lines = []
+    for i in range(20):
+        lines += [f"def f{i}(x):", f'    """Function {i}."""', f"    y = x * {i}", "    return y + 1", ""]
+    return lines + ["", "if __name__ == '__main__':", "    print(f0(1))"]
+
+
+def test_a_long_floating_section_at_many_places_is_refused_before_weighing_them():
+    # 400 new functions opening on `return y + 1`, which the original has 20 times: 20 places x
+    # 1,201 lines is past FLOATING_CELLS, so no place is weighed (each would read all 1,201 lines)
+    snippet = ["# ... existing code ..."]
+    for i in range(400):
+        snippet += ["    return y + 1", "", f"def new_func_{i}(x):"]
+    snippet += ["    return y + 1", "# ... existing code ..."]
+    merged = merge_lazy(_functions_file(), snippet)
+    assert merged.lines is None
+    assert "too many readings to weigh" in merged.refused_reason
+    assert "`return y + 1` occurs at 20 place(s)" in merged.refused_reason
+
+
+def test_a_megabyte_of_small_new_functions_is_refused_in_about_linear_time():
+    # the hostile probe's snippet: 24,000 small new functions (just under the instant merge's
+    # 1,000,000 characters) around a 103-line file took 22 s to refuse (bracket_balance over the
+    # whole section at every place its last line occurs, and again for each place order.py tried)
+    import time
+
+    from fastapply.merge.instant import MAX_SNIPPET_CHARS, instant_merge
+
+    snippet = ["# ... existing code ..."]
+    for i in range(24_000):
+        snippet += [f"def new_func_{i}(x):", "    return y + 1", "", ""]
+    text = "\n".join(snippet + ["# ... existing code ..."]) + "\n"
+    assert 0.95 * MAX_SNIPPET_CHARS < len(text) <= MAX_SNIPPET_CHARS
+    t0 = time.process_time()  # CPU time: other processes on the machine do not count
+    result = instant_merge("\n".join(_functions_file()) + "\n", text, path="a.py")
+    assert not result.merged
+    assert time.process_time() - t0 < 6.0  # about 1.3 s here; the old code took 16 s of CPU
