@@ -104,11 +104,22 @@ class Alignment:
 _WORD = re.compile(r"\w+|[^\w\s]")
 
 
+def _tokens(line: str) -> list[str]:
+    """A line's word and punctuation tokens, each numbered by its occurrence (`x`, `x#2`): the
+    multiset as a set, so that shared occurrences count by set intersection."""
+    seen: Counter = Counter()
+    out = []
+    for t in _WORD.findall(line):
+        seen[t] += 1
+        out.append(t if seen[t] == 1 else f"{t}#{seen[t]}")
+    return out
+
+
 def _similarity(a: str, b: str) -> float:
     """Word-multiset similarity of two stripped lines (Dice over tokens): cheap, order-blind."""
-    ta, tb = Counter(_WORD.findall(a)), Counter(_WORD.findall(b))
-    total = sum(ta.values()) + sum(tb.values())
-    return 2 * sum((ta & tb).values()) / total if total else 0.0
+    ta, tb = set(_tokens(a)), set(_tokens(b))
+    total = len(ta) + len(tb)
+    return 2 * len(ta & tb) / total if total else 0.0
 
 
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
@@ -131,39 +142,92 @@ def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | 
     return items, where
 
 
-def _weights(keys: Sequence[str]) -> np.ndarray:
-    counts = Counter(keys)
-    return np.array([GENERIC if is_generic(k) else UNIQUE / counts[k] for k in keys], dtype=np.float64)
+class _Original:
+    """The original's non-blank lines (stripped keys) with what scoring needs, built once: each
+    line's weight, whether it is generic, where each key occurs, and an inverted index from token
+    occurrences to distinct keys (so a snippet line's similarity to every line costs one bincount
+    over the lines that share a token with it, not a Python loop over the file)."""
+
+    def __init__(self, keys: Sequence[str]):
+        self.keys = list(keys)
+        self.n = len(self.keys)
+        self.where: dict[str, list[int]] = {}
+        for i, k in enumerate(self.keys):
+            self.where.setdefault(k, []).append(i)
+        distinct = list(self.where)
+        generic_of = {k: is_generic(k) for k in distinct}
+        self.generic = np.array([generic_of[k] for k in self.keys], dtype=bool)
+        self.weight = np.array([GENERIC if generic_of[k] else UNIQUE / len(self.where[k]) for k in self.keys],
+                               dtype=np.float64)
+        self.dele = np.where(self.generic, DELETE_GENERIC, DELETE) if self.n else np.zeros(0)
+        self.cumdel = np.concatenate([[0.0], np.cumsum(self.dele)])
+        # distinct non-generic keys and their token occurrences
+        self._distinct = [k for k in distinct if not generic_of[k]]
+        self._key_of = np.full(self.n, -1, dtype=np.int64)  # key index -> distinct index (or -1)
+        postings: dict[str, list[int]] = {}
+        sizes = []
+        for d, k in enumerate(self._distinct):
+            toks = _tokens(k)
+            sizes.append(len(toks))
+            for t in toks:
+                postings.setdefault(t, []).append(d)
+            self._key_of[self.where[k]] = d
+        self._sizes = np.array(sizes, dtype=np.float64)
+        self._postings = {t: np.array(v, dtype=np.int64) for t, v in postings.items()}
+        self._cache: dict[str, np.ndarray] = {}
+
+    def scores(self, line: str) -> np.ndarray:
+        """What matching snippet line `line` to each original line earns (NEG where it cannot)."""
+        got = self._cache.get(line)
+        if got is not None:
+            return got
+        row = np.full(self.n, NEG)
+        if not is_generic(line) and self._distinct:
+            toks = _tokens(line)
+            hits = [self._postings[t] for t in toks if t in self._postings]
+            if hits:
+                shared = np.bincount(np.concatenate(hits), minlength=len(self._distinct))
+                sim = 2 * shared / (len(toks) + self._sizes)
+                ok = sim >= CHANGE_MIN
+                per_key = np.where(self._key_of >= 0, np.where(ok, CHANGE * sim, NEG)[np.maximum(self._key_of, 0)], NEG)
+                row = per_key
+        exact = self.where.get(line, [])
+        row[exact] = self.weight[exact]
+        self._cache[line] = row
+        return row
+
+    def twin(self, line: str) -> float:
+        """What inserting `line` costs: a line the original already has is a pasted twin."""
+        return TWIN * self.weight[self.where[line]].max() if line in self.where else 0.0
+
+    def reversed(self) -> "_Reversed":
+        return _Reversed(self)
 
 
-def _scores(line: str, keys: Sequence[str], weight: np.ndarray, where: dict[str, list[int]],
-            cache: dict[str, np.ndarray]) -> np.ndarray:
-    """What matching `line` to each original line earns (NEG where it cannot match)."""
-    got = cache.get(line)
-    if got is not None:
-        return got
-    row = np.full(len(keys), NEG)
-    exact = where.get(line, [])
-    row[exact] = weight[exact]
-    if not is_generic(line):
-        for i, key in enumerate(keys):
-            if row[i] == NEG and not is_generic(key):
-                sim = _similarity(line, key)
-                if sim >= CHANGE_MIN:
-                    row[i] = CHANGE * sim
-    cache[line] = row
-    return row
+class _Reversed:
+    """The same original read backwards (for the backward pass): line i is the original's n-1-i."""
+
+    def __init__(self, forward: _Original):
+        self._f = forward
+        self.n = forward.n
+        self.keys = forward.keys[::-1]
+        self.generic = forward.generic[::-1]
+        self.cumdel = np.concatenate([[0.0], np.cumsum(forward.dele[::-1])])
+
+    def scores(self, line: str) -> np.ndarray:
+        return self._f.scores(line)[::-1]
+
+    def twin(self, line: str) -> float:
+        return self._f.twin(line)
 
 
-def _forward(items: Sequence[str | None], keys: Sequence[str], weight: np.ndarray,
-             where: dict[str, list[int]], cache: dict) -> tuple[np.ndarray, list[np.ndarray | None]]:
-    """F[j][i]: the best score of items[:j] against keys[:i]; and, per line item, the scores
-    after the deletions allowed before it (for the traceback)."""
-    n, m = len(keys), len(items)
+def _forward(items: Sequence[str | None], O) -> tuple[np.ndarray, list[np.ndarray | None]]:
+    """F[j][i]: the best score of items[:j] against the original's first i lines; and, per line
+    item, the scores after the deletions allowed before it (for the traceback)."""
+    n, m = O.n, len(items)
     F = np.full((m + 1, n + 1), NEG)
     F[0, 0] = 0.0
-    dele = np.where([is_generic(k) for k in keys], DELETE_GENERIC, DELETE) if n else np.zeros(0)
-    cumdel = np.concatenate([[0.0], np.cumsum(dele)])
+    cumdel = O.cumdel
     D_all: list[np.ndarray | None] = []
     for j, item in enumerate(items):
         base = F[j]
@@ -176,10 +240,9 @@ def _forward(items: Sequence[str | None], keys: Sequence[str], weight: np.ndarra
         else:
             D = base
         D_all.append(D)
-        sc = _scores(item, keys, weight, where, cache)
-        twin = TWIN * weight[where[item]].max() if item in where else 0.0
-        nxt = D - twin  # inserted
-        nxt[1:] = np.maximum(nxt[1:], D[:-1] + sc)  # matched to keys[i-1]
+        sc = O.scores(item)
+        nxt = D - O.twin(item)  # inserted
+        nxt[1:] = np.maximum(nxt[1:], D[:-1] + sc)  # matched to line i-1
         F[j + 1] = np.maximum(nxt, NEG)
     return F, D_all
 
@@ -188,23 +251,17 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     """The scored alignment of a lazy snippet's sections against the original (both as lines), or
     None when the snippet has no line to place."""
     items, snippet_index = _items(snippet, original)
-    lines = [x for x in items if x is not MARKER]
-    if not lines:
+    if not any(x is not MARKER for x in items):
         return None
     original_index = [k for k, l in enumerate(original) if l.strip()]
-    keys = [original[k].strip() for k in original_index]
-    weight = _weights(keys)
-    where: dict[str, list[int]] = {}
-    for i, k in enumerate(keys):
-        where.setdefault(k, []).append(i)
-    cache: dict[str, np.ndarray] = {}
-    F, D_all = _forward(items, keys, weight, where, cache)
-    R, _ = _forward(items[::-1], keys[::-1], weight[::-1], {k: [len(keys) - 1 - i for i in v] for k, v in where.items()}, {})
-    n, m = len(keys), len(items)
+    O = _Original([original[k].strip() for k in original_index])
+    F, D_all = _forward(items, O)
+    R, _ = _forward(items[::-1], O.reversed())
+    n, m = O.n, len(items)
     best = F[m, n]
-    steps, deleted = _traceback(items, keys, weight, where, cache, F, D_all)
-    # max-marginals: the best score with line item j matched at key i = F[j][i] + sc + B[j+1][i+1],
-    # where B[j][i] (items[j:] against keys[i:]) is the reversed pass R[m-j][n-i]
+    steps, deleted = _traceback(items, O, F, D_all)
+    # max-marginals: the best score with line item j matched at line i = F[j][i] + sc + B[j+1][i+1],
+    # where B[j][i] (items[j:] against lines i:) is the reversed pass R[m-j][n-i]
     margin, weakest = float("inf"), None
     line_no = 0
     chosen = {s.snippet: s for s in steps}
@@ -216,16 +273,15 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
         if is_generic(item):
             continue
         D = D_all[j]
-        sc = _scores(item, keys, weight, where, cache)
+        sc = O.scores(item)
         after = R[m - j - 1][::-1]  # B[j+1][i] for i = 0..n
-        twin = TWIN * weight[where[item]].max() if item in where else 0.0
-        through_match = D[:-1] + sc + after[1:]  # matched at key i
+        twin = O.twin(item)
+        through_match = D[:-1] + sc + after[1:]  # matched at line i
         through_insert = D - twin + after  # inserted at position i
         step = chosen[k]
         if step.original is not None:
             through_match = through_match.copy()
             through_match[step.original] = NEG
-            # inserting it right where it matched gives another file only if it did not match equal
         alt = max(through_match.max(initial=NEG), through_insert.max(initial=NEG) if step.original is not None else NEG)
         if step.original is None:
             alt = max(alt, through_match.max(initial=NEG))
@@ -236,13 +292,13 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
                      tuple(snippet_index))
 
 
-def _traceback(items, keys, weight, where, cache, F, D_all) -> tuple[list[Step], list[int]]:
-    n = len(keys)
+def _traceback(items, O, F, D_all) -> tuple[list[Step], list[int]]:
+    n = O.n
     j, i = len(items), n
     steps: list[Step] = []
     deleted: list[int] = []
     line_no = sum(1 for x in items if x is not MARKER)
-    dele = np.where([is_generic(k) for k in keys], DELETE_GENERIC, DELETE) if n else np.zeros(0)
+    dele = O.dele
     eps = 1e-9
     while j > 0:
         item = items[j - 1]
@@ -255,10 +311,9 @@ def _traceback(items, keys, weight, where, cache, F, D_all) -> tuple[list[Step],
             continue
         line_no -= 1
         D = D_all[j - 1]
-        sc = _scores(item, keys, weight, where, cache)
-        twin = TWIN * weight[where[item]].max() if item in where else 0.0
+        sc = O.scores(item)
         if i > 0 and sc[i - 1] > NEG / 2 and abs(D[i - 1] + sc[i - 1] - target) < eps:
-            kind = "equal" if keys[i - 1] == item else "change"
+            kind = "equal" if O.keys[i - 1] == item else "change"
             steps.append(Step(line_no, i - 1, kind))
             i -= 1
         else:
