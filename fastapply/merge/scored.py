@@ -53,6 +53,7 @@ CHANGE_MIN = 0.6  # word similarity under which two lines are not one line chang
 DELETE = 0.5  # each distinctive original line deleted inside a section
 DELETE_GENERIC = 0.1  # each generic original line deleted inside a section
 TWIN = 1.0  # an inserted line the original already has (per its distinctiveness weight)
+TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
@@ -101,15 +102,22 @@ class Alignment:
         return out
 
 
-_WORD = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"\w+")
+_PUNCT = re.compile(r"[^\w\s]")
+PUNCT_WEIGHT = 0  # punctuation tokens counted (1) or only when a line has no word (0)
 
 
 def _tokens(line: str) -> list[str]:
-    """A line's word and punctuation tokens, each numbered by its occurrence (`x`, `x#2`): the
-    multiset as a set, so that shared occurrences count by set intersection."""
+    """A line's word tokens (its punctuation when it has no word), each numbered by its occurrence
+    (`x`, `x#2`): the multiset as a set, so that shared occurrences count by set intersection.
+    Punctuation is what every line of code shares (`halt('a')` and `describe '.halt()'` share
+    five tokens and one word), so it does not make two lines one line changed."""
+    words = _WORD.findall(line)
+    if PUNCT_WEIGHT or not words:
+        words = words + _PUNCT.findall(line)
     seen: Counter = Counter()
     out = []
-    for t in _WORD.findall(line):
+    for t in words:
         seen[t] += 1
         out.append(t if seen[t] == 1 else f"{t}#{seen[t]}")
     return out
@@ -189,8 +197,10 @@ class _Original:
                 shared = np.bincount(np.concatenate(hits), minlength=len(self._distinct))
                 sim = 2 * shared / (len(toks) + self._sizes)
                 ok = sim >= CHANGE_MIN
-                per_key = np.where(self._key_of >= 0, np.where(ok, CHANGE * sim, NEG)[np.maximum(self._key_of, 0)], NEG)
-                row = per_key
+                # a line the original already has, written as a change of another line, leaves a
+                # twin of existing code (the same cost as inserting it)
+                earn = np.where(ok, CHANGE * sim - self.twin(line) * TWIN_CHANGE, NEG)
+                row = np.where(self._key_of >= 0, earn[np.maximum(self._key_of, 0)], NEG)
         exact = self.where.get(line, [])
         row[exact] = self.weight[exact]
         self._cache[line] = row
