@@ -54,6 +54,7 @@ DELETE = 0.5  # each distinctive original line deleted inside a section
 DELETE_GENERIC = 0.1  # each generic original line deleted inside a section
 TWIN = 1.0  # an inserted line the original already has (per its distinctiveness weight)
 TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
+EDGE = 6.0  # a section's first or last line inserted (not matched)
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
@@ -231,6 +232,15 @@ class _Reversed:
         return self._f.twin(line)
 
 
+def _insert_cost(items: Sequence[str | None], j: int, O) -> float:
+    """What inserting line item j costs: a twin of existing code costs its weight, and a section's
+    first or last line inserted costs EDGE per edge (a lazy snippet shows context at its sections'
+    edges; new code there could go anywhere in the marker's skip). Symmetric, so the backward pass
+    charges the same."""
+    edges = (items[j - 1] is MARKER) + (items[j + 1] is MARKER)
+    return O.twin(items[j]) + EDGE * edges
+
+
 def _forward(items: Sequence[str | None], O) -> tuple[np.ndarray, list[np.ndarray | None]]:
     """F[j][i]: the best score of items[:j] against the original's first i lines; and, per line
     item, the scores after the deletions allowed before it (for the traceback)."""
@@ -251,7 +261,7 @@ def _forward(items: Sequence[str | None], O) -> tuple[np.ndarray, list[np.ndarra
             D = base
         D_all.append(D)
         sc = O.scores(item)
-        nxt = D - O.twin(item)  # inserted
+        nxt = D - _insert_cost(items, j, O)  # inserted
         nxt[1:] = np.maximum(nxt[1:], D[:-1] + sc)  # matched to line i-1
         F[j + 1] = np.maximum(nxt, NEG)
     return F, D_all
@@ -285,7 +295,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
         D = D_all[j]
         sc = O.scores(item)
         after = R[m - j - 1][::-1]  # B[j+1][i] for i = 0..n
-        twin = O.twin(item)
+        twin = _insert_cost(items, j, O)
         through_match = D[:-1] + sc + after[1:]  # matched at line i
         through_insert = D - twin + after  # inserted at position i
         step = chosen[k]
