@@ -36,7 +36,6 @@ languages or how the merged file's whitespace is written.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -105,28 +104,26 @@ class Alignment:
 
 _WORD = re.compile(r"\w+")
 _PUNCT = re.compile(r"[^\w\s]")
-PUNCT_WEIGHT = 0  # punctuation tokens counted (1) or only when a line has no word (0)
 
 
-def _tokens(line: str) -> list[str]:
-    """A line's word tokens (its punctuation when it has no word), each numbered by its occurrence
-    (`x`, `x#2`): the multiset as a set, so that shared occurrences count by set intersection.
-    Punctuation is what every line of code shares (`halt('a')` and `describe '.halt()'` share
-    five tokens and one word), so it does not make two lines one line changed."""
-    words = _WORD.findall(line)
-    if PUNCT_WEIGHT or not words:
-        words = words + _PUNCT.findall(line)
-    seen: Counter = Counter()
-    out = []
-    for t in words:
-        seen[t] += 1
-        out.append(t if seen[t] == 1 else f"{t}#{seen[t]}")
-    return out
+def _tokens(line: str) -> frozenset[str]:
+    """A line's distinct words (its punctuation when it has no word). Punctuation is what every
+    line of code shares (`halt('a')` and `describe '.halt()'` share five marks and one word), so
+    it does not make two lines one line changed."""
+    return frozenset(_WORD.findall(line) or _PUNCT.findall(line))
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _generic(line: str) -> bool:
+    """anchors.is_generic, skipped for lines of two or more identifiers (never generic)."""
+    return len(_IDENT.findall(line, 0, 80)) < 2 and is_generic(line)
 
 
 def _similarity(a: str, b: str) -> float:
-    """Word-multiset similarity of two stripped lines (Dice over tokens): cheap, order-blind."""
-    ta, tb = set(_tokens(a)), set(_tokens(b))
+    """Word similarity of two stripped lines (Dice over distinct words): cheap, order-blind."""
+    ta, tb = _tokens(a), _tokens(b)
     total = len(ta) + len(tb)
     return 2 * len(ta & tb) / total if total else 0.0
 
@@ -157,20 +154,20 @@ class _Original:
     occurrences to distinct keys (so a snippet line's similarity to every line costs one bincount
     over the lines that share a token with it, not a Python loop over the file)."""
 
-    def __init__(self, keys: Sequence[str]):
+    def __init__(self, keys: Sequence[str], vocab: frozenset[str] | set[str] = frozenset()):
         self.keys = list(keys)
         self.n = len(self.keys)
         self.where: dict[str, list[int]] = {}
         for i, k in enumerate(self.keys):
             self.where.setdefault(k, []).append(i)
         distinct = list(self.where)
-        generic_of = {k: is_generic(k) for k in distinct}
+        generic_of = {k: _generic(k) for k in distinct}
         self.generic = np.array([generic_of[k] for k in self.keys], dtype=bool)
         self.weight = np.array([GENERIC if generic_of[k] else UNIQUE / len(self.where[k]) for k in self.keys],
                                dtype=np.float64)
         self.dele = np.where(self.generic, DELETE_GENERIC, DELETE) if self.n else np.zeros(0)
         self.cumdel = np.concatenate([[0.0], np.cumsum(self.dele)])
-        # distinct non-generic keys and their token occurrences
+        # distinct non-generic keys and their tokens; only tokens of the snippet (`vocab`) are indexed
         self._distinct = [k for k in distinct if not generic_of[k]]
         self._key_of = np.full(self.n, -1, dtype=np.int64)  # key index -> distinct index (or -1)
         postings: dict[str, list[int]] = {}
@@ -178,7 +175,7 @@ class _Original:
         for d, k in enumerate(self._distinct):
             toks = _tokens(k)
             sizes.append(len(toks))
-            for t in toks:
+            for t in toks & vocab:
                 postings.setdefault(t, []).append(d)
             self._key_of[self.where[k]] = d
         self._sizes = np.array(sizes, dtype=np.float64)
@@ -274,7 +271,8 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     if not any(x is not MARKER for x in items):
         return None
     original_index = [k for k, l in enumerate(original) if l.strip()]
-    O = _Original([original[k].strip() for k in original_index])
+    vocab = frozenset().union(*(_tokens(x) for x in items if x is not MARKER))
+    O = _Original([original[k].strip() for k in original_index], vocab)
     F, D_all = _forward(items, O)
     R, _ = _forward(items[::-1], O.reversed())
     n, m = O.n, len(items)
