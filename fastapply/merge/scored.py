@@ -53,7 +53,9 @@ DELETE = 0.5  # each distinctive original line deleted inside a section
 DELETE_GENERIC = 0.1  # each generic original line deleted inside a section
 TWIN = 1.0  # an inserted line the original already has (per its distinctiveness weight)
 TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
+LEAD_SIM = 0.7  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
 EDGE = 6.0  # a section's first or last line inserted (not matched)
+MARGIN = 1.0  # the least lead of the best reading over any reading placing a line elsewhere
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
@@ -78,6 +80,7 @@ class Alignment:
     deleted: tuple[int, ...]  # original non-blank line indices (into `original_index`) the reading deletes
     margin: float  # best score minus the best score with some distinctive snippet line placed elsewhere
     weakest: int | None  # the snippet line (non-blank index) with the smallest margin
+    places: tuple[int, int] | None  # the weakest line's place and its runner-up (original line numbers)
     original_index: tuple[int, ...]  # non-blank original line k is original line original_index[k]
     snippet_index: tuple[int, ...]  # non-blank snippet line k is snippet line snippet_index[k]
 
@@ -119,6 +122,16 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 def _generic(line: str) -> bool:
     """anchors.is_generic, skipped for lines of two or more identifiers (never generic)."""
     return len(_IDENT.findall(line, 0, 80)) < 2 and is_generic(line)
+
+
+_LEAD = re.compile(r"^((?:(?:let|const|var|val|my|local|self\.|this\.|@)\s*)?[\w.$\[\]'\"]+)\s*(=(?!=)|:(?!:)|<-|:=)")
+
+
+def _lead(line: str) -> str | None:
+    """The target a line assigns or the key it sets (`x` of `x = 1`, `"name"` of `"name": 2`):
+    two lines with one target are one line changed, however short (`x = 1` -> `x = 2`)."""
+    got = _LEAD.match(line)
+    return got.group(1) + got.group(2) if got else None
 
 
 def _similarity(a: str, b: str) -> float:
@@ -179,6 +192,10 @@ class _Original:
                 postings.setdefault(t, []).append(d)
             self._key_of[self.where[k]] = d
         self._sizes = np.array(sizes, dtype=np.float64)
+        self._leads: dict[str, list[int]] = {}
+        for d, k in enumerate(self._distinct):
+            if (lead := _lead(k)) is not None:
+                self._leads.setdefault(lead, []).append(d)
         self._postings = {t: np.array(v, dtype=np.int64) for t, v in postings.items()}
         self._cache: dict[str, np.ndarray] = {}
 
@@ -191,9 +208,12 @@ class _Original:
         if not is_generic(line) and self._distinct:
             toks = _tokens(line)
             hits = [self._postings[t] for t in toks if t in self._postings]
-            if hits:
-                shared = np.bincount(np.concatenate(hits), minlength=len(self._distinct))
+            same_lead = self._leads.get(_lead(line) or "", ())
+            if hits or same_lead:
+                shared = np.bincount(np.concatenate(hits), minlength=len(self._distinct)) if hits else 0
                 sim = 2 * shared / (len(toks) + self._sizes)
+                if same_lead:
+                    sim[same_lead] = np.maximum(sim[same_lead], LEAD_SIM)
                 ok = sim >= CHANGE_MIN
                 # a line the original already has, written as a change of another line, leaves a
                 # twin of existing code (the same cost as inserting it)
@@ -280,33 +300,39 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     steps, deleted = _traceback(items, O, F, D_all)
     # max-marginals: the best score with line item j matched at line i = F[j][i] + sc + B[j+1][i+1],
     # where B[j][i] (items[j:] against lines i:) is the reversed pass R[m-j][n-i]
-    margin, weakest = float("inf"), None
+    margin, weakest, places = float("inf"), None, None
     line_no = 0
     chosen = {s.snippet: s for s in steps}
+    at_line = original_index + [len(original)]  # non-blank position -> original line number
     for j, item in enumerate(items):
         if item is MARKER:
             continue
         k = line_no
         line_no += 1
-        if is_generic(item):
-            continue
+        if _generic(item):
+            continue  # a blank, a lone bracket or keyword is never the line that settles a reading
         D = D_all[j]
         sc = O.scores(item)
         after = R[m - j - 1][::-1]  # B[j+1][i] for i = 0..n
-        twin = _insert_cost(items, j, O)
         through_match = D[:-1] + sc + after[1:]  # matched at line i
-        through_insert = D - twin + after  # inserted at position i
+        through_insert = D - _insert_cost(items, j, O) + after  # inserted at position i
         step = chosen[k]
+        here = at_line[step.original if step.original is not None else step.at]
         if step.original is not None:
             through_match = through_match.copy()
             through_match[step.original] = NEG
-        alt = max(through_match.max(initial=NEG), through_insert.max(initial=NEG) if step.original is not None else NEG)
-        if step.original is None:
-            alt = max(alt, through_match.max(initial=NEG))
+        else:
+            # another place for the same new line inside its section mostly writes the same file
+            # (either side of a deleted line): only a match elsewhere counts as a rival
+            through_insert = np.full_like(through_insert, NEG)
+        a_match = int(np.argmax(through_match)) if n else 0
+        a_ins = int(np.argmax(through_insert))
+        alt_m = through_match[a_match] if n else NEG
+        alt, there = (alt_m, at_line[a_match]) if alt_m >= through_insert[a_ins] else (through_insert[a_ins], at_line[a_ins])
         gap = best - alt
         if gap < margin:
-            margin, weakest = gap, k
-    return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, tuple(original_index),
+            margin, weakest, places = gap, k, (here, there)
+    return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, places, tuple(original_index),
                      tuple(snippet_index))
 
 
@@ -349,3 +375,65 @@ def _traceback(items, O, F, D_all) -> tuple[list[Step], list[int]]:
     steps.reverse()
     deleted.reverse()
     return steps, deleted
+
+
+def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
+    """The reading as a file: original lines kept as they are (whitespace included), a changed
+    line written as the snippet has it, new lines before the original line they precede, deleted
+    lines gone with the blank lines between them."""
+    matched = {s.original: s for s in alignment.steps if s.original is not None}
+    inserted: dict[int, list[str]] = {}
+    for s in alignment.steps:
+        if s.original is None:
+            inserted.setdefault(s.at, []).append(snippet[alignment.snippet_index[s.snippet]])
+    gone = set(alignment.deleted)
+    idx = alignment.original_index
+    out: list[str] = []
+    k = 0  # non-blank position of the next non-blank original line
+    for line_no, line in enumerate(original):
+        if not line.strip():
+            if not (0 < k < len(idx) and k - 1 in gone and k in gone):  # a blank inside a deleted run goes
+                out.append(line)
+            continue
+        out.extend(inserted.get(k, ()))
+        if k not in gone:
+            step = matched.get(k)
+            out.append(line if step is None or step.kind == "equal" else snippet[alignment.snippet_index[step.snippet]])
+        k += 1
+    out.extend(inserted.get(len(idx), ()))
+    return out
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """Why the aligner does not second a merge: a one-line reason, its own reading as a file and
+    the undecided original line ranges [start, end) (where the model path starts)."""
+
+    reason: str
+    reading: list[str]
+    regions: tuple[tuple[int, int], ...]
+
+
+def _keys(lines: Sequence[str]) -> list[str]:
+    return [l.strip() for l in lines if l.strip()]
+
+
+def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]) -> Opinion | None:
+    """None when the aligner's best reading gives the merged file (non-blank lines, stripped) with
+    a margin of at least MARGIN; else why not, naming the one snippet line that is least decided
+    and its two candidate places."""
+    alignment = align(original, snippet)
+    if alignment is None or alignment.weakest is None:
+        return None  # nothing distinctive to place: the aligner has no opinion
+    line = snippet[alignment.snippet_index[alignment.weakest]].strip()
+    here, there = alignment.places
+    reading = reading_lines(alignment, original, snippet)
+    span = (min(here, there), min(max(here, there) + 1, len(original)))
+    if _keys(reading) != _keys(merged):
+        return Opinion(f"the scored alignment reads the snippet differently from the merge; `{line}` is "
+                       f"placed at original line {here + 1} by one and could go at line {there + 1}: include "
+                       "more unchanged lines around it", reading, (span,))
+    if alignment.margin < MARGIN:
+        return Opinion(f"the snippet line `{line}` fits at original line {here + 1} and at line {there + 1} "
+                       "almost equally well; include more unchanged lines around it", reading, (span,))
+    return None
