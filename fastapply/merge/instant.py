@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge import renames as renames_
 from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, implied, landing, lazy, marked_definitions,
-                             readings, sections, snippet_checks, syntax)
+                             readings, scored, sections, snippet_checks, syntax)
 from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
 
 
@@ -75,11 +75,27 @@ def instant_merge(
     if reason:
         return _refuse(reason)
     try:
-        return _merge(original, snippet, language, path)
+        return _seconded(_merge(original, snippet, language, path), original, snippet)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
+    """With the scored alignment's second opinion on (scored.SECOND_OPINION, off by default: it
+    refuses more right files than wrong ones on the tuned sets), a lazy merge that the aligner
+    reads differently, or places with a margin under scored.MARGIN, is refused with both readings."""
+    if not (scored.SECOND_OPINION and result.merged and result.method == "lazy"):
+        return result
+    orig = split_text(original)
+    snip = unfence(split_text(snippet).lines)
+    snip = sections.undiff_lazy(snip, orig.lines) or snip
+    opinion = scored.second_opinion(orig.lines, snip, split_text(result.text).lines)
+    if opinion is None:
+        return result
+    return MergeResult(None, opinion.reason, "lazy", result.rung, result.text, opinion.regions,
+                       (result.text, join_lines(opinion.reading, orig)), "readings")
 
 
 MAX_SNIPPET_CHARS = 1_000_000

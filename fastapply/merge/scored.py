@@ -35,6 +35,7 @@ languages or how the merged file's whitespace is written.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -55,7 +56,8 @@ TWIN = 1.0  # an inserted line the original already has (per its distinctiveness
 TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
 LEAD_SIM = 0.7  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
 EDGE = 6.0  # a section's first or last line inserted (not matched)
-MARGIN = 1.0  # the least lead of the best reading over any reading placing a line elsewhere
+MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
+SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
