@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from fastapply.merge.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge import renames as renames_
 from fastapply.merge import (blocks, definitions, excerpt, greedy, guards, implied, landing, lazy, marked_definitions,
-                             readings, scored, sections, snippet_checks, syntax)
+                             opinion, readings, sections, snippet_checks, syntax)
 from fastapply.merge.settled import copied as _copied, doubt_by_repeats, relanded
 
 
@@ -83,19 +83,19 @@ def instant_merge(
 
 
 def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
-    """With the scored alignment's second opinion on (scored.SECOND_OPINION, off by default: it
+    """With the scored alignment's second opinion on (opinion.py; opinion.SECOND_OPINION, off by default: it
     refuses more right files than wrong ones on the tuned sets), a lazy merge that the aligner
-    reads differently, or places with a margin under scored.MARGIN, is refused with both readings."""
-    if not (scored.SECOND_OPINION and result.merged and result.method == "lazy"):
+    reads differently, or places with a margin under opinion.MARGIN, is refused with both readings."""
+    if not (opinion.SECOND_OPINION and result.merged and result.method == "lazy"):
         return result
     orig = split_text(original)
     snip = unfence(split_text(snippet).lines)
     snip = sections.undiff_lazy(snip, orig.lines) or snip
-    opinion = scored.second_opinion(orig.lines, snip, split_text(result.text).lines)
-    if opinion is None:
+    seconded = opinion.second_opinion(orig.lines, snip, split_text(result.text).lines)
+    if seconded is None:
         return result
-    return MergeResult(None, opinion.reason, "lazy", result.rung, result.text, opinion.regions,
-                       (result.text, join_lines(opinion.reading, orig)), "readings")
+    return MergeResult(None, seconded.reason, "lazy", result.rung, result.text, seconded.regions,
+                       (result.text, join_lines(seconded.reading, orig)), "readings")
 
 
 MAX_SNIPPET_CHARS = 1_000_000

@@ -9,10 +9,12 @@ order, instead of a chain of placement rules:
   (the code it stands for is kept);
 - a snippet line matched to an equal original line earns by how distinctive that line is (a
   unique signature strongly, a line the file repeats by its count, a `}` or `end` weakly);
-- a snippet line matched to a similar original line (a change) earns less than an equal line and
-  more than nothing;
+- a snippet line matched to a similar original line (a change: Dice over distinct words >= 0.6,
+  or the same assignment target, `x = 1` -> `x = 2`) earns less than an equal line;
 - a snippet line matched to nothing is an insertion; it earns nothing, and costs when the
-  original already has it (a pasted twin of existing code);
+  original already has it (a pasted twin of existing code; the same cost when such a line is
+  written as a change of another line), and costs EDGE when it is a section's first or last line
+  (a lazy snippet shows context at its sections' edges);
 - an original line between two lines of one section that the snippet does not keep is a deletion
   with a cost (a lazy snippet shows a deletion by showing the lines around it next to each other).
   A deletion is never made at a section's edge: there a marker keeps the code.
@@ -30,12 +32,12 @@ the reading that changes the first `x = 1` instead needs `b()` as an insertion (
 code, costs) and scores far lower, so the margin is large.
 
 Knows lines, markers (markers.py) and anchors' idea of a generic line; does not know tokens,
-languages or how the merged file's whitespace is written.
+languages or how the merged file's whitespace is written; whether a merge is trusted is
+opinion.py's question.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -56,8 +58,6 @@ TWIN = 1.0  # an inserted line the original already has (per its distinctiveness
 TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
 LEAD_SIM = 0.7  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
 EDGE = 6.0  # a section's first or last line inserted (not matched)
-MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
-SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
@@ -378,64 +378,3 @@ def _traceback(items, O, F, D_all) -> tuple[list[Step], list[int]]:
     deleted.reverse()
     return steps, deleted
 
-
-def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
-    """The reading as a file: original lines kept as they are (whitespace included), a changed
-    line written as the snippet has it, new lines before the original line they precede, deleted
-    lines gone with the blank lines between them."""
-    matched = {s.original: s for s in alignment.steps if s.original is not None}
-    inserted: dict[int, list[str]] = {}
-    for s in alignment.steps:
-        if s.original is None:
-            inserted.setdefault(s.at, []).append(snippet[alignment.snippet_index[s.snippet]])
-    gone = set(alignment.deleted)
-    idx = alignment.original_index
-    out: list[str] = []
-    k = 0  # non-blank position of the next non-blank original line
-    for line_no, line in enumerate(original):
-        if not line.strip():
-            if not (0 < k < len(idx) and k - 1 in gone and k in gone):  # a blank inside a deleted run goes
-                out.append(line)
-            continue
-        out.extend(inserted.get(k, ()))
-        if k not in gone:
-            step = matched.get(k)
-            out.append(line if step is None or step.kind == "equal" else snippet[alignment.snippet_index[step.snippet]])
-        k += 1
-    out.extend(inserted.get(len(idx), ()))
-    return out
-
-
-@dataclass(frozen=True)
-class Opinion:
-    """Why the aligner does not second a merge: a one-line reason, its own reading as a file and
-    the undecided original line ranges [start, end) (where the model path starts)."""
-
-    reason: str
-    reading: list[str]
-    regions: tuple[tuple[int, int], ...]
-
-
-def _keys(lines: Sequence[str]) -> list[str]:
-    return [l.strip() for l in lines if l.strip()]
-
-
-def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]) -> Opinion | None:
-    """None when the aligner's best reading gives the merged file (non-blank lines, stripped) with
-    a margin of at least MARGIN; else why not, naming the one snippet line that is least decided
-    and its two candidate places."""
-    alignment = align(original, snippet)
-    if alignment is None or alignment.weakest is None:
-        return None  # nothing distinctive to place: the aligner has no opinion
-    line = snippet[alignment.snippet_index[alignment.weakest]].strip()
-    here, there = alignment.places
-    reading = reading_lines(alignment, original, snippet)
-    span = (min(here, there), min(max(here, there) + 1, len(original)))
-    if _keys(reading) != _keys(merged):
-        return Opinion(f"the scored alignment reads the snippet differently from the merge; `{line}` is "
-                       f"placed at original line {here + 1} by one and could go at line {there + 1}: include "
-                       "more unchanged lines around it", reading, (span,))
-    if alignment.margin < MARGIN:
-        return Opinion(f"the snippet line `{line}` fits at original line {here + 1} and at line {there + 1} "
-                       "almost equally well; include more unchanged lines around it", reading, (span,))
-    return None

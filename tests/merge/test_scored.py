@@ -1,12 +1,13 @@
-"""Worked examples of the scored alignment (merge/scored.py): one small original and snippet per
+"""Worked examples of the scored alignment (merge/scored.py, merge/opinion.py): one small original and snippet per
 case, the reading and margin it must give, and the second opinion wired into instant_merge."""
 
 import time
 
 import pytest
 
-from fastapply.merge import instant, scored
-from fastapply.merge.scored import align, reading_lines, second_opinion
+from fastapply.merge import instant, opinion
+from fastapply.merge.opinion import reading_lines, second_opinion
+from fastapply.merge.scored import align
 
 M = "# ... existing code ..."
 
@@ -110,10 +111,10 @@ def test_instant_merge_hook(monkeypatch):
     snippet = "# ... existing code ...\ndef load(path):\n    data = read(path, 'rb')\n    return data\n# ... existing code ...\n"
     off = instant.instant_merge(original, snippet)
     assert off.merged
-    monkeypatch.setattr(scored, "SECOND_OPINION", True)
+    monkeypatch.setattr(opinion, "SECOND_OPINION", True)
     assert instant.instant_merge(original, snippet).text == off.text
-    monkeypatch.setattr(scored, "second_opinion",
-                        lambda o, s, m: scored.Opinion("the snippet line `x` fits twice", ["other"], ((2, 4),)))
+    monkeypatch.setattr(opinion, "second_opinion",
+                        lambda o, s, m: opinion.Opinion("the snippet line `x` fits twice", ["other"], ((2, 4),)))
     refused = instant.instant_merge(original, snippet)
     assert not refused.merged and refused.refused_reason == "the snippet line `x` fits twice"
     assert refused.alternatives == (off.text, "other\n") and refused.regions == ((2, 4),)
