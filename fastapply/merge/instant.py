@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
-from fastapply.merge.decide import excerpt, readings
+from fastapply.merge.decide import excerpt, opinion, readings
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
@@ -79,11 +79,27 @@ def instant_merge(
     if reason:
         return _refuse(reason)
     try:
-        return _merge(original, snippet, language, path)
+        return _seconded(_merge(original, snippet, language, path), original, snippet)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
+    """With the scored alignment's second opinion on (opinion.py; opinion.SECOND_OPINION, off by default: it
+    refuses more right files than wrong ones on the tuned sets), a lazy merge that the aligner
+    reads differently, or places with a margin under opinion.MARGIN, is refused with both readings."""
+    if not (opinion.SECOND_OPINION and result.merged and result.method == "lazy"):
+        return result
+    orig = split_text(original)
+    snip = unfence(split_text(snippet).lines)
+    snip = sections.undiff_lazy(snip, orig.lines) or snip
+    seconded = opinion.second_opinion(orig.lines, snip, split_text(result.text).lines)
+    if seconded is None:
+        return result
+    return MergeResult(None, seconded.reason, "lazy", result.rung, result.text, seconded.regions,
+                       (result.text, join_lines(seconded.reading, orig)), "readings")
 
 
 MAX_SNIPPET_CHARS = 1_000_000

@@ -9,10 +9,12 @@ order, instead of a chain of placement rules:
   (the code it stands for is kept);
 - a snippet line matched to an equal original line earns by how distinctive that line is (a
   unique signature strongly, a line the file repeats by its count, a `}` or `end` weakly);
-- a snippet line matched to a similar original line (a change) earns less than an equal line and
-  more than nothing;
+- a snippet line matched to a similar original line (a change: Dice over distinct words >= 0.6,
+  or the same assignment target, `x = 1` -> `x = 2`) earns less than an equal line;
 - a snippet line matched to nothing is an insertion; it earns nothing, and costs when the
-  original already has it (a pasted twin of existing code);
+  original already has it (a pasted twin of existing code; the same cost when such a line is
+  written as a change of another line), and costs EDGE when it is a section's first or last line
+  (a lazy snippet shows context at its sections' edges);
 - an original line between two lines of one section that the snippet does not keep is a deletion
   with a cost (a lazy snippet shows a deletion by showing the lines around it next to each other).
   A deletion is never made at a section's edge: there a marker keeps the code.
@@ -30,13 +32,13 @@ the reading that changes the first `x = 1` instead needs `b()` as an insertion (
 code, costs) and scores far lower, so the margin is large.
 
 Knows lines, markers (markers.py) and anchors' idea of a generic line; does not know tokens,
-languages or how the merged file's whitespace is written.
+languages or how the merged file's whitespace is written; whether a merge is trusted is
+opinion.py's question.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -53,6 +55,9 @@ CHANGE_MIN = 0.6  # word similarity under which two lines are not one line chang
 DELETE = 0.5  # each distinctive original line deleted inside a section
 DELETE_GENERIC = 0.1  # each generic original line deleted inside a section
 TWIN = 1.0  # an inserted line the original already has (per its distinctiveness weight)
+TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
+LEAD_SIM = 0.7  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
+EDGE = 6.0  # a section's first or last line inserted (not matched)
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
@@ -77,6 +82,7 @@ class Alignment:
     deleted: tuple[int, ...]  # original non-blank line indices (into `original_index`) the reading deletes
     margin: float  # best score minus the best score with some distinctive snippet line placed elsewhere
     weakest: int | None  # the snippet line (non-blank index) with the smallest margin
+    places: tuple[int, int] | None  # the weakest line's place and its runner-up (original line numbers)
     original_index: tuple[int, ...]  # non-blank original line k is original line original_index[k]
     snippet_index: tuple[int, ...]  # non-blank snippet line k is snippet line snippet_index[k]
 
@@ -101,14 +107,40 @@ class Alignment:
         return out
 
 
-_WORD = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"\w+")
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+def _tokens(line: str) -> frozenset[str]:
+    """A line's distinct words (its punctuation when it has no word). Punctuation is what every
+    line of code shares (`halt('a')` and `describe '.halt()'` share five marks and one word), so
+    it does not make two lines one line changed."""
+    return frozenset(_WORD.findall(line) or _PUNCT.findall(line))
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _generic(line: str) -> bool:
+    """anchors.is_generic, skipped for lines of two or more identifiers (never generic)."""
+    return len(_IDENT.findall(line, 0, 80)) < 2 and is_generic(line)
+
+
+_LEAD = re.compile(r"^((?:(?:let|const|var|val|my|local|self\.|this\.|@)\s*)?[\w.$\[\]'\"]+)\s*(=(?!=)|:(?!:)|<-|:=)")
+
+
+def _lead(line: str) -> str | None:
+    """The target a line assigns or the key it sets (`x` of `x = 1`, `"name"` of `"name": 2`):
+    two lines with one target are one line changed, however short (`x = 1` -> `x = 2`)."""
+    got = _LEAD.match(line)
+    return got.group(1) + got.group(2) if got else None
 
 
 def _similarity(a: str, b: str) -> float:
-    """Word-multiset similarity of two stripped lines (Dice over tokens): cheap, order-blind."""
-    ta, tb = Counter(_WORD.findall(a)), Counter(_WORD.findall(b))
-    total = sum(ta.values()) + sum(tb.values())
-    return 2 * sum((ta & tb).values()) / total if total else 0.0
+    """Word similarity of two stripped lines (Dice over distinct words): cheap, order-blind."""
+    ta, tb = _tokens(a), _tokens(b)
+    total = len(ta) + len(tb)
+    return 2 * len(ta & tb) / total if total else 0.0
 
 
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
@@ -131,39 +163,110 @@ def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | 
     return items, where
 
 
-def _weights(keys: Sequence[str]) -> np.ndarray:
-    counts = Counter(keys)
-    return np.array([GENERIC if is_generic(k) else UNIQUE / counts[k] for k in keys], dtype=np.float64)
+class _Original:
+    """The original's non-blank lines (stripped keys) with what scoring needs, built once: each
+    line's weight, whether it is generic, where each key occurs, and an inverted index from token
+    occurrences to distinct keys (so a snippet line's similarity to every line costs one bincount
+    over the lines that share a token with it, not a Python loop over the file)."""
+
+    def __init__(self, keys: Sequence[str], vocab: frozenset[str] | set[str] = frozenset()):
+        self.keys = list(keys)
+        self.n = len(self.keys)
+        self.where: dict[str, list[int]] = {}
+        for i, k in enumerate(self.keys):
+            self.where.setdefault(k, []).append(i)
+        distinct = list(self.where)
+        generic_of = {k: _generic(k) for k in distinct}
+        self.generic = np.array([generic_of[k] for k in self.keys], dtype=bool)
+        self.weight = np.array([GENERIC if generic_of[k] else UNIQUE / len(self.where[k]) for k in self.keys],
+                               dtype=np.float64)
+        self.dele = np.where(self.generic, DELETE_GENERIC, DELETE) if self.n else np.zeros(0)
+        self.cumdel = np.concatenate([[0.0], np.cumsum(self.dele)])
+        # distinct non-generic keys and their tokens; only tokens of the snippet (`vocab`) are indexed
+        self._distinct = [k for k in distinct if not generic_of[k]]
+        self._key_of = np.full(self.n, -1, dtype=np.int64)  # key index -> distinct index (or -1)
+        postings: dict[str, list[int]] = {}
+        sizes = []
+        for d, k in enumerate(self._distinct):
+            toks = _tokens(k)
+            sizes.append(len(toks))
+            for t in toks & vocab:
+                postings.setdefault(t, []).append(d)
+            self._key_of[self.where[k]] = d
+        self._sizes = np.array(sizes, dtype=np.float64)
+        self._leads: dict[str, list[int]] = {}
+        for d, k in enumerate(self._distinct):
+            if (lead := _lead(k)) is not None:
+                self._leads.setdefault(lead, []).append(d)
+        self._postings = {t: np.array(v, dtype=np.int64) for t, v in postings.items()}
+        self._cache: dict[str, np.ndarray] = {}
+
+    def scores(self, line: str) -> np.ndarray:
+        """What matching snippet line `line` to each original line earns (NEG where it cannot)."""
+        got = self._cache.get(line)
+        if got is not None:
+            return got
+        row = np.full(self.n, NEG)
+        if not is_generic(line) and self._distinct:
+            toks = _tokens(line)
+            hits = [self._postings[t] for t in toks if t in self._postings]
+            same_lead = self._leads.get(_lead(line) or "", ())
+            if hits or same_lead:
+                shared = np.bincount(np.concatenate(hits), minlength=len(self._distinct)) if hits else 0
+                sim = 2 * shared / (len(toks) + self._sizes)
+                if same_lead:
+                    sim[same_lead] = np.maximum(sim[same_lead], LEAD_SIM)
+                ok = sim >= CHANGE_MIN
+                # a line the original already has, written as a change of another line, leaves a
+                # twin of existing code (the same cost as inserting it)
+                earn = np.where(ok, CHANGE * sim - self.twin(line) * TWIN_CHANGE, NEG)
+                row = np.where(self._key_of >= 0, earn[np.maximum(self._key_of, 0)], NEG)
+        exact = self.where.get(line, [])
+        row[exact] = self.weight[exact]
+        self._cache[line] = row
+        return row
+
+    def twin(self, line: str) -> float:
+        """What inserting `line` costs: a line the original already has is a pasted twin."""
+        return TWIN * self.weight[self.where[line]].max() if line in self.where else 0.0
+
+    def reversed(self) -> "_Reversed":
+        return _Reversed(self)
 
 
-def _scores(line: str, keys: Sequence[str], weight: np.ndarray, where: dict[str, list[int]],
-            cache: dict[str, np.ndarray]) -> np.ndarray:
-    """What matching `line` to each original line earns (NEG where it cannot match)."""
-    got = cache.get(line)
-    if got is not None:
-        return got
-    row = np.full(len(keys), NEG)
-    exact = where.get(line, [])
-    row[exact] = weight[exact]
-    if not is_generic(line):
-        for i, key in enumerate(keys):
-            if row[i] == NEG and not is_generic(key):
-                sim = _similarity(line, key)
-                if sim >= CHANGE_MIN:
-                    row[i] = CHANGE * sim
-    cache[line] = row
-    return row
+class _Reversed:
+    """The same original read backwards (for the backward pass): line i is the original's n-1-i."""
+
+    def __init__(self, forward: _Original):
+        self._f = forward
+        self.n = forward.n
+        self.keys = forward.keys[::-1]
+        self.generic = forward.generic[::-1]
+        self.cumdel = np.concatenate([[0.0], np.cumsum(forward.dele[::-1])])
+
+    def scores(self, line: str) -> np.ndarray:
+        return self._f.scores(line)[::-1]
+
+    def twin(self, line: str) -> float:
+        return self._f.twin(line)
 
 
-def _forward(items: Sequence[str | None], keys: Sequence[str], weight: np.ndarray,
-             where: dict[str, list[int]], cache: dict) -> tuple[np.ndarray, list[np.ndarray | None]]:
-    """F[j][i]: the best score of items[:j] against keys[:i]; and, per line item, the scores
-    after the deletions allowed before it (for the traceback)."""
-    n, m = len(keys), len(items)
+def _insert_cost(items: Sequence[str | None], j: int, O) -> float:
+    """What inserting line item j costs: a twin of existing code costs its weight, and a section's
+    first or last line inserted costs EDGE per edge (a lazy snippet shows context at its sections'
+    edges; new code there could go anywhere in the marker's skip). Symmetric, so the backward pass
+    charges the same."""
+    edges = (items[j - 1] is MARKER) + (items[j + 1] is MARKER)
+    return O.twin(items[j]) + EDGE * edges
+
+
+def _forward(items: Sequence[str | None], O) -> tuple[np.ndarray, list[np.ndarray | None]]:
+    """F[j][i]: the best score of items[:j] against the original's first i lines; and, per line
+    item, the scores after the deletions allowed before it (for the traceback)."""
+    n, m = O.n, len(items)
     F = np.full((m + 1, n + 1), NEG)
     F[0, 0] = 0.0
-    dele = np.where([is_generic(k) for k in keys], DELETE_GENERIC, DELETE) if n else np.zeros(0)
-    cumdel = np.concatenate([[0.0], np.cumsum(dele)])
+    cumdel = O.cumdel
     D_all: list[np.ndarray | None] = []
     for j, item in enumerate(items):
         base = F[j]
@@ -176,10 +279,9 @@ def _forward(items: Sequence[str | None], keys: Sequence[str], weight: np.ndarra
         else:
             D = base
         D_all.append(D)
-        sc = _scores(item, keys, weight, where, cache)
-        twin = TWIN * weight[where[item]].max() if item in where else 0.0
-        nxt = D - twin  # inserted
-        nxt[1:] = np.maximum(nxt[1:], D[:-1] + sc)  # matched to keys[i-1]
+        sc = O.scores(item)
+        nxt = D - _insert_cost(items, j, O)  # inserted
+        nxt[1:] = np.maximum(nxt[1:], D[:-1] + sc)  # matched to line i-1
         F[j + 1] = np.maximum(nxt, NEG)
     return F, D_all
 
@@ -188,61 +290,61 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     """The scored alignment of a lazy snippet's sections against the original (both as lines), or
     None when the snippet has no line to place."""
     items, snippet_index = _items(snippet, original)
-    lines = [x for x in items if x is not MARKER]
-    if not lines:
+    if not any(x is not MARKER for x in items):
         return None
     original_index = [k for k, l in enumerate(original) if l.strip()]
-    keys = [original[k].strip() for k in original_index]
-    weight = _weights(keys)
-    where: dict[str, list[int]] = {}
-    for i, k in enumerate(keys):
-        where.setdefault(k, []).append(i)
-    cache: dict[str, np.ndarray] = {}
-    F, D_all = _forward(items, keys, weight, where, cache)
-    R, _ = _forward(items[::-1], keys[::-1], weight[::-1], {k: [len(keys) - 1 - i for i in v] for k, v in where.items()}, {})
-    n, m = len(keys), len(items)
+    vocab = frozenset().union(*(_tokens(x) for x in items if x is not MARKER))
+    O = _Original([original[k].strip() for k in original_index], vocab)
+    F, D_all = _forward(items, O)
+    R, _ = _forward(items[::-1], O.reversed())
+    n, m = O.n, len(items)
     best = F[m, n]
-    steps, deleted = _traceback(items, keys, weight, where, cache, F, D_all)
-    # max-marginals: the best score with line item j matched at key i = F[j][i] + sc + B[j+1][i+1],
-    # where B[j][i] (items[j:] against keys[i:]) is the reversed pass R[m-j][n-i]
-    margin, weakest = float("inf"), None
+    steps, deleted = _traceback(items, O, F, D_all)
+    # max-marginals: the best score with line item j matched at line i = F[j][i] + sc + B[j+1][i+1],
+    # where B[j][i] (items[j:] against lines i:) is the reversed pass R[m-j][n-i]
+    margin, weakest, places = float("inf"), None, None
     line_no = 0
     chosen = {s.snippet: s for s in steps}
+    at_line = original_index + [len(original)]  # non-blank position -> original line number
     for j, item in enumerate(items):
         if item is MARKER:
             continue
         k = line_no
         line_no += 1
-        if is_generic(item):
-            continue
+        if _generic(item):
+            continue  # a blank, a lone bracket or keyword is never the line that settles a reading
         D = D_all[j]
-        sc = _scores(item, keys, weight, where, cache)
+        sc = O.scores(item)
         after = R[m - j - 1][::-1]  # B[j+1][i] for i = 0..n
-        twin = TWIN * weight[where[item]].max() if item in where else 0.0
-        through_match = D[:-1] + sc + after[1:]  # matched at key i
-        through_insert = D - twin + after  # inserted at position i
+        through_match = D[:-1] + sc + after[1:]  # matched at line i
+        through_insert = D - _insert_cost(items, j, O) + after  # inserted at position i
         step = chosen[k]
+        here = at_line[step.original if step.original is not None else step.at]
         if step.original is not None:
             through_match = through_match.copy()
             through_match[step.original] = NEG
-            # inserting it right where it matched gives another file only if it did not match equal
-        alt = max(through_match.max(initial=NEG), through_insert.max(initial=NEG) if step.original is not None else NEG)
-        if step.original is None:
-            alt = max(alt, through_match.max(initial=NEG))
+        else:
+            # another place for the same new line inside its section mostly writes the same file
+            # (either side of a deleted line): only a match elsewhere counts as a rival
+            through_insert = np.full_like(through_insert, NEG)
+        a_match = int(np.argmax(through_match)) if n else 0
+        a_ins = int(np.argmax(through_insert))
+        alt_m = through_match[a_match] if n else NEG
+        alt, there = (alt_m, at_line[a_match]) if alt_m >= through_insert[a_ins] else (through_insert[a_ins], at_line[a_ins])
         gap = best - alt
         if gap < margin:
-            margin, weakest = gap, k
-    return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, tuple(original_index),
+            margin, weakest, places = gap, k, (here, there)
+    return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, places, tuple(original_index),
                      tuple(snippet_index))
 
 
-def _traceback(items, keys, weight, where, cache, F, D_all) -> tuple[list[Step], list[int]]:
-    n = len(keys)
+def _traceback(items, O, F, D_all) -> tuple[list[Step], list[int]]:
+    n = O.n
     j, i = len(items), n
     steps: list[Step] = []
     deleted: list[int] = []
     line_no = sum(1 for x in items if x is not MARKER)
-    dele = np.where([is_generic(k) for k in keys], DELETE_GENERIC, DELETE) if n else np.zeros(0)
+    dele = O.dele
     eps = 1e-9
     while j > 0:
         item = items[j - 1]
@@ -255,10 +357,9 @@ def _traceback(items, keys, weight, where, cache, F, D_all) -> tuple[list[Step],
             continue
         line_no -= 1
         D = D_all[j - 1]
-        sc = _scores(item, keys, weight, where, cache)
-        twin = TWIN * weight[where[item]].max() if item in where else 0.0
+        sc = O.scores(item)
         if i > 0 and sc[i - 1] > NEG / 2 and abs(D[i - 1] + sc[i - 1] - target) < eps:
-            kind = "equal" if keys[i - 1] == item else "change"
+            kind = "equal" if O.keys[i - 1] == item else "change"
             steps.append(Step(line_no, i - 1, kind))
             i -= 1
         else:
@@ -276,3 +377,4 @@ def _traceback(items, keys, weight, where, cache, F, D_all) -> tuple[list[Step],
     steps.reverse()
     deleted.reverse()
     return steps, deleted
+

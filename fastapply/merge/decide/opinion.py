@@ -1,0 +1,87 @@
+"""The scored alignment's second opinion on a merged file (issue 19 item 4).
+
+`second_opinion(original, snippet, merged)` aligns the snippet (scored.py) and says why not to
+write `merged` when the aligner's best reading gives a different file (non-blank lines, stripped)
+or leads its best rival by less than MARGIN: a one-line reason naming the least decided snippet
+line (never a blank or a lone bracket) and its two candidate places, the aligner's own reading as
+a file (`reading_lines`) and the undecided original line range. instant.py asks only when
+FASTAPPLY_SECOND_OPINION=1: on the tuned sets it refuses many more right files than wrong ones.
+
+Example: original `start() / value = 1 / stop()` twice, snippet `... / start() / value = 2 /
+stop() / ...`: both blocks fit equally (margin 0), so the merge is refused, naming `value = 2`.
+
+Knows scored.py's alignment; does not know the merge that produced `merged`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+from fastapply.merge.align.scored import Alignment, align
+
+MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
+SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
+
+
+def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
+    """The reading as a file: original lines kept as they are (whitespace included), a changed
+    line written as the snippet has it, new lines before the original line they precede, deleted
+    lines gone with the blank lines between them."""
+    matched = {s.original: s for s in alignment.steps if s.original is not None}
+    inserted: dict[int, list[str]] = {}
+    for s in alignment.steps:
+        if s.original is None:
+            inserted.setdefault(s.at, []).append(snippet[alignment.snippet_index[s.snippet]])
+    gone = set(alignment.deleted)
+    idx = alignment.original_index
+    out: list[str] = []
+    k = 0  # non-blank position of the next non-blank original line
+    for line_no, line in enumerate(original):
+        if not line.strip():
+            if not (0 < k < len(idx) and k - 1 in gone and k in gone):  # a blank inside a deleted run goes
+                out.append(line)
+            continue
+        out.extend(inserted.get(k, ()))
+        if k not in gone:
+            step = matched.get(k)
+            out.append(line if step is None or step.kind == "equal" else snippet[alignment.snippet_index[step.snippet]])
+        k += 1
+    out.extend(inserted.get(len(idx), ()))
+    return out
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """Why the aligner does not second a merge: a one-line reason, its own reading as a file and
+    the undecided original line ranges [start, end) (where the model path starts)."""
+
+    reason: str
+    reading: list[str]
+    regions: tuple[tuple[int, int], ...]
+
+
+def _keys(lines: Sequence[str]) -> list[str]:
+    return [l.strip() for l in lines if l.strip()]
+
+
+def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]) -> Opinion | None:
+    """None when the aligner's best reading gives the merged file (non-blank lines, stripped) with
+    a margin of at least MARGIN; else why not, naming the one snippet line that is least decided
+    and its two candidate places."""
+    alignment = align(original, snippet)
+    if alignment is None or alignment.weakest is None:
+        return None  # nothing distinctive to place: the aligner has no opinion
+    line = snippet[alignment.snippet_index[alignment.weakest]].strip()
+    here, there = alignment.places
+    reading = reading_lines(alignment, original, snippet)
+    span = (min(here, there), min(max(here, there) + 1, len(original)))
+    if _keys(reading) != _keys(merged):
+        return Opinion(f"the scored alignment reads the snippet differently from the merge; `{line}` is "
+                       f"placed at original line {here + 1} by one and could go at line {there + 1}: include "
+                       "more unchanged lines around it", reading, (span,))
+    if alignment.margin < MARGIN:
+        return Opinion(f"the snippet line `{line}` fits at original line {here + 1} and at line {there + 1} "
+                       "almost equally well; include more unchanged lines around it", reading, (span,))
+    return None

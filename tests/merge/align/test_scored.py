@@ -1,0 +1,138 @@
+"""Worked examples of the scored alignment (merge/scored.py, merge/opinion.py): one small original and snippet per
+case, the reading and margin it must give, and the second opinion wired into instant_merge."""
+
+import time
+
+import pytest
+
+from fastapply.merge import instant
+from fastapply.merge.decide import opinion
+from fastapply.merge.decide.opinion import reading_lines, second_opinion
+from fastapply.merge.align.scored import align
+
+M = "# ... existing code ..."
+
+
+def lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def reading(original: str, snippet: str) -> list[str]:
+    o, s = lines(original), lines(snippet)
+    return reading_lines(align(o, s), o, s)
+
+
+def test_unique_anchor_wins():
+    # `b()` is unique: the change lands on the `x = 1` after it, not on the first `x = 1`,
+    # and placing it at the first one is far worse (a twin of `b()` pasted there)
+    original = "a()\nx = 1\nb()\nx = 1\nc()"
+    snippet = f"{M}\nb()\nx = 2\n{M}"
+    a = align(lines(original), lines(snippet))
+    assert reading(original, snippet) == lines("a()\nx = 1\nb()\nx = 2\nc()")
+    assert a.margin >= 3
+
+
+def test_change_vs_insertion():
+    # `total = count * 2` assigns the target `total = count` did: one line changed, not a new
+    # line beside the old one; `print(total)` is new (nothing like it in the original)
+    original = "def f(count):\n    total = count\n    return total"
+    snippet = "def f(count):\n    total = count * 2\n    print(total)\n    return total"
+    assert reading(original, snippet) == lines("def f(count):\n    total = count * 2\n    print(total)\n    return total")
+    kinds = [s.kind for s in align(lines(original), lines(snippet)).steps]
+    assert kinds == ["equal", "change", "insert", "equal"]
+
+
+def test_two_equal_places_give_margin_zero():
+    # the section `start()` / `value = 2` fits both identical blocks equally: margin 0, and the
+    # two places named are the two `value = 1` lines (original lines 1 and 4, 0-based)
+    original = "start()\nvalue = 1\nstop()\nstart()\nvalue = 1\nstop()"
+    snippet = f"{M}\nstart()\nvalue = 2\nstop()\n{M}"
+    a = align(lines(original), lines(snippet))
+    assert a.margin == pytest.approx(0.0)
+    assert sorted(a.places) in ([0, 3], [1, 4], [2, 5])
+    opinion = second_opinion(lines(original), lines(snippet), reading_lines(a, lines(original), lines(snippet)))
+    assert opinion is not None and "almost equally well" in opinion.reason
+    assert opinion.regions and opinion.regions[0][0] < opinion.regions[0][1]
+
+
+def test_deletion_shown_by_adjacency():
+    # `open()` and `close()` shown next to each other inside one section: the two lines between
+    # them are deleted; the rest of the file is kept by the markers
+    original = "head()\nopen()\nlog('one')\nlog('two')\nclose()\ntail()"
+    snippet = f"{M}\nopen()\nclose()\n{M}"
+    assert reading(original, snippet) == lines("head()\nopen()\nclose()\ntail()")
+
+
+def test_deletion_at_a_section_edge_is_never_made():
+    # the snippet ends its section at `configure(...)` with a marker: `validate()` after it is kept
+    # by the marker, and `prepare()` before the section's first line by the other marker
+    original = "prepare()\nsetup()\nconfigure(debug=False)\nvalidate()\nrun()"
+    snippet = f"{M}\nsetup()\nconfigure(debug=True)\n{M}"
+    got = reading(original, snippet)
+    assert got == lines("prepare()\nsetup()\nconfigure(debug=True)\nvalidate()\nrun()")
+    assert align(lines(original), lines(snippet)).deleted == ()
+
+
+def test_edge_line_is_matched_not_inserted():
+    # the section's first line `finish(a)` exists twice; matching it (the end of the first block)
+    # beats inserting it as new code at the section's edge, so the new block goes after it
+    original = "def one():\n    finish(a)\n\ndef two():\n    finish(a)"
+    snippet = f"{M}\ndef one():\n    finish(a)\n\ndef three():\n    report(b)\n{M}"
+    got = [line for line in reading(original, snippet) if line.strip()]  # blank lines are the writer's concern
+    assert got == lines("def one():\n    finish(a)\ndef three():\n    report(b)\ndef two():\n    finish(a)")
+
+
+def test_second_opinion_names_a_distinctive_line_never_a_bracket():
+    # margin 0 between the two `if` blocks; the weakest line named is the changed statement,
+    # never the lone `}` that both blocks share
+    original = "if (a) {\n  go(1);\n}\nif (a) {\n  go(1);\n}"
+    snippet = f"// ... existing code ...\nif (a) {{\n  go(2);\n}}\n// ... existing code ..."
+    o, s = lines(original), lines(snippet)
+    a = align(o, s)
+    opinion = second_opinion(o, s, reading_lines(a, o, s))
+    assert opinion is not None
+    named = opinion.reason.split("`")[1]
+    assert named.strip() not in ("}", "") and named in ("go(2);", "if (a) {")
+
+
+def test_second_opinion_disagreeing_with_the_merge():
+    # a merged file the aligner would not write (the change put on the first `x = 1`) is refused
+    original = "a()\nx = 1\nb()\nx = 1\nc()"
+    snippet = f"{M}\nb()\nx = 2\n{M}"
+    wrong = lines("a()\nx = 2\nb()\nx = 1\nc()")
+    opinion = second_opinion(lines(original), lines(snippet), wrong)
+    assert opinion is not None and "differently" in opinion.reason
+    assert second_opinion(lines(original), lines(snippet), lines("a()\nx = 1\nb()\nx = 2\nc()")) is None
+
+
+def test_instant_merge_hook(monkeypatch):
+    # with the flag on, a lazy merge the aligner does not second is refused carrying both
+    # readings and the region; a merge it seconds is written unchanged
+    original = "import os\n\ndef load(path):\n    data = read(path)\n    return data\n\ndef save(path, data):\n    write(path, data)\n"
+    snippet = "# ... existing code ...\ndef load(path):\n    data = read(path, 'rb')\n    return data\n# ... existing code ...\n"
+    off = instant.instant_merge(original, snippet)
+    assert off.merged
+    monkeypatch.setattr(opinion, "SECOND_OPINION", True)
+    assert instant.instant_merge(original, snippet).text == off.text
+    monkeypatch.setattr(opinion, "second_opinion",
+                        lambda o, s, m: opinion.Opinion("the snippet line `x` fits twice", ["other"], ((2, 4),)))
+    refused = instant.instant_merge(original, snippet)
+    assert not refused.merged and refused.refused_reason == "the snippet line `x` fits twice"
+    assert refused.alternatives == (off.text, "other\n") and refused.regions == ((2, 4),)
+    assert refused.candidate == off.text and refused.choice == "readings"
+
+
+def test_speed_on_a_20000_line_file():
+    # 2,000 functions of 10 lines each; a snippet of two sections: well under half a second
+    original = []
+    for k in range(2000):
+        original += [f"def function_{k}(a, b):", f"    x = a + {k}", "    if x > b:",
+                     f"        return helper_{k}(x)", "    else:", "        return None", "", f"# note {k}", "", ""]
+    snippet = [M, "def function_500(a, b):", "    x = a + 5001", "    if x > b:", M,
+               "def function_1500(a, b):", "    x = a + 1500", "    y = 2", M]
+    start = time.perf_counter()
+    a = align(original, snippet)
+    elapsed = time.perf_counter() - start
+    got = reading_lines(a, original, snippet)
+    assert got[5001] == "    x = a + 5001" and got[15001:15003] == ["    x = a + 1500", "    y = 2"]
+    assert elapsed < 1.0  # target 0.5 s on an idle machine; slack for shared CI cores
