@@ -106,12 +106,13 @@ def extract_body(answer: str) -> tuple[str, bool]:
 
 def chat_answer_body(content: str, original: str = "") -> tuple[str, bool | None]:
     """The file body of a chat model's reply (backends/openai_chat.py), LF line endings, ending
-    with a newline; and whether the reply closed it: True when it wrote both tags, False when it
-    opened `<updated-code>` and never closed it, None when it wrote no tags (then only the
+    with a newline; and whether the reply closed it: True when it wrote the closing tag, False when
+    it opened `<updated-code>` and never closed it, None when it wrote no tags (then only the
     server's finish reason can say whether it finished).
 
     Between the tags when the reply has them (text around them, such as "Here is the file:", is
-    dropped), else the whole reply. A ``` fence around the body is dropped unless the original
+    dropped; a model trained on our format, as ours, writes no opening tag: its answer prefix is
+    part of its prompt, which a chat endpoint cannot send), else the whole reply. A ``` fence around the body is dropped unless the original
     itself is so fenced (a Markdown file may be). Unlike our own model, which starts inside the
     answer (`ANSWER_PREFIX` is part of its prompt), a chat model writes the opening tag itself.
     """
@@ -122,10 +123,12 @@ def chat_answer_body(content: str, original: str = "") -> tuple[str, bool | None
     closed: bool | None = None
     if start >= 0:
         text = text[start + len(ANSWER_PREFIX.strip()) :]
-        end = text.find(ANSWER_SUFFIX)
-        closed = end >= 0
-        text = text[:end] if closed else text
         text = text[1:] if text.startswith("\n") else text  # the newline after the opening tag
+    end = text.find(ANSWER_SUFFIX)
+    if end >= 0:  # (a model trained on our format, as ours, starts inside the answer: no opening tag)
+        text, closed = text[:end], True
+    elif start >= 0:
+        closed = False
     lines = text.split("\n")
     own = normalise(original).split("\n")
     if unfence(own) == own:  # the original is not itself fenced: a fence is the reply's wrapping
