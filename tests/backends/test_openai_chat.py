@@ -281,3 +281,12 @@ def test_a_chat_model_has_no_tokenizer_backends_or_weights():
 def test_serve_refuses_a_chat_model(capsys):
     code = cli.main(["serve", "--model", "openai:http://127.0.0.1:9/v1#m"])
     assert code == 2 and "cannot be served" in capsys.readouterr().err
+
+
+def test_without_the_openai_package_the_error_says_what_to_install(monkeypatch, tmp_path, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openai", None)  # import openai raises ImportError
+    original, snippet = files(tmp_path, STORE, STORE_SNIPPET)
+    code, out, err = apply_cli(capsys, "http://127.0.0.1:9", original, snippet)
+    assert code == 5 and "pip install openai" in _one_error_line(err)
