@@ -1,6 +1,6 @@
 """`--model openai:` against `fastapply serve` on loopback, beside the same model in-process.
 
-    PYTHONPATH=. python benchmarks/openai_loopback.py --data ../shared/data/planner-dev.jsonl \
+    PYTHONPATH=. python benchmarks/openai_loopback.py --data ../shared/data/planner-dev2.jsonl \
         --max-lines 150 --limit 4 [--model fastapply-135m-v2] [--json out.json]
 
 Starts `fastapply serve -m MODEL` on 127.0.0.1 (a subprocess, as a user would), loads the same model
@@ -10,7 +10,8 @@ ways: the local model (speculative edits in-process), `openai:` with the window'
 `prediction` (the server's speculative decoding verifies it), and `openai:` with `--draft none` (no
 prediction: the server decodes plainly). Per example and way: right / wrong / refused (exact text
 against the expected file), completion tokens, accepted prediction tokens, total seconds,
-chars/s. The server and this process share the machine's cores; one torch thread each.
+chars/s. A warm-up edit runs first, untimed, each way. The server and this process share the
+machine's cores; one torch thread each.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def main(argv=None) -> int:
         wait_ready(proc, port)
         local = models.load(args.model)
         chat = load_openai(f"openai:http://127.0.0.1:{port}/v1#{args.model}")
+        for loaded, draft in ((local, "speculative"), (chat, "speculative"), (chat, "none")):
+            run_one(examples[0], loaded, draft)  # warm-up, untimed: first calls pay for lazy set-up
         rows = []
         for ex in examples:
             row = {"id": ex.get("id"), "lines": ex["original"].count("\n")}

@@ -290,3 +290,22 @@ def test_without_the_openai_package_the_error_says_what_to_install(monkeypatch, 
     original, snippet = files(tmp_path, STORE, STORE_SNIPPET)
     code, out, err = apply_cli(capsys, "http://127.0.0.1:9", original, snippet)
     assert code == 5 and "pip install openai" in _one_error_line(err)
+
+
+def test_the_mcp_tool_refuses_a_wrong_chat_answer_and_writes_a_right_one(tmp_path):
+    # coding agents get the same guards: the edit_file tool with an openai: model
+    from fastapply.mcp.tool import EditFailed, FileEditor
+
+    wrong = STORE_EXPECTED.replace("    def remove(self, name):\n        del self.items[name]\n\n", "", 1)
+    target = tmp_path / "store.py"
+    target.write_text(STORE)
+    for answer, ok in ((wrong, False), (STORE_EXPECTED, True)):
+        chat = ScriptedChat(tagged(answer))
+        with running(chat.app) as url:
+            editor = FileEditor([str(tmp_path)], model=f"openai:{url}/v1#m")
+            if ok:
+                assert editor.edit("store.py", "", STORE_SNIPPET).by_model
+            else:
+                with pytest.raises(EditFailed, match="guard"):
+                    editor.edit("store.py", "", STORE_SNIPPET)
+        assert target.read_text() == (STORE_EXPECTED if ok else STORE)
