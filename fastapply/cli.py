@@ -194,6 +194,9 @@ def cmd_apply(args) -> int:
     )
     if stream.prepared is not None:
         _say(args, f"applying the edit with the model ({len(stream.prepared.prompt_ids)} prompt tokens) ...")
+    elif stream.chat:
+        where = f"lines {stream.window.start + 1}-{stream.window.end}" if stream.window else "the whole file"
+        _say(args, f"sending the edit ({where}) to {stream.loaded.name} ...")
     for _ in stream:
         pass
     progress.done()

@@ -6,7 +6,8 @@ For each bundled name it lists the files the model loads from and their sizes (a
 `--hashes`, which reads every byte: seconds per model); for an optional tier, whether its parts
 are installed, whether the joined file is in the cache, and the command that installs it when it
 is missing. Then the device torch would use (cpu/cuda, torch version, GPU name), the extras installed
-(extras.py) and the cache directory. It always exits 0: it reports, it does not judge.
+(extras.py), the chat backend (`openai:`: the SDK's version and which key variable is set, never the
+key) and the cache directory. It always exits 0: it reports, it does not judge.
 
 It finds files without importing model packages and never loads a model; it knows nothing about
 prompts or decoding.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import os
 import platform
 import sys
 from dataclasses import dataclass, field
@@ -144,6 +146,18 @@ def _version(dist: str) -> str:
         return "not installed"
 
 
+def chat_backend_line() -> str:
+    """The `openai:URL#MODEL` backend: its SDK, and which key variable is set (never the key)."""
+    try:
+        from fastapply.backends.openai_client import API_KEY_ENVS
+    except ImportError as exc:  # httpx missing (backends/remote_client.py)
+        return f"chat backend: --model openai:URL#MODEL cannot run ({exc})"
+    keys = [name for name in API_KEY_ENVS if os.environ.get(name, "").strip()]
+    key = f"key from ${keys[0]}" if keys else f"no key set (${API_KEY_ENVS[0]} or ${API_KEY_ENVS[1]})"
+    return (f"chat backend: --model openai:URL#MODEL, openai SDK {_version('openai')}, {key} "
+            f"(docs/openai-backend.md)")
+
+
 def format_report(reports: list[ModelReport], device: DeviceReport) -> str:
     lines = [f"fastapply {__version__} (Python {platform.python_version()}, {sys.executable})", "models:"]
     for r in reports:
@@ -161,6 +175,7 @@ def format_report(reports: list[ModelReport], device: DeviceReport) -> str:
     lines.append("extras: " + "; ".join(
         f"[{extra}] installed" if not gone else f"[{extra}] missing {', '.join(gone)}: {extras.install_hint(extra)}"
         for extra, gone in extras.status().items()))
+    lines.append(chat_backend_line())
     lines.append(f"cache: {gguf_parts.cache_dir()}  (${gguf_parts.CACHE_ENV})")
     if not any(r.installed for r in reports if not r.note.startswith("optional")):
         lines.append("no bundled model is installed: `fastapply apply --strategy instant` still works")

@@ -3,7 +3,7 @@
 `pip install fastapply` gives the instant merge, its guards, `fastapply apply -s instant` and the
 tree-sitter grammars. Everything heavier is an extra (pyproject.toml `[project.optional-dependencies]`):
 
-    model   torch, transformers, gguf, accelerate, peft (merges the bundled adapters), httpx (remote:)
+    model   torch, transformers, gguf, accelerate, peft (merges the bundled adapters), httpx (remote:), openai (openai:)
     serve   fastapi, uvicorn, prometheus-client   (`fastapply serve`; loading its model needs [model])
     mcp     the Model Context Protocol SDK         (`fastapply mcp`)
     train   peft, matplotlib                       (`fastapply train`, the chart of `eval --report`)
@@ -34,7 +34,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 # Modules that arrive with an extra's packages: an ImportError naming one of them means that extra.
 _ALSO = {
-    "safetensors": "model", "tokenizers": "model", "huggingface_hub": "model",
+    "safetensors": "model", "tokenizers": "model", "huggingface_hub": "model", "openai": "model",
     "starlette": "serve",
 }
 

@@ -11,7 +11,9 @@ Names, in the order they are tried:
 - a local directory holding a transformers model (`config.json`);
 - otherwise a Hugging Face Hub id (`org/name`), which loads where the Hub is reachable;
 - `remote:URL#MODEL[,tokenizer=SPEC]`: a model behind an OpenAI-compatible server (vLLM, another
-  `fastapply serve`), verified over HTTP with a local tokenizer (backends/remote.py).
+  `fastapply serve`), verified over HTTP with a local tokenizer (backends/remote.py);
+- `openai:URL#MODEL`: any chat model behind an OpenAI-compatible server (vLLM, SGLang, Ollama,
+  llama.cpp, OpenAI, Fireworks, Morph), one chat completion per edit (backends/openai_chat.py).
 With no `--model`, `$FASTAPPLY_MODEL` is used, then the default.
 
 This module resolves names and caches loaded models; loading itself is in `backends/hf.py` (torch is
@@ -50,7 +52,7 @@ class ModelSpec:
     name: str  # what the user asked for, as shown in stats and /v1/models
     source: str  # directory or Hub id passed to from_pretrained
     gguf_file: str | None = None
-    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub" | "remote"
+    kind: str = "hf"  # "bundled" | "gguf" | "dir" | "hub" | "remote" | "openai"
     adapter: str | None = None  # a LoRA adapter directory merged into the weights at load
 
 
@@ -77,6 +79,11 @@ def resolve(name: str | None, *, locate: bool = True) -> ModelSpec:
 
         parse_spec(name)  # a malformed spec fails here, before anything connects
         return ModelSpec(name, name, None, "remote")
+    if name.startswith("openai:"):
+        from fastapply.backends.openai_chat import parse_spec as parse_chat_spec
+
+        parse_chat_spec(name)  # a malformed spec fails here, before anything connects
+        return ModelSpec(name, name, None, "openai")
     if name in ADAPTERS:
         if not (ADAPTERS[name] / "adapter_config.json").is_file():
             raise UnknownModelError(f"the {name} adapter is missing from {ADAPTERS[name]}")
@@ -155,6 +162,11 @@ def load(name: str | None = None, *, device: str | None = None, dtype: str | Non
         from fastapply.backends.remote import load_remote
 
         _LOADED[key] = load_remote(spec.source)
+        return _LOADED[key]
+    if spec.kind == "openai":  # no weights and no tokenizer here: a chat client, nothing sent yet
+        from fastapply.backends.openai_chat import load_openai
+
+        _LOADED[key] = load_openai(spec.source)
         return _LOADED[key]
     try:
         from fastapply.backends.hf import load_model

@@ -156,8 +156,8 @@ def non_empty(what: str):
 
 def model_help(default: str | None = None) -> str:
     if default is None:
-        return (f"bundled name ({', '.join(models.BUNDLED)}), .gguf file, model directory or Hub id "
-                f"(default: ${models.ENV_VAR} or {models.DEFAULT_MODEL})")
+        return (f"bundled name ({', '.join(models.BUNDLED)}), .gguf file, model directory, Hub id, "
+                f"remote:URL#MODEL or openai:URL#MODEL (default: ${models.ENV_VAR} or {models.DEFAULT_MODEL})")
     return f"bundled name, .gguf file, model directory or Hub id (default: {default})"
 
 

@@ -11,6 +11,11 @@ converted back to the original's line endings and final-newline convention, and 
 (merge/guards.py `check_answer`) on the finished answer: a model answer that fails one is not
 `complete`, and says which guard refused it.
 
+A chat model (`--model openai:URL#MODEL`, backends/openai_chat.py) takes the model path's place
+with one chat completion for the same text (the window, else the whole file); its answer's file
+body comes back through the same splice and the same guards, and what needs token log-probabilities
+(ranking the readings of `_undecided`) refuses rather than guesses, as for `remote:`.
+
 `stream_edit` returns an `EditStream`: iterate it for text deltas; afterwards `.result` holds the
 `ApplyResult`. `apply_edit` consumes one. Models are loaded once per process (models.py).
 
@@ -130,6 +135,7 @@ class EditStream:
         self.prepared: PreparedEdit | None = None
         self._running = None  # the model's running decode (rewrite/decode.py), when the model path runs
         self.ranked: readings.RankedReading | None = None  # the refusal's two readings ranked, when they were
+        self.chat = False  # the model is a chat model (text in, text out: backends/openai_chat.py)
         if strategy != "model":
             if merge is None:
                 t0 = time.perf_counter()
@@ -166,6 +172,17 @@ class EditStream:
                 # a core install: say why the model was needed (the snippet may be fixable instead)
                 raise MissingExtraError(f"the instant merge refused ({self.merge.refused_reason}), so {exc}") from None
         self.loaded = loaded
+        self.chat = callable(getattr(loaded, "start_chat_edit", None))
+        if self.chat:
+            # a chat model (backends/openai_chat.py): our prompt for the same window, one request;
+            # its answer comes back as text to the same splice and guards below (_model)
+            self.draft_label = "prediction" if draft == "speculative" else "none"
+            self._running = loaded.start_chat_edit(
+                model_original, snippet, instruction, predict=draft == "speculative",
+                sampling=SamplingParams(temperature=temperature, top_p=top_p, seed=seed),
+                max_tokens=max_tokens, on_progress=on_progress,
+            )
+            return
         if self.merge is not None and strategy == "auto" and getattr(self.merge, "choice", None) in readings.RANKED_CHOICES:
             # a choice between two complete readings: score both, write the clear winner (rewrite/readings.py)
             self.ranked = readings.rank_readings(loaded, original, snippet, instruction, self.merge.alternatives,
@@ -280,7 +297,7 @@ class EditStream:
         try:
             ranked = readings.rank_readings(self.loaded, self.original, self.snippet, self.instruction,
                                             m.alternatives, m.regions, self.language)
-        except RemoteError:  # a remote server returns greedy choices only: nothing to rank with
+        except RemoteError:  # a remote server returns greedy choices only, a chat model text: nothing to rank with
             return guards.GuardFailure("undecided", "the answer is one of the two ways the instant merge could "
                                        "place the snippet, and a remote model cannot rank them; include more "
                                        "unchanged lines around each change")

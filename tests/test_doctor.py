@@ -73,3 +73,14 @@ def test_no_torch_is_reported_not_raised(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", fake_import)
     d = doctor.device_report()
     assert d.torch is None and "torch is not installed" in d.detail
+
+
+def test_the_chat_backend_line_names_the_key_variable_never_the_key(monkeypatch):
+    from fastapply import doctor
+
+    monkeypatch.delenv("FASTAPPLY_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert "no key set ($FASTAPPLY_API_KEY or $OPENAI_API_KEY)" in doctor.chat_backend_line()
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    line = doctor.chat_backend_line()
+    assert "openai:URL#MODEL" in line and "key from $OPENAI_API_KEY" in line and "sk-secret-value" not in line

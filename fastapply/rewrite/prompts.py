@@ -120,3 +120,40 @@ def extract_body(answer: str) -> tuple[str, bool]:
     if end < 0:
         return answer, False
     return answer[:end], True
+
+
+def chat_answer_body(content: str, original: str = "") -> tuple[str, bool | None]:
+    """The file body of a chat model's reply (backends/openai_chat.py), LF line endings, ending
+    with a newline; and whether the reply closed it: True when it wrote the closing tag, False when
+    it opened `<updated-code>` and never closed it, None when it wrote no tags (then only the
+    server's finish reason can say whether it finished).
+
+    Between the tags when the reply has them (text around them, such as "Here is the file:", is
+    dropped; a model trained on our format, as ours, writes no opening tag: its answer prefix is
+    part of its prompt, which a chat endpoint cannot send), else the whole reply. A ``` fence around the body is dropped unless the original
+    itself is so fenced (a Markdown file may be). Unlike our own model, which starts inside the
+    answer (`ANSWER_PREFIX` is part of its prompt), a chat model writes the opening tag itself.
+    """
+    from fastapply.merge.conventions import unfence
+
+    text = content.replace("\r\n", "\n").replace("\r", "\n")
+    start = text.find(ANSWER_PREFIX.strip())
+    closed: bool | None = None
+    if start >= 0:
+        text = text[start + len(ANSWER_PREFIX.strip()) :]
+        text = text[1:] if text.startswith("\n") else text  # the newline after the opening tag
+    end = text.find(ANSWER_SUFFIX)
+    if end >= 0:  # (a model trained on our format, as ours, starts inside the answer: no opening tag)
+        text, closed = text[:end], True
+    elif start >= 0:
+        closed = False
+    lines = text.split("\n")
+    own = normalise(original).split("\n")
+    if unfence(own) == own:  # the original is not itself fenced: a fence is the reply's wrapping
+        unfenced = unfence(lines)
+        if len(unfenced) != len(lines):
+            lines = unfenced + [""]
+    body = "\n".join(lines)
+    if not body.strip():
+        return "", closed
+    return (body if body.endswith("\n") else body + "\n"), closed

@@ -90,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
     except FastApplyError as exc:
         print(f"fastapply: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    if spec.kind == "openai":  # text in, text out: no tokens to serve completions, scoring or predictions with
+        print(f"fastapply: error: {spec.name} is a chat model and cannot be served (fastapply serve needs a model "
+              f"it runs or verifies token by token: a bundled name, a model path, or remote:URL#MODEL)", file=sys.stderr)
+        return 2
     import uvicorn
 
     from fastapply.serve.app import create_app

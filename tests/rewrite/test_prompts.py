@@ -57,3 +57,26 @@ def test_the_instant_path_keeps_the_bom():
     snippet = "def f():\n    return 10\n\n\ndef g():\n# ... existing code ...\n"
     r = apply_edit(BOM + ORIGINAL, snippet, strategy="instant")
     assert r.path == "instant" and r.complete and r.text == BOM + EXPECTED
+
+
+# -- a chat model's reply (backends/openai_chat.py) ----------------------------------------------------
+
+@pytest.mark.parametrize("reply,body,closed", [
+    ("<updated-code>\na = 1\nb = 2\n</updated-code>", "a = 1\nb = 2\n", True),  # our format
+    ("Sure, here it is:\n<updated-code>\na = 1\n</updated-code>\nAnything else?", "a = 1\n", True),  # chatter around it
+    ("<updated-code>a = 1</updated-code>", "a = 1\n", True),  # no newlines at the tags: the file still ends with one
+    ("a = 1\n</updated-code>", "a = 1\n", True),  # our own model: its answer prefix was in its prompt
+    ("<updated-code>\n```python\na = 1\n```\n</updated-code>", "a = 1\n", True),  # a fence inside the tags
+    ("```python\na = 1\nb = 2\n```\n", "a = 1\nb = 2\n", None),  # no tags: the finish reason decides
+    ("a = 1\r\nb = 2", "a = 1\nb = 2\n", None),  # CRLF, no final newline: normalised as our answers are
+    ("<updated-code>\na = 1\n", "a = 1\n", False),  # opened, never closed: cut off
+    ("", "", None),
+])
+def test_a_chat_replys_file_body_and_whether_it_closed(reply, body, closed):
+    assert prompts.chat_answer_body(reply) == (body, closed)
+
+
+def test_a_fence_is_kept_where_the_original_file_is_itself_fenced():
+    fenced = "```\nsome text\n```\n"
+    assert prompts.chat_answer_body(fenced, original="```\nold text\n```\n") == (fenced, None)
+    assert prompts.chat_answer_body(fenced, original="plain\n") == ("some text\n", None)
