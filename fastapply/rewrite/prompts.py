@@ -134,7 +134,7 @@ def chat_answer_body(content: str, original: str = "") -> tuple[str, bool | None
     itself is so fenced (a Markdown file may be). Unlike our own model, which starts inside the
     answer (`ANSWER_PREFIX` is part of its prompt), a chat model writes the opening tag itself.
     """
-    from fastapply.merge.conventions import unfence
+    from fastapply.merge.text.conventions import unfence
 
     text = content.replace("\r\n", "\n").replace("\r", "\n")
     start = text.find(ANSWER_PREFIX.strip())
