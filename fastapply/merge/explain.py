@@ -257,8 +257,44 @@ _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line
 
 
 def _split_sentence(sentence: str) -> tuple[str, str]:
-    cause, _, fix = sentence.partition("; ")
-    return cause, fix
+    """(cause, fix): the sentence cut at its last `; ` outside parentheses and backticks."""
+    depth, quoted, cut = 0, False, -1
+    for i, ch in enumerate(sentence):
+        if ch == "`":
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth = max(0, depth - 1)
+        elif not quoted and depth == 0 and sentence.startswith("; ", i):
+            cut = i
+    return (sentence, "") if cut < 0 else (sentence[:cut], sentence[cut + 2 :])
+
+
+def _around(inp: Input, k: int, at: int) -> tuple[Option, ...]:
+    """Options for snippet line k that may change original line `at` or be new beside it: the
+    unchanged lines around `at` (a change), or `at` itself above or below it (a new line)."""
+    sec = _section_of(inp, k)
+    if sec is None:
+        return ()
+    a, b = sec
+    out = []
+    for top, what in ((at, "if it changes that line"), (at + 1, "if it is new after it")):
+        q = top - 1
+        while q >= 0 and top - q <= MAX_CONTEXT and not _unique(inp, q):
+            q -= 1
+        if q >= 0 and top - q <= MAX_CONTEXT:
+            out.append(Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} {what}",
+                              (Edit("insert", at=a + 1, text="\n".join(inp.original[q:top]), original_line=q + 1),)))
+    for bottom, what in ((at, "if it changes that line"), (at - 1, "if it is new before it")):
+        q = bottom + 1
+        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not _unique(inp, q):
+            q += 1
+        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
+            out.append(Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} {what}",
+                              (Edit("insert", at=b + 2, text="\n".join(inp.original[bottom + 1 : q + 1]),
+                                    original_line=bottom + 2),)))
+    return tuple(out)
 
 
 def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
@@ -424,6 +460,12 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
                  f"section: its line `{inp.snippet[k].strip()[:60]}` is at original line {i + 1}, outside the span the "
                  "sections around it leave")
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
+    may = re.search(r"`(.*?)` may change original line (\d+)", sentence)
+    if may is not None:
+        k = _find(inp, may.group(1))
+        at = int(may.group(2)) - 1
+        if k is not None and 0 <= at < len(inp.original):
+            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),), _around(inp, k, at))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
     return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))
