@@ -127,20 +127,53 @@ def choose(refusal: Refusal | None, snippet: str, expected: str) -> Option | Non
                                                       tuple(e for o in chosen for e in o.edits))
 
 
-def retry_row(example: dict, first: dict, apply: Callable[[str, str], tuple[str | None, Refusal | None]]) -> dict:
-    """The second try of a refused row: {"option": says or None, "outcome": right|wrong|refused}."""
-    refusal = first.get("refusal_obj")
-    option = choose(refusal, example["snippet"], example.get("expected") or "")
-    if option is None:
-        return {"option": None, "outcome": "refused"}
-    try:
-        revised = revise(example["snippet"], option)
-    except ValueError:
-        return {"option": option.says, "outcome": "refused"}
-    text, _ = apply(example["original"], revised)
-    if text is None:
-        return {"option": option.says, "outcome": "refused"}
-    return {"option": option.says, "outcome": "right" if _same(text, example["expected"]) else "wrong"}
+Merge = Callable[[dict, str], "object"]  # (example, snippet) -> a MergeResult (instant_merge's)
+
+
+def _instant(example: dict, snippet: str):
+    from fastapply.merge.instant import instant_merge
+
+    return instant_merge(example["original"], snippet, language=example.get("language"), path=example.get("path"))
+
+
+def _outcome(result, expected: str) -> str:
+    if not result.merged:
+        return "refused"
+    return "right" if _same(result.text, expected) else "wrong"
+
+
+def retry_example(example: dict, merge: Merge = _instant) -> dict:
+    """One row: the first try, and for a refusal the option chosen and the second try."""
+    from fastapply.evaluation.scoring import example_language, snippet_style
+
+    row = {"id": example.get("id"), "style": snippet_style(example), "language": example_language(example)}
+    first = merge(example, example["snippet"])
+    row["first"] = row["second"] = _outcome(first, example["expected"])
+    if first.merged:
+        return row
+    refusal = first.refusal
+    row["kind"] = refusal.kind if refusal is not None else None
+    row["options"] = len(refusal.options) if refusal is not None else 0
+    option = choose(refusal, example["snippet"], example["expected"])
+    row["option"] = option.says if option is not None else None
+    if option is not None:
+        try:
+            row["second"] = _outcome(merge(example, revise(example["snippet"], option)), example["expected"])
+        except ValueError:
+            row["second"] = "refused"
+    return row
+
+
+def run_retry(examples: Sequence[dict], merge: Merge = _instant, progress: Callable[[str], None] | None = None) -> dict:
+    """Every example's first and second try, and their summary: {"rows": [...], "summary": {...}}."""
+    rows = []
+    for n, example in enumerate(examples, 1):
+        if not example.get("expected"):
+            continue
+        rows.append(retry_example(example, merge))
+        if progress is not None and n % 100 == 0:
+            progress(f"retry: {n}/{len(examples)}")
+    return {"rows": rows, "summary": summarise(rows)}
 
 
 def _same(text: str, expected: str) -> bool:
@@ -151,6 +184,7 @@ def summarise(rows: Sequence[dict]) -> dict:
     """First and second try (right / wrong / refused) overall, per style and per language; the
     refusals' kinds; how many refusals the retry merged right, wrong, or left refused."""
     out: dict = {"rows": len(rows)}
+    out["without_option"] = sum(1 for r in rows if r["first"] == "refused" and not r.get("options"))
     for name in ("first", "second"):
         out[name] = dict(Counter(r[name] for r in rows))
     refused = [r for r in rows if r["first"] == "refused"]
