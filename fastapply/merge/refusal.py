@@ -136,6 +136,14 @@ def reason(kind: str, cause: str, fix: str, **detail) -> Reason:
     return Reason(Refusal(kind, cause, fix, detail=detail))
 
 
+def prefixed(prefix: str, sentence: str) -> str:
+    """`prefix: sentence`, keeping the Refusal a site attached to `sentence` (its cause prefixed)."""
+    site = attached(sentence)
+    if site is None:
+        return f"{prefix}: {sentence}"
+    return Reason(site.with_(cause=f"{prefix}: {site.cause}"))
+
+
 def attached(sentence: str | None) -> Refusal | None:
     """The Refusal a site attached to `sentence`, if any."""
     return getattr(sentence, "refusal", None)
