@@ -10,7 +10,9 @@ choose between the options the refusal offers, as a planner knows its own intent
 - a marker must stand where the expected file has lines the snippet does not show (the two snippet
   lines around it are not neighbours there; the file goes on above a leading one, below a trailing one);
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
-- removed lines must be absent from the expected file.
+- removed lines must be absent from the expected file;
+- a revised snippet with a new marker (or a move) must start and end as the expected file does where
+  it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
 
 Every agreeing option is applied (a planner adds all the context it knows is true), unless two
 edit the same snippet line. A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
@@ -92,6 +94,11 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
         if before is not None and after is not None and _find_run(before + after, want, 0) is not None:
             return False
         sections = [(s, t or k in (at - 1, at)) for k, (s, t) in enumerate(sections)]
+    if marker_edges or any(e.action == "move" for e in option.edits):
+        # a snippet with markers claims the file's edges where it has none: they must be the expected file's
+        head, tail = sections[0][0], sections[-1][0]
+        if head and want[: len(head)] != head or tail and want[len(want) - len(tail):] != tail:
+            return False
     pos = 0
     for run, hit in sections:
         if not hit or not run:

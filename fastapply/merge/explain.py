@@ -496,6 +496,8 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
             "markers" in sentence and "last line" not in sentence)
         trail = bool(re.search(r"final block|while the file goes on|last line", sentence)) or (
             "markers" in sentence and "first line" not in sentence)
+        if not inp.markers and (lead or trail):
+            lead = trail = True  # the first marker makes both unmarked ends claim the file's edges
         if inp.markers and inp.markers[0] <= (inp.sections[0][0] if inp.sections else 0):
             lead = False
         options = _edge_markers(inp, lead, trail)

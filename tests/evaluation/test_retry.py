@@ -44,3 +44,11 @@ def test_eval_retry_on_the_command_line(tmp_path, capsys):
     assert "first try:  0 right / 0 wrong / 1 refused" in out and "second try: 1 right / 0 wrong / 0 refused" in out
     assert json.loads((tmp_path / "o.json").read_text())["summary"]["retry"]["right"] == 1
     assert cli.main(["eval", "--retry", "--strategy", "auto", "--data", str(data)]) != 0
+
+
+def test_a_leading_marker_alone_does_not_agree_when_the_file_goes_on_below_the_snippet():
+    snippet = "b = 2\nc = 3\n"
+    lead = Option("lead", (Edit("marker", at=1, text="# ..."),))
+    assert not agrees(lead, snippet, "a = 1\nb = 2\nc = 3\nd = 4\n")
+    both = Option("both", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
+    assert agrees(both, snippet, "a = 1\nb = 2\nc = 3\nd = 4\n")
