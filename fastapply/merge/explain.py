@@ -501,6 +501,13 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
         if inp.markers and inp.markers[0] <= (inp.sections[0][0] if inp.sections else 0):
             lead = False
         options = _edge_markers(inp, lead, trail)
+        if not inp.markers and options:
+            # markers alone leave a section whose edge lines the file has several times to a guess:
+            # offer them with the unchanged lines that pin each place, first when the sentence says so
+            start, end = options[0].edits[0], options[0].edits[-1]
+            pinned = tuple(Option(f"{options[0].says}, and {pin.says}", (start, *pin.edits, end))
+                           for pin in section_pins(inp, 0))
+            options = pinned + (() if "several places" in sentence else options)
     elif kind in ("unshown-deletion", "duplicate"):
         options = _dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
     lines = tuple(inp.oline(nearest_distinctive(inp.original, int(x) - 1))
