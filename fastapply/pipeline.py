@@ -191,7 +191,7 @@ class EditStream:
                             output_chars=len(r.text), finish_reason="stop")
         self.result = ApplyResult(
             text=r.text, path="model", complete=True, stats=stats, model=self.loaded.name,
-            refused_reason=self.merge.refused_reason, refusal=self.merge.refusal, method=self.merge.method,
+            refused_reason=self.merge.refused_reason, refusal=getattr(self.merge, "refusal", None), method=self.merge.method,
             rung=self.merge.rung, draft="ranked", window=r.window, margin=r.margin,
         )
         yield r.text
@@ -201,7 +201,7 @@ class EditStream:
         stats = DecodeStats(total_s=self._merge_s, output_chars=len(m.text or ""), finish_reason="stop" if m.merged else "")
         self.result = ApplyResult(
             text=m.text or "", path="instant", complete=m.merged, stats=stats,
-            refused_reason=m.refused_reason, refusal=m.refusal, method=m.method, rung=m.rung,
+            refused_reason=m.refused_reason, refusal=getattr(m, "refusal", None), method=m.method, rung=m.rung,
         )
         if m.merged and m.text:
             yield m.text
@@ -253,7 +253,7 @@ class EditStream:
             stats=stats,
             model=self.loaded.name,
             refused_reason=self.merge.refused_reason if self.merge is not None else None,
-            refusal=self.merge.refusal if self.merge is not None else None,
+            refusal=getattr(self.merge, "refusal", None),
             draft=self.draft_label,
             window=(self.window.start, self.window.end) if self.window else None,
             margin=self.ranked.margin if self.ranked is not None else None,

@@ -256,7 +256,7 @@ _DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the sim
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
 
 
-def _split_sentence(sentence: str) -> tuple[str, str]:
+def split_sentence(sentence: str) -> tuple[str, str]:
     """(cause, fix): the sentence cut at its last `; ` outside parentheses and backticks."""
     depth, quoted, cut = 0, False, -1
     for i, ch in enumerate(sentence):
@@ -319,7 +319,7 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
                           if inp.snippet[j].strip() == named.group(1).strip()), None)
         else:
             k = a
-    cause, fix = _split_sentence(sentence)
+    cause, fix = split_sentence(sentence)
     options = []
     if k is not None:
         for p in places:
@@ -345,7 +345,7 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     at = detail.get("at") if detail else int(m.group(2)) - 1
     beyond = detail.get("beyond") if detail else (int(m.group(4)) - 1 if m.group(4) else None)
     k = _find(inp, shown)
-    cause, fix = _split_sentence(sentence)
+    cause, fix = split_sentence(sentence)
     options = []
     if k is not None and at is not None and 0 <= at < len(inp.original):
         side = _open_side(inp, k)
@@ -434,7 +434,7 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
     if sec is None or "could not be found" not in sentence:
         return None
     n = int(sec.group(1)) - 1
-    cause, fix = _split_sentence(sentence)
+    cause, fix = split_sentence(sentence)
     if n >= len(inp.sections):
         return Refusal("line-not-found", cause, fix or FORM_FIX)
     a, b = inp.sections[n]
@@ -488,7 +488,7 @@ _KINDS = (  # sentence words -> kind, for the sites not converted one by one
 
 
 def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
-    cause, fix = _split_sentence(sentence)
+    cause, fix = split_sentence(sentence)
     kind = next((k for pattern, k in _KINDS if pattern.search(sentence)), "form")
     options: tuple[Option, ...] = ()
     if kind == "would-delete-edge":

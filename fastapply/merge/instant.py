@@ -42,7 +42,7 @@ from fastapply.merge.decide import excerpt, readings
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
-from fastapply.merge.explain import FORM_FIX, explain
+from fastapply.merge.explain import FORM_FIX, explain, split_sentence
 from fastapply.merge.refusal import Refusal
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
@@ -80,6 +80,10 @@ def instant_merge(
     result = _instant(original, snippet, language, path)
     if result.merged or result.refusal is not None:
         return result
+    if not isinstance(original, str) or not isinstance(snippet, str) or check_input(original, snippet):
+        cause, fix = split_sentence(result.refused_reason or "refused")  # not read: no line to number
+        refusal = Refusal("form", cause, fix or "send the original and the snippet as text, within the size limits")
+        return replace(result, refused_reason=refusal.sentence, refusal=refusal)
     try:
         refusal = explain(original if isinstance(original, str) else "", snippet if isinstance(snippet, str) else "",
                           result.refused_reason or "", result.candidate,
