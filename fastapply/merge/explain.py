@@ -50,7 +50,10 @@ class Input:
 
     def oline(self, i: int) -> Line:
         """Original line i (0-based) as a numbered Line, moved to the nearest distinctive line."""
-        return Line(i + 1, self.original[i].strip()) if 0 <= i < len(self.original) else Line(i + 1, "")
+        if not 0 <= i < len(self.original):
+            return Line(i + 1, "")
+        i = nearest_distinctive(self.original, i)
+        return Line(i + 1, self.original[i].strip())
 
     def sline(self, k: int) -> Line:
         return Line(k + 1, self.snippet[k].strip())
