@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("-o", "--output", help="write the updated file here instead of standard output")
     out.add_argument("--in-place", action="store_true", help="replace ORIGINAL atomically")
     p.add_argument("--diff", action="store_true", help="print a unified diff instead of the file")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: the result, or the refusal (kind, lines, fix, options); exit codes unchanged")
     options.add_model_arguments(p)
     p.add_argument("-t", "--temperature", type=options.temperature, default=0.0, help="0 = greedy (default), at most 2")
     p.add_argument("--top-p", type=options.top_p, default=1.0, help="nucleus sampling, in (0, 1] (default: 1)")
@@ -124,6 +126,8 @@ def _check_apply_args(args) -> None:
 
     if not args.original:
         raise InputError("ORIGINAL is an empty file name")
+    if getattr(args, "json", False) and args.diff:
+        raise InputError("--json and --diff cannot be combined: --json prints the file (or the refusal) as JSON")
     if not args.snippet:
         raise InputError("SNIPPET is an empty file name (use - for standard input)")
     if args.original == "-":
@@ -177,6 +181,23 @@ def _read_inputs(args) -> tuple[str, str]:
     return original, snippet
 
 
+def result_json(result, text: str | None = None, written: str | None = None) -> dict:
+    """`apply --json`'s object: merged or not, how, the file (when printed) or where it went, and
+    a refusal as data (merge/refusal.py) with the model's guard, when there was one."""
+    out = {"merged": bool(result.complete), "path": result.path, "method": result.method, "rung": result.rung}
+    if text is not None:
+        out["text"] = text
+    if written:
+        out["written"] = written
+    if result.refusal is not None:
+        out["refusal"] = result.refusal.to_dict()
+    elif result.refused_reason:
+        out["refusal"] = {"kind": "form", "message": result.refused_reason}
+    if result.guard:
+        out["guard"] = {"name": result.guard, "reason": result.guard_reason}
+    return out
+
+
 def cmd_apply(args) -> int:
     from fastapply.textio import atomic_write
 
@@ -204,6 +225,8 @@ def cmd_apply(args) -> int:
     forced = args.force and result.guarded and result.guard != "closed"
     if not result.complete and not forced:
         _say(args, result.summary_line())
+        if getattr(args, "json", False):
+            write_stdout(json.dumps(result_json(result), ensure_ascii=False) + "\n")
         if result.path == "instant":
             raise RefusedError(f"the instant merge refused: {result.refused_reason}; nothing was written (try --strategy auto)")
         stats = result.stats
@@ -224,7 +247,10 @@ def cmd_apply(args) -> int:
     if target:
         _with_read_only_hint(atomic_write, target, result.text, read_only_ok=args.force_read_only)
     written = f"; {target} was written" if target else ""
-    if args.diff:
+    if getattr(args, "json", False):
+        write_stdout(json.dumps(result_json(result, None if target else result.text, target), ensure_ascii=False) + "\n",
+                     written)
+    elif args.diff:
         write_stdout("".join(_diff(original, result.text, args.original)), written)
     elif not target:
         write_stdout(result.text)

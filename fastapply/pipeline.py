@@ -36,6 +36,7 @@ from fastapply.errors import InputError, MissingExtraError, RemoteError
 from fastapply.merge.gate import answer_checks, guards
 from fastapply.merge.text import syntax
 from fastapply.merge.instant import MergeResult, instant_merge
+from fastapply.merge.refusal import Refusal
 from fastapply.rewrite import prompts, readings
 from fastapply.rewrite.decode import Finished
 from fastapply.rewrite.edit import PreparedEdit, check_inputs, prepare, start_edit
@@ -52,6 +53,7 @@ class ApplyResult:
     stats: DecodeStats | None = None
     model: str | None = None
     refused_reason: str | None = None  # why the instant path did not merge, when it was tried
+    refusal: Refusal | None = None  # the same as data: kind, lines, fix, options (merge/refusal.py)
     method: str | None = None  # instant path: "lazy" | "search_replace" | "diff" | "definition"
     rung: str | None = None  # instant path: the ladder rung that matched
     draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first
@@ -212,8 +214,8 @@ class EditStream:
                             output_chars=len(r.text), finish_reason="stop")
         self.result = ApplyResult(
             text=r.text, path="model", complete=True, stats=stats, model=self.loaded.name,
-            refused_reason=self.merge.refused_reason, method=self.merge.method, rung=self.merge.rung,
-            draft="ranked", window=r.window, margin=r.margin,
+            refused_reason=self.merge.refused_reason, refusal=getattr(self.merge, "refusal", None), method=self.merge.method,
+            rung=self.merge.rung, draft="ranked", window=r.window, margin=r.margin,
         )
         yield r.text
 
@@ -222,7 +224,7 @@ class EditStream:
         stats = DecodeStats(total_s=self._merge_s, output_chars=len(m.text or ""), finish_reason="stop" if m.merged else "")
         self.result = ApplyResult(
             text=m.text or "", path="instant", complete=m.merged, stats=stats,
-            refused_reason=m.refused_reason, method=m.method, rung=m.rung,
+            refused_reason=m.refused_reason, refusal=getattr(m, "refusal", None), method=m.method, rung=m.rung,
         )
         if m.merged and m.text:
             yield m.text
@@ -274,6 +276,7 @@ class EditStream:
             stats=stats,
             model=self.loaded.name,
             refused_reason=self.merge.refused_reason if self.merge is not None else None,
+            refusal=getattr(self.merge, "refusal", None),
             draft=self.draft_label,
             window=(self.window.start, self.window.end) if self.window else None,
             margin=self.ranked.margin if self.ranked is not None else None,

@@ -29,6 +29,9 @@ def add_arguments(sub) -> None:
                    help="skip originals longer than N lines")
     p.add_argument("--json", default=None, metavar="OUT", help="write per-example rows and the summary")
     p.add_argument("--report", default=None, metavar="DIR", help="write report.md and a PNG chart here")
+    p.add_argument("--retry", action="store_true",
+                   help="play the planner once: answer each instant refusal with its own option (the one that "
+                        "agrees with `expected`) and report the first and second try")
     options.add_model_arguments(p, model_help_text=f"model for the auto/model strategies ({options.model_help()})")
     p.set_defaults(func=cmd_eval)
 
@@ -75,9 +78,16 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str], ApplyFn
     and report. With several strategies, `--json OUT` holds the first and `OUT.<strategy>.json` the
     others."""
     strategies = parse_strategies(args.strategy)
+    if getattr(args, "retry", False):
+        if strategies != ["instant"]:
+            raise InputError("--retry answers the instant merge's refusals: use it with --strategy instant")
+        if args.report:
+            raise InputError("--retry writes no report: use --json OUT for its rows and summary")
     if args.report:
         extras.require("train", "fastapply eval --report", "its chart is drawn with matplotlib")
     examples = load_examples(args.data, args.limit, getattr(args, "max_lines", None))
+    if getattr(args, "retry", False):
+        return _eval_retry(args, examples)
     factory = apply_fn_factory or apply_fn_for(args)
     model = getattr(args, "model", None)
     if model is None:  # the name the apply path will load, recorded in the JSON (not None)
@@ -105,6 +115,20 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str], ApplyFn
             print(f"wrote {target}", file=sys.stderr)
     if args.report:
         print(f"wrote {write_report(results, args.report, args.data)}", file=sys.stderr)
+    return 0
+
+
+def _eval_retry(args: argparse.Namespace, examples: list[dict]) -> int:
+    from fastapply.evaluation.retry import format_summary, run_retry
+
+    print(f"eval --retry: {len(examples)} examples, strategy instant", file=sys.stderr)
+    done = run_retry(examples, progress=lambda msg: print(msg, file=sys.stderr))
+    print(format_summary(done["summary"]))
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(done, handle, indent=1)
+        print(f"wrote {args.json}", file=sys.stderr)
     return 0
 
 

@@ -29,8 +29,7 @@ SERVER_NAME = "fastapply"
 TOOL_DESCRIPTION = """\
 Edit an existing file (or create a new one) by sending only the parts that change. fastapply merges \
 the edit into the whole file (a deterministic merge first, a fast-apply model when that is unsure), \
-writes it atomically and answers with the unified diff. If it cannot place the edit safely it \
-changes nothing and says what context to add: fix the snippet and call again.
+writes it atomically and answers with the unified diff.
 
 Write code_edit as the changed code in file order, with a comment `... existing code ...` (in the \
 file's comment syntax: `// ... existing code ...`, `# ... existing code ...`) standing for each span \
@@ -43,13 +42,28 @@ SECOND_EDIT
 // ... existing code ...
 
 Rules:
-- Repeat as few unchanged lines as possible, but give each edit a few unchanged lines of context \
-before and after (e.g. the enclosing function's signature) so its place in the file is unambiguous.
+- Start and end with a `... existing code ...` comment unless the edit touches the file's first or last line.
 - Never leave out unchanged code without the `... existing code ...` comment: code that is neither \
 shown nor marked is deleted.
+- Give each edit enough unchanged context, copied exactly (same indentation) from the current file, \
+to find it in one place: a line the file has only once (a signature, a distinctive statement), not \
+just `}`, `end`, a blank line or a line repeated elsewhere. One or two such lines before and after \
+each edit are enough.
+- Show a changed line once, in its new form, between unchanged lines: a new line next to a similar \
+old one is read as a change of it unless the unchanged line beside it is shown.
 - To delete code, show the unchanged lines just before and just after it, with nothing between them.
-- Put all edits to one file in one call; the merge handles many separate edits at once.
+- Keep the edits in the order they have in the file; put all edits to one file in one call.
+- Send code only: no labels such as `// NEW:` or `// CHANGED`, no prose.
 - Search/replace blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE) and unified diffs are accepted too.
+
+When the edit cannot be placed safely, nothing is written and the answer is a refusal: its kind \
+(ambiguous-place: a part fits several places; out-of-order: edits not in file order; line-not-found: \
+context not in the file as written; new-or-changed: a line could be new or replace a similar one; \
+unshown-deletion or would-delete-edge: code would be deleted that you did not show deleted, usually a \
+missing `... existing code ...` comment; unbalanced; duplicate; no-change), the file's lines and your \
+code_edit's lines involved (by number), a fix, and options: concrete edits of your code_edit (add \
+these unchanged file lines above line K, add a marker at the start, move lines K-L before line M). \
+Pick the option that matches what you meant, apply it to your code_edit, and call again once.
 """
 
 TargetFile = Annotated[str, Field(description="The file to modify, relative to the project root (or absolute inside it).")]

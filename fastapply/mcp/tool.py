@@ -94,6 +94,22 @@ def advice(reason: str) -> str:
     return _DEFAULT_ADVICE
 
 
+def refusal_answer(target: str, refusal, max_options: int = 3) -> str:
+    """What an agent reads when the instant merge refused: the kind, the cause, the lines involved
+    (the file's and its own code_edit's, by number), the fix, and up to `max_options` concrete
+    edits of code_edit that answer it."""
+    out = [f"{target} was not changed: the edit was refused ({refusal.kind}): {refusal.cause.rstrip('.')}."]
+    lines = [f"file line {x.number} `{x.text[:80]}`" for x in refusal.original]
+    lines += [f"code_edit line {x.number} `{x.text[:80]}`" for x in refusal.snippet]
+    if lines:
+        out.append("Lines: " + "; ".join(lines) + ".")
+    out.append(f"Fix: {refusal.fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
+    for n, option in enumerate(refusal.options[:max_options], 1):
+        out.append(f"Option {n}: {option.says}" + "".join(
+            "\n    " + line for e in option.edits if e.action == "insert" and e.text for line in e.text.split("\n")))
+    return "\n".join(out)
+
+
 def _failed(target: str, reason: str) -> EditFailed:
     reason = reason.rstrip(".")
     return EditFailed(f"{target} was not changed: {reason}. {advice(reason)}")
@@ -147,6 +163,8 @@ class FileEditor:
         except FastApplyError as exc:  # a guard, the context length, a model that cannot load ...
             raise _failed(target.relative, str(exc)) from None
         if not result.complete:
+            if result.path == "instant" and result.refusal is not None:
+                raise EditFailed(refusal_answer(target.relative, result.refusal))
             if result.path == "instant":
                 raise _failed(target.relative, f"the instant merge refused: {result.refused_reason}")
             why = f" after the instant merge refused ({result.refused_reason})" if result.refused_reason else ""

@@ -34,7 +34,7 @@ This module never raises on string input and knows nothing about models.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
@@ -42,6 +42,8 @@ from fastapply.merge.decide import excerpt, opinion, readings
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
+from fastapply.merge.explain import FORM_FIX, explain, split_sentence
+from fastapply.merge.refusal import Refusal
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded
@@ -59,6 +61,7 @@ class MergeResult:
     regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
     alternatives: tuple[str, ...] = ()  # refused between two complete readings: both, `candidate` first
     choice: str | None = None  # what they differ by: "doubt" (a new line or a changed one) | "readings" (joint, greedy)
+    refusal: Refusal | None = None  # when refused: the kind, the lines, the fix and its options (refusal.py)
 
     @property
     def merged(self) -> bool:
@@ -72,7 +75,25 @@ def _refuse(reason: str, method: str | None = None, rung: str | None = None, can
 def instant_merge(
     original: str, snippet: str, *, language: str | None = None, path: str | None = None
 ) -> MergeResult:
-    """Merge `snippet` into `original` without a model; refuse rather than guess."""
+    """Merge `snippet` into `original` without a model; refuse rather than guess. A refusal
+    carries its `Refusal` (explain.py), whose sentence is `refused_reason`."""
+    result = _instant(original, snippet, language, path)
+    if result.merged or result.refusal is not None:
+        return result
+    if not isinstance(original, str) or not isinstance(snippet, str) or check_input(original, snippet):
+        cause, fix = split_sentence(result.refused_reason or "refused")  # not read: no line to number
+        refusal = Refusal("form", cause, fix or "send the original and the snippet as text, within the size limits")
+        return replace(result, refused_reason=refusal.sentence, refusal=refusal)
+    try:
+        refusal = explain(original if isinstance(original, str) else "", snippet if isinstance(snippet, str) else "",
+                          result.refused_reason or "", result.candidate,
+                          syntax.normalize_language(language) or syntax.language_from_path(path))
+    except Exception as exc:  # describing a refusal must never turn it into a crash
+        refusal = Refusal("form", result.refused_reason or "refused", FORM_FIX, detail={"error": type(exc).__name__})
+    return replace(result, refused_reason=refusal.sentence, refusal=refusal)
+
+
+def _instant(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
     if not isinstance(original, str) or not isinstance(snippet, str):
         return _refuse("the original and the snippet must both be text")
     reason = check_input(original, snippet)

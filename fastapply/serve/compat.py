@@ -82,7 +82,9 @@ class ApplyFailed(RequestError):
             why = f"the model's answer failed the {result.guard} guard: {result.guard_reason}"
         else:
             why = "the model's answer is not a complete file"
-        super().__init__(f"the edit could not be applied: {why}", None, code="apply_failed", status=422)
+        refusal = result.refusal.to_dict() if result.refusal is not None and result.path == "instant" else None
+        super().__init__(f"the edit could not be applied: {why}", None, code="apply_failed", status=422,
+                         extra={"refusal": refusal} if refusal else None)
 
 
 def _usage(result: ApplyResult, queue_s: float) -> dict:

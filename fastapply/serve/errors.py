@@ -26,9 +26,11 @@ from fastapply.serve.schemas import RequestError
 _TYPES = {401: "invalid_request_error", 404: "invalid_request_error", 429: "rate_limit_error"}
 
 
-def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None) -> dict:
+def error_body(message: str, *, status: int = 400, param: str | None = None, code: str | None = None,
+               extra: dict | None = None) -> dict:
+    """OpenAI's error object; `extra` adds fields to it (`refusal`: an apply refusal as data)."""
     kind = _TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
-    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
+    return {"error": {"message": message, "type": kind, "param": param, "code": code, **(extra or {})}}
 
 
 def error_response(status: int, message: str, *, param: str | None = None, code: str | None = None,
@@ -60,7 +62,8 @@ def validation_message(exc: ValidationError) -> tuple[str, str | None]:
 def from_exception(exc: BaseException) -> tuple[int, dict, dict[str, str]]:
     """(status, body, headers) for any exception raised while serving a request."""
     if isinstance(exc, RequestError):
-        return exc.status, error_body(exc.message, status=exc.status, param=exc.param, code=exc.code), {}
+        return exc.status, error_body(exc.message, status=exc.status, param=exc.param, code=exc.code,
+                                      extra=getattr(exc, "extra", None)), {}
     if isinstance(exc, ValidationError):
         message, param = validation_message(exc)
         return 400, error_body(message, param=param), {}

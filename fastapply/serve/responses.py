@@ -68,6 +68,7 @@ def apply_body(result) -> dict:
         "method": result.method,
         "rung": result.rung,
         "refused_reason": result.refused_reason,
+        "refusal": result.refusal.to_dict() if getattr(result, "refusal", None) is not None else None,
         "guard": result.guard,
         "guard_reason": result.guard_reason,
         "draft": result.draft,

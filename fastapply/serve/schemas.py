@@ -28,8 +28,10 @@ MAX_STOP_STRINGS = 4  # as OpenAI
 class RequestError(Exception):
     """A request we understand but refuse; `param` names the offending field (OpenAI's `param`)."""
 
-    def __init__(self, message: str, param: str | None = None, code: str | None = None, status: int = 400):
+    def __init__(self, message: str, param: str | None = None, code: str | None = None, status: int = 400,
+                 extra: dict | None = None):
         super().__init__(message)
+        self.extra = extra  # more fields for the error object (an apply refusal as data)
         self.message = message
         self.param = param
         self.code = code

@@ -69,7 +69,9 @@ def test_a_refusal_is_a_tool_error_with_advice_and_writes_nothing(project):
     _, (result,) = call(server, edit("b.py", AMBIGUOUS_SNIPPET))
     assert result.is_error
     text = result.content[0].text
-    assert "b.py was not changed" in text and "matches 2 places" in text and "exactly one place" in text
+    # the refusal as data: its kind, the lines, the fix (the generic advice was replaced by it)
+    assert "b.py was not changed" in text and "(ambiguous-place)" in text and "matches 2 places" in text
+    assert "Fix: " in text and "file line 2" in text
     assert (project / "b.py").read_text() == AMBIGUOUS_ORIGINAL
 
 

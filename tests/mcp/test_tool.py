@@ -40,8 +40,9 @@ def test_refusal_writes_nothing_and_says_what_to_add(project):
     with pytest.raises(EditFailed) as exc:
         FileEditor([project], strategy="instant").edit("b.py", "", AMBIGUOUS_SNIPPET)
     message = str(exc.value)
-    assert message.startswith("b.py was not changed: the instant merge refused")
-    assert "matches 2 places" in message and "so every edited section matches exactly one place" in message
+    # the answer is the refusal as data (kind, lines, fix), no longer a sentence and generic advice
+    assert message.startswith("b.py was not changed: the edit was refused (ambiguous-place)")
+    assert "matches 2 places" in message and "Fix: " in message and "file line 2 `x = 1`" in message
     assert (project / "b.py").read_text() == AMBIGUOUS_ORIGINAL
     assert sorted(p.name for p in project.iterdir()) == ["a.py", "b.py"]  # no temporary file left
 

@@ -15,7 +15,8 @@ import fastapply.merge
 MERGE = Path(fastapply.merge.__file__).resolve().parent
 PACKAGE = "fastapply.merge"
 # The flow, in order: a sub-package may import only from those before it (and from result.py,
-# the one result shape every merger returns). instant.py, on top, may import from all of them.
+# the one result shape every merger returns, and refusal.py, the data a refusing site attaches).
+# instant.py, on top, may import from all of them.
 LAYERS = ("text", "snippet", "align", "gate", "decide")
 
 
@@ -105,7 +106,7 @@ def layer(module: str) -> int:
     """The module's place in the flow: its sub-package's index in LAYERS; result.py and the
     package itself come first, instant.py (and anything else at the top) last."""
     rest = module[len(PACKAGE) + 1:].split(".") if module != PACKAGE else []
-    if not rest or rest == ["result"]:
+    if not rest or rest in (["result"], ["refusal"]):
         return -1
     return LAYERS.index(rest[0]) if rest[0] in LAYERS else len(LAYERS)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from fastapply.merge.refusal import reason
 from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.text.conventions import indent_width as _indent
 from fastapply.merge.align.edge_edits import same_edit, similar
@@ -89,7 +90,7 @@ def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:
     return i if same_edit(new, region[i]) or similar(new, region[i]) else None
 
 
-def doubt_note(shown: str, original: Sequence[str], at: int | None, step: int) -> str:
+def doubt_note(shown: str, original: Sequence[str], at: int | None, step: int) -> str:  # a refusal.Reason
     """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based;
     None when the edge rules did not say which line): if `shown` is new, showing that original
     line unchanged next to it settles it; if it replaces that line, showing the unchanged line
@@ -105,8 +106,9 @@ def doubt_note(shown: str, original: Sequence[str], at: int | None, step: int) -
     settle = f"the unchanged original line {at + 1} (`{old}`) if it is new"
     if 0 <= beyond < len(original):
         settle += f", or line {beyond + 1} (`{original[beyond].strip()[:60]}`) if it replaces it"
-    return (f"`{line}` could be a new line or a change to the similar original line {at + 1} "
-            f"(`{old}`) next to it; include {settle}")
+    return reason("new-or-changed", f"`{line}` could be a new line or a change to the similar original line {at + 1} "
+                  f"(`{old}`) next to it", f"include {settle}", shown=shown.strip(), at=at,
+                  beyond=beyond if 0 <= beyond < len(original) else None, step=step)
 
 
 def rival_note(shown: str, original: Sequence[str], at: int) -> str:

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from fastapply.merge.refusal import prefixed
 from fastapply.merge.align.anchors import collapse
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
@@ -180,7 +181,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         except GreedyAmbiguous as amb:
             guess = amb.span
             if amb.doubt:
-                reason = f"{label}: {_doubt_note(amb, original)}"
+                reason = prefixed(label, _doubt_note(amb, original))
             else:
                 reason = (
                     f"{label} matches {len(amb.places)} places in the original "

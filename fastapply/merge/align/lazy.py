@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from fastapply.merge.refusal import prefixed
 from fastapply.merge.align import doubts, edges, order
 from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
@@ -256,7 +257,7 @@ def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) ->
 def _ambiguous_reason(label: str, amb: Ambiguous, lines: Sequence[str]) -> str:
     line = line_label(amb.line, lines)
     if amb.note:
-        return f"{label}: {amb.note}"
+        return prefixed(label, amb.note)
     if amb.doubt:
         return (f"{label}: {line} could be a new line or a change to the similar original line next to "
                 "it; include the unchanged line beyond it so the change is clear")

@@ -1,0 +1,233 @@
+"""`fastapply eval --retry`: play the planner once on every refusal and count the second try.
+
+For each row the instant merge refuses, the retry reads the refusal's own `options` (refusal.py),
+keeps those that agree with what the planner meant, applies the first of them to the snippet
+(revise.py) and merges again. "What the planner meant" is the row's `expected` file, used only to
+choose between the options the refusal offers, as a planner knows its own intent (`agrees`):
+
+- an inserted run of original lines must stand in the expected file as the option puts it: next to
+  the snippet lines it is inserted between;
+- a marker must stand where the expected file has lines the snippet does not show (the two snippet
+  lines around it are not neighbours there; the file goes on above a leading one, below a trailing one);
+- a move must leave the moved lines in the expected file's order relative to the section it goes before;
+- removed lines must be absent from the expected file;
+- a revised snippet with a new marker (or a move) must start and end as the expected file does where
+  it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
+
+Every agreeing option is applied (a planner adds all the context it knows is true), unless two
+edit the same snippet line. A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
+the refusal offered a wrong option: `summarise` counts those first.
+
+This module knows refusals, snippets and outcomes; it does not know how the merge decides.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Callable, Sequence
+
+from fastapply.merge.refusal import Option, Refusal
+from fastapply.merge.revise import revise
+from fastapply.merge.text.markers import is_marker
+
+
+def _content(lines: Sequence[str]) -> list[str]:
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _runs_in(needle: list[str], hay: list[str]) -> bool:
+    n = len(needle)
+    return n == 0 or any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def _tagged(snippet: str, option: Option) -> list[tuple[str, bool]]:
+    """The revised snippet's lines, each with True when the option put it there."""
+    lines = snippet.splitlines()
+    marks = [f"\x00{k}" for k in range(len(lines))]  # each original line by its index, to tell them apart
+    revised = revise("\n".join(marks) + "\n", option).splitlines()
+    moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
+    return [(lines[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
+            for t in revised]
+
+
+def _find_run(run: list[str], want: list[str], start: int) -> int | None:
+    n = len(run)
+    return next((i for i in range(start, len(want) - n + 1) if want[i : i + n] == run), None)
+
+
+def agrees(option: Option, snippet: str, expected: str) -> bool:
+    """True when the revised snippet says what `expected` (the planner's intent) has: every section
+    the option touched (a run of lines between markers) is a run of the expected file, those runs
+    in the snippet's order; a new marker stands where the expected file has lines the snippet does
+    not show; removed lines are not in the expected file."""
+    want = _content(expected.splitlines())
+    lines = snippet.splitlines()
+    for edit in option.edits:
+        if edit.action == "remove" and any(line in want for line in _content(lines[edit.start - 1 : edit.end])):
+            return False
+    try:
+        tagged = _tagged(snippet, option)
+    except ValueError:
+        return False
+    sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
+    current: list[str] = []
+    touched = False
+    marker_edges: list[int] = []  # section counts at which a new marker stands
+    for text, new in tagged:
+        if is_marker(text.strip()):
+            sections.append((current, touched))
+            if new:
+                marker_edges.append(len(sections))
+            current, touched = [], False
+            continue
+        if text.strip():
+            current.append(text.strip())
+            touched = touched or new
+    sections.append((current, touched))
+    for at in marker_edges:
+        before = next((s for s, _ in reversed(sections[:at]) if s), None)
+        after = next((s for s, _ in sections[at:] if s), None)
+        if before is None and after is not None and want[: len(after)] == after:
+            return False
+        if after is None and before is not None and want[len(want) - len(before):] == before:
+            return False
+        if before is not None and after is not None and _find_run(before + after, want, 0) is not None:
+            return False
+        sections = [(s, t or k in (at - 1, at)) for k, (s, t) in enumerate(sections)]
+    if marker_edges or any(e.action == "move" for e in option.edits):
+        # a snippet with markers claims the file's edges where it has none: they must be the expected file's
+        head, tail = sections[0][0], sections[-1][0]
+        if head and want[: len(head)] != head or tail and want[len(want) - len(tail):] != tail:
+            return False
+    pos = 0
+    for run, hit in sections:
+        if not hit or not run:
+            continue
+        found = _find_run(run, want, pos)
+        if found is None:
+            return False
+        pos = found + len(run)
+    return True
+
+
+def choose(refusal: Refusal | None, snippet: str, expected: str) -> Option | None:
+    """The refusal's options that agree with the planner's intent, as one option (a planner adds
+    all the context it knows is true): each agreeing option in turn, unless it edits a line an
+    earlier one edits, kept only while the whole still agrees. None when no option agrees."""
+    if refusal is None:
+        return None
+    chosen: list[Option] = []
+    used: set[int] = set()
+    for option in refusal.options:
+        spots = {e.at if e.at is not None else e.start for e in option.edits}
+        spots |= {k for e in option.edits if e.start is not None for k in range(e.start, e.end + 1)}
+        if spots & used or not agrees(option, snippet, expected):
+            continue
+        joint = Option("; ".join(o.says for o in chosen + [option]), tuple(e for o in chosen + [option] for e in o.edits))
+        if chosen and not agrees(joint, snippet, expected):
+            continue
+        chosen.append(option)
+        used |= spots
+    if not chosen:
+        return None
+    return chosen[0] if len(chosen) == 1 else Option("; ".join(o.says for o in chosen),
+                                                      tuple(e for o in chosen for e in o.edits))
+
+
+Merge = Callable[[dict, str], "object"]  # (example, snippet) -> a MergeResult (instant_merge's)
+
+
+def _instant(example: dict, snippet: str):
+    from fastapply.merge.instant import instant_merge
+
+    return instant_merge(example["original"], snippet, language=example.get("language"), path=example.get("path"))
+
+
+def _outcome(result, expected: str) -> str:
+    if not result.merged:
+        return "refused"
+    return "right" if _same(result.text, expected) else "wrong"
+
+
+def retry_example(example: dict, merge: Merge = _instant) -> dict:
+    """One row: the first try, and for a refusal the option chosen and the second try."""
+    from fastapply.evaluation.scoring import example_language, snippet_style
+
+    row = {"id": example.get("id"), "style": snippet_style(example), "language": example_language(example)}
+    first = merge(example, example["snippet"])
+    row["first"] = row["second"] = _outcome(first, example["expected"])
+    if first.merged:
+        return row
+    refusal = first.refusal
+    row["kind"] = refusal.kind if refusal is not None else None
+    row["options"] = len(refusal.options) if refusal is not None else 0
+    option = choose(refusal, example["snippet"], example["expected"])
+    row["option"] = option.says if option is not None else None
+    if option is not None:
+        try:
+            row["second"] = _outcome(merge(example, revise(example["snippet"], option)), example["expected"])
+        except ValueError:
+            row["second"] = "refused"
+    return row
+
+
+def run_retry(examples: Sequence[dict], merge: Merge = _instant, progress: Callable[[str], None] | None = None) -> dict:
+    """Every example's first and second try, and their summary: {"rows": [...], "summary": {...}}."""
+    rows = []
+    for n, example in enumerate(examples, 1):
+        if not example.get("expected"):
+            continue
+        rows.append(retry_example(example, merge))
+        if progress is not None and n % 100 == 0:
+            progress(f"retry: {n}/{len(examples)}")
+    return {"rows": rows, "summary": summarise(rows)}
+
+
+def _same(text: str, expected: str) -> bool:
+    return text.rstrip("\n") == expected.rstrip("\n") or text.split() == expected.split()
+
+
+def summarise(rows: Sequence[dict]) -> dict:
+    """First and second try (right / wrong / refused) overall, per style and per language; the
+    refusals' kinds; how many refusals the retry merged right, wrong, or left refused."""
+    out: dict = {"rows": len(rows)}
+    out["without_option"] = sum(1 for r in rows if r["first"] == "refused" and not r.get("options"))
+    for name in ("first", "second"):
+        out[name] = dict(Counter(r[name] for r in rows))
+    refused = [r for r in rows if r["first"] == "refused"]
+    out["retry"] = dict(Counter(r["second"] for r in refused))
+    out["retry"]["no option"] = sum(1 for r in refused if r.get("option") is None)
+    out["retry_right_share"] = round(out["retry"].get("right", 0) / len(refused), 4) if refused else None
+    out["wrong_after_retry_share"] = round(sum(1 for r in rows if r["second"] == "wrong") / len(rows), 4) if rows else None
+    out["retry_wrong"] = sum(1 for r in refused if r["second"] == "wrong")
+    out["kinds"] = dict(Counter(r.get("kind") for r in refused))
+    for key in ("style", "language"):
+        table: dict = defaultdict(lambda: Counter())
+        for r in rows:
+            table[r.get(key) or "?"][f"first_{r['first']}"] += 1
+            table[r.get(key) or "?"][f"second_{r['second']}"] += 1
+        out[f"by_{key}"] = {k: dict(v) for k, v in sorted(table.items())}
+    return out
+
+
+def format_summary(summary: dict) -> str:
+    """The retry's table for the terminal: wrong files after the retry first."""
+    def three(c: dict) -> str:
+        return f"{c.get('right', 0)} right / {c.get('wrong', 0)} wrong / {c.get('refused', 0)} refused"
+
+    r = summary["retry"]
+    lines = [f"rows: {summary['rows']}",
+             f"retry made wrong files: {summary['retry_wrong']} (wrong after retry: "
+             f"{(summary['wrong_after_retry_share'] or 0) * 100:.2f}% of rows)",
+             f"first try:  {three(summary['first'])}",
+             f"second try: {three(summary['second'])}",
+             f"refusals retried: {r.get('right', 0)} right, {r.get('wrong', 0)} wrong, {r.get('refused', 0)} still refused "
+             f"({r.get('no option', 0)} with no agreeing option); right share "
+             f"{(summary['retry_right_share'] or 0) * 100:.1f}%",
+             "refusal kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["kinds"].items(), key=lambda x: -x[1]))]
+    for key in ("style", "language"):
+        lines.append(f"by {key} (first right/wrong/refused -> second right/wrong/refused):")
+        for name, c in summary[f"by_{key}"].items():
+            lines.append(f"  {name:<16} {c.get('first_right', 0)}/{c.get('first_wrong', 0)}/{c.get('first_refused', 0)}"
+                         f" -> {c.get('second_right', 0)}/{c.get('second_wrong', 0)}/{c.get('second_refused', 0)}")
+    return "\n".join(lines)

@@ -1,0 +1,53 @@
+"""Apply a refusal's option to the snippet it was about: the edit a planner would make, mechanically.
+
+`revise(snippet, option)` returns the snippet text with every edit of `option` (refusal.py's
+`Edit`: insert, marker, move, remove) applied. Line numbers in the edits are the snippet's as
+sent (1-based); the edits of one option are applied against those numbers, so they do not shift
+each other. The snippet's line ending is kept.
+
+Example:
+
+    >>> from fastapply.merge.refusal import Edit, Option
+    >>> revise("b = 2\\n", Option("start with a marker", (Edit("marker", at=1, text="# ... existing code ..."),)))
+    '# ... existing code ...\\nb = 2\\n'
+
+This module edits text; it does not know why the refusal offered the option, nor merge anything.
+"""
+
+from __future__ import annotations
+
+from fastapply.merge.refusal import Option
+
+
+def _split(text: str) -> tuple[list[str], str, bool]:
+    newline = "\r\n" if "\r\n" in text else "\n"
+    ends = text.endswith(("\n", "\r"))
+    return text.splitlines(), newline, ends
+
+
+def revise(snippet: str, option: Option) -> str:
+    """`snippet` with `option`'s edits applied; ValueError when an edit's numbers do not fit it."""
+    lines, newline, ends = _split(snippet)
+    n = len(lines)
+    before: dict[int, list[str]] = {}  # 0-based index -> lines put before it (n: at the end)
+    removed: set[int] = set()
+    for edit in option.edits:
+        if edit.action in ("insert", "marker"):
+            if edit.at is None or edit.text is None or not 1 <= edit.at <= n + 1:
+                raise ValueError(f"{edit.action} at {edit.at} does not fit a snippet of {n} lines")
+            before.setdefault(edit.at - 1, []).extend(edit.text.split("\n"))
+        else:
+            if edit.start is None or edit.end is None or not 1 <= edit.start <= edit.end <= n:
+                raise ValueError(f"{edit.action} of lines {edit.start}-{edit.end} does not fit a snippet of {n} lines")
+            span = range(edit.start - 1, edit.end)
+            removed.update(span)
+            if edit.action == "move":
+                if edit.at is None or not 1 <= edit.at <= n + 1 or edit.start <= edit.at <= edit.end:
+                    raise ValueError(f"move to {edit.at} does not fit lines {edit.start}-{edit.end}")
+                before.setdefault(edit.at - 1, []).extend(lines[k] for k in span)
+    out: list[str] = []
+    for k in range(n + 1):
+        out.extend(before.get(k, ()))
+        if k < n and k not in removed:
+            out.append(lines[k])
+    return newline.join(out) + (newline if ends or not lines else "")

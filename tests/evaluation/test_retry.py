@@ -1,0 +1,54 @@
+"""`fastapply eval --retry`: the options that agree with the planner's intent, the second try."""
+
+from __future__ import annotations
+
+import json
+
+from fastapply import cli
+from fastapply.evaluation.retry import agrees, choose, run_retry
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refusal import Edit, Option
+
+ORIGINAL = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
+SNIPPET = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+EXPECTED = ORIGINAL.replace("return value\n\ndef handler_1", "return value + 1\n\ndef handler_1")
+
+
+def test_only_the_option_that_matches_the_intent_is_chosen():
+    refusal = instant_merge(ORIGINAL, SNIPPET).refusal
+    assert [agrees(o, SNIPPET, EXPECTED) for o in refusal.options] == [True, False]
+    assert choose(refusal, SNIPPET, EXPECTED) == refusal.options[0]
+
+
+def test_a_marker_agrees_only_where_the_expected_file_has_unshown_lines():
+    snippet = "b = 2\nc = 3\n"
+    lead = Option("lead", (Edit("marker", at=1, text="# ..."),))
+    assert agrees(lead, snippet, "a = 1\nb = 2\nc = 3\n")
+    assert not agrees(lead, snippet, "b = 2\nc = 3\n")
+    between = Option("between", (Edit("marker", at=2, text="# ..."),))
+    assert not agrees(between, snippet, "b = 2\nc = 3\n") and agrees(between, snippet, "b = 2\nx\nc = 3\n")
+
+
+def test_run_retry_counts_first_and_second_tries():
+    rows = [{"id": "r", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED, "language": "python"}]
+    done = run_retry(rows)
+    assert done["rows"][0]["first"] == "refused" and done["rows"][0]["second"] == "right"
+    assert done["summary"]["retry"]["right"] == 1 and done["summary"]["retry_wrong"] == 0
+
+
+def test_eval_retry_on_the_command_line(tmp_path, capsys):
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"id": "r", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED}) + "\n")
+    assert cli.main(["eval", "--retry", "--strategy", "instant", "--data", str(data), "--json", str(tmp_path / "o.json")]) == 0
+    out = capsys.readouterr().out
+    assert "first try:  0 right / 0 wrong / 1 refused" in out and "second try: 1 right / 0 wrong / 0 refused" in out
+    assert json.loads((tmp_path / "o.json").read_text())["summary"]["retry"]["right"] == 1
+    assert cli.main(["eval", "--retry", "--strategy", "auto", "--data", str(data)]) != 0
+
+
+def test_a_leading_marker_alone_does_not_agree_when_the_file_goes_on_below_the_snippet():
+    snippet = "b = 2\nc = 3\n"
+    lead = Option("lead", (Edit("marker", at=1, text="# ..."),))
+    assert not agrees(lead, snippet, "a = 1\nb = 2\nc = 3\nd = 4\n")
+    both = Option("both", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
+    assert agrees(both, snippet, "a = 1\nb = 2\nc = 3\nd = 4\n")
