@@ -184,7 +184,8 @@ def run_retry(examples: Sequence[dict], merge: Merge = _instant, progress: Calla
 
 
 def _same(text: str, expected: str) -> bool:
-    return text.rstrip("\n") == expected.rstrip("\n") or text.split() == expected.split()
+    """Right means what `fastapply eval` means (scoring.score_example): the exact file, byte for byte."""
+    return text == expected
 
 
 def summarise(rows: Sequence[dict]) -> dict:
