@@ -75,6 +75,7 @@ def test_no_torch_is_reported_not_raised(monkeypatch):
     assert d.torch is None and "torch is not installed" in d.detail
 
 
+@pytest.mark.extras  # the openai: backend's SDK and httpx come with [model]
 def test_the_chat_backend_line_names_the_key_variable_never_the_key(monkeypatch):
     from fastapply import doctor
 

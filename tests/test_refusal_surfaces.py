@@ -43,6 +43,7 @@ def test_apply_json_and_diff_together_are_refused(tmp_path, capsys):
     assert "--json and --diff" in capsys.readouterr().err
 
 
+@pytest.mark.extras  # the server needs [serve]
 def test_the_server_bodies_carry_the_refusal():
     from fastapply.serve.compat import ApplyFailed
     from fastapply.serve.errors import from_exception
