@@ -101,7 +101,7 @@ def test_first_screen():
 def test_bad_input_lists_the_limits():
     """Issue 18: the README's Bad input section lists every size and time limit, with its default."""
     text = README.read_text(encoding="utf-8")
-    section = text.split("### Bad input", 1)[1].split("\n## ", 1)[0]
+    section = " ".join(text.split("### Bad input", 1)[1].split("\n## ", 1)[0].split())  # wrapping aside
     for limit in ("--max-file-bytes", "8 MiB", "--max-snippet-bytes", "1 MiB", "--max-body-bytes",
                   "--body-timeout", "--header-timeout", "--max-connections", "--max-scored-tokens",
                   "--merge-workers", "--merge-timeout", "1,000,000 characters", "--max-tokens"):
