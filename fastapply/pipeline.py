@@ -36,7 +36,7 @@ from fastapply.errors import InputError, MissingExtraError, RemoteError
 from fastapply.merge.gate import answer_checks, guards
 from fastapply.merge.text import syntax
 from fastapply.merge.instant import MergeResult, instant_merge
-from fastapply.merge.refusal import Refusal
+from fastapply.merge.refuse.refusal import Refusal
 from fastapply.rewrite import prompts, readings
 from fastapply.rewrite.decode import Finished
 from fastapply.rewrite.edit import PreparedEdit, check_inputs, prepare, start_edit

@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Callable, Sequence
 
-from fastapply.merge.refusal import Option, Refusal
-from fastapply.merge.revise import revise
+from fastapply.merge.refuse.refusal import Option, Refusal
+from fastapply.merge.refuse.revise import revise
 from fastapply.merge.text.markers import is_marker
 
 

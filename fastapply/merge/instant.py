@@ -42,8 +42,8 @@ from fastapply.merge.decide import excerpt, opinion, readings
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.text import syntax
-from fastapply.merge.explain import FORM_FIX, explain, split_sentence
-from fastapply.merge.refusal import Refusal
+from fastapply.merge.refuse.explain import FORM_FIX, explain, split_sentence
+from fastapply.merge.refuse.refusal import Refusal
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded

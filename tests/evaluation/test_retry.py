@@ -7,7 +7,7 @@ import json
 from fastapply import cli
 from fastapply.evaluation.retry import agrees, choose, run_retry
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.refusal import Edit, Option
+from fastapply.merge.refuse.refusal import Edit, Option
 
 ORIGINAL = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
 SNIPPET = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"

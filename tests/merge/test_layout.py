@@ -15,9 +15,11 @@ import fastapply.merge
 MERGE = Path(fastapply.merge.__file__).resolve().parent
 PACKAGE = "fastapply.merge"
 # The flow, in order: a sub-package may import only from those before it (and from result.py,
-# the one result shape every merger returns, and refusal.py, the data a refusing site attaches).
+# the one result shape every merger returns, and refuse/refusal.py, the data a refusing site
+# attaches). refuse/ (the rest of it) describes a refusal after the merge decided one.
 # instant.py, on top, may import from all of them.
-LAYERS = ("text", "snippet", "align", "gate", "decide")
+LAYERS = ("text", "snippet", "align", "gate", "decide", "refuse")
+DATA = (["result"], ["refuse", "refusal"])  # the shapes any layer may import
 
 
 def module_files(root: Path = MERGE, package: str = PACKAGE) -> dict[str, Path]:
@@ -103,10 +105,10 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def layer(module: str) -> int:
-    """The module's place in the flow: its sub-package's index in LAYERS; result.py and the
+    """The module's place in the flow: its sub-package's index in LAYERS; the DATA modules and the
     package itself come first, instant.py (and anything else at the top) last."""
     rest = module[len(PACKAGE) + 1:].split(".") if module != PACKAGE else []
-    if not rest or rest in (["result"], ["refusal"]):
+    if not rest or rest in DATA:
         return -1
     return LAYERS.index(rest[0]) if rest[0] in LAYERS else len(LAYERS)
 
@@ -160,3 +162,5 @@ def test_the_layer_check_names_an_import_against_the_flow():
     assert layer(f"{PACKAGE}.align.lazy") < layer(f"{PACKAGE}.gate.guards") < layer(f"{PACKAGE}.decide.settled")
     assert layer(f"{PACKAGE}.decide.settled") < layer(f"{PACKAGE}.instant")
     assert layer(f"{PACKAGE}.result") < layer(f"{PACKAGE}.text.lines")
+    assert layer(f"{PACKAGE}.refuse.refusal") < layer(f"{PACKAGE}.text.lines")
+    assert layer(f"{PACKAGE}.decide.settled") < layer(f"{PACKAGE}.refuse.explain") < layer(f"{PACKAGE}.instant")

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from fastapply.merge.refusal import prefixed
+from fastapply.merge.refuse.refusal import prefixed
 from fastapply.merge.align.anchors import collapse
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.refusal import prefixed
+from fastapply.merge.refuse.refusal import prefixed
 from fastapply.merge.align import doubts, edges, order
 from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors

@@ -15,120 +15,25 @@ takes what the refusing site knew (the `Refusal` a site attached to its sentence
 - never a blank or lone bracket line as "the" line: the nearest distinctive one instead.
 
 A sentence no rule here recognises keeps its words, with kind "form" (`FORM_FIX` as its fix when it
-has no `;`). This module decides nothing about merging; it only describes a refusal.
+has no `;`). The input is read once (reading.py); the options are built by options.py.
+This module decides nothing about merging; it only describes a refusal.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections import Counter
-from dataclasses import dataclass
-from typing import Sequence
 
-from fastapply.merge.refusal import Edit, Line, Option, Refusal, attached
-from fastapply.merge.text.lines import distinctive, is_generic
-from fastapply.merge.text.markers import is_elision
+from fastapply.merge.refuse.options import (around, beside, dropped, edge_markers, indented, open_side,
+                                            pin_option, section_pins)
+from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_places
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
+from fastapply.merge.text.lines import is_generic
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
-MAX_CONTEXT = 8  # original lines an option may add to pin a place
-
-
-@dataclass(frozen=True)
-class Input:
-    """The refused input, split once: lines, sections (snippet index ranges), the marker to write."""
-
-    original: list[str]
-    snippet: list[str]
-    sections: list[tuple[int, int]]  # [start, end] inclusive snippet indexes of each run between markers
-    markers: list[int]  # snippet indexes of marker lines
-    marker: str  # the marker line an option writes
-    counts: Counter
-
-    def is_marker(self, k: int) -> bool:
-        return k in self.markers
-
-    def oline(self, i: int) -> Line:
-        """Original line i (0-based) as a numbered Line, moved to the nearest distinctive line."""
-        if not 0 <= i < len(self.original):
-            return Line(i + 1, "")
-        i = nearest_distinctive(self.original, i)
-        return Line(i + 1, self.original[i].strip())
-
-    def sline(self, k: int) -> Line:
-        return Line(k + 1, self.snippet[k].strip())
-
-
-def _marker_for(snippet: list[str], markers: list[int], language: str | None) -> str:
-    if markers:
-        return snippet[markers[0]].strip()
-    if language in ("python", "ruby", "bash", "shell", "yaml", "toml", "perl", "r", "elixir", "makefile", "dockerfile"):
-        return "# ... existing code ..."
-    if language in ("html", "xml", "vue", "svelte", "markdown"):
-        return "<!-- ... existing code ... -->"
-    if language in ("lua", "sql", "haskell"):
-        return "-- ... existing code ..."
-    return "// ... existing code ..."
-
-
-def read_input(original: str, snippet: str, language: str | None = None) -> Input:
-    o = original.splitlines()
-    s = snippet.splitlines()
-    known = frozenset(line.strip() for line in o)
-    markers = [k for k, line in enumerate(s) if is_elision(line, known) or line.strip().startswith("@@")]
-    sections: list[tuple[int, int]] = []
-    start = None
-    for k in range(len(s) + 1):
-        if k == len(s) or k in markers:
-            if start is not None:
-                run = [j for j in range(start, k) if s[j].strip()]
-                if run:
-                    sections.append((run[0], run[-1]))
-            start = None
-        elif start is None:
-            start = k
-    return Input(o, s, sections, markers, _marker_for(s, markers, language), Counter(line.strip() for line in o))
-
-
-def nearest_distinctive(lines: Sequence[str], i: int) -> int:
-    """i, or the nearest line to it that is not generic (a blank line, `}`, `end`)."""
-    for d in range(len(lines)):
-        for j in (i - d, i + d):
-            if 0 <= j < len(lines) and not is_generic(lines[j]):
-                return j
-    return i
-
-
-def _unique(inp: Input, i: int) -> bool:
-    text = inp.original[i].strip()
-    return distinctive(text) and not is_generic(text) and inp.counts[text] == 1
-
-
-def _find(inp: Input, text: str, near: int | None = None) -> int | None:
-    """The snippet index of the line whose stripped text is `text` (the one nearest `near`)."""
-    hits = [k for k, line in enumerate(inp.snippet) if line.strip() == text.strip() and k not in inp.markers]
-    if not hits:
-        return None
-    return hits[0] if near is None else min(hits, key=lambda k: abs(k - near))
-
-
-def _section_of(inp: Input, k: int) -> tuple[int, int] | None:
-    return next((sec for sec in inp.sections if sec[0] <= k <= sec[1]), None)
 
 
 # --------------------------------------------------------------------------- out of order
-
-
-def section_places(inp: Input) -> list[int | None]:
-    """Each section's place in the original: the first of its lines that occurs once there (and
-    pins: not generic), or None when it has none."""
-    where = {line.strip(): i for i, line in enumerate(inp.original)}
-    out: list[int | None] = []
-    for a, b in inp.sections:
-        found = [where[t] for t in (inp.snippet[k].strip() for k in range(a, b + 1))
-                 if inp.counts.get(t) == 1 and distinctive(t) and not is_generic(t)]
-        out.append(found[0] if found else None)
-    return out
 
 
 def _longest_increasing(items: list[tuple[int, int]]) -> set[int]:
@@ -161,7 +66,7 @@ def out_of_order(inp: Input) -> Refusal | None:
         end = b + 1 if b + 1 in inp.markers else b
         edits = [Edit("move", at=ta + 1, start=a + 1, end=end + 1)]
         if end == b:
-            edits.append(Edit("marker", at=ta + 1, text=_indented(inp.marker, inp.snippet[a])))
+            edits.append(Edit("marker", at=ta + 1, text=indented(inp.marker, inp.snippet[a])))
         where = f"before the section starting `{inp.snippet[ta].strip()[:60]}` (line {ta + 1})"
     else:
         target = max(n for n in keep)
@@ -169,15 +74,11 @@ def out_of_order(inp: Input) -> Refusal | None:
         if tail is None:
             return _order_refusal(inp, moved, target, p, ())
         end = b + 1 if b + 1 in inp.markers and b + 1 != tail else b
-        edits = [Edit("marker", at=tail + 1, text=_indented(inp.marker, inp.snippet[a])),
+        edits = [Edit("marker", at=tail + 1, text=indented(inp.marker, inp.snippet[a])),
                  Edit("move", at=tail + 1, start=a + 1, end=end + 1)]
         where = f"after the section starting `{inp.snippet[inp.sections[target][0]].strip()[:60]}`"
     says = f"move snippet lines {a + 1}-{b + 1} {where}"
     return _order_refusal(inp, moved, target, p, (Option(says, tuple(edits)),), where)
-
-
-def _indented(marker: str, like: str) -> str:
-    return like[: len(like) - len(like.lstrip())] + marker
 
 
 def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tuple[Option, ...],
@@ -196,56 +97,6 @@ def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tup
                    (inp.sline(first), inp.sline(other)), options)
 
 
-# --------------------------------------------------------------------------- pinning a place
-
-
-def _matched_run(inp: Input, k: int, p: int, step: int, stop: int) -> int | None:
-    """Walk from snippet line k (at original line p) by `step` while the lines agree (blank lines
-    skipped on both sides); the original index the section's edge `stop` lands on, or None when a
-    line differs before the edge."""
-    i, j = k, p
-    while True:
-        i += step
-        if (i < stop) if step < 0 else (i > stop):
-            return j
-        if not inp.snippet[i].strip():
-            continue
-        j += step
-        while 0 <= j < len(inp.original) and not inp.original[j].strip():
-            j += step
-        if not 0 <= j < len(inp.original) or inp.original[j].strip() != inp.snippet[i].strip():
-            return None
-
-
-def pin_option(inp: Input, k: int, p: int) -> Option | None:
-    """The option that pins snippet line k to original line p: the unchanged original lines
-    between its section's edge and the nearest line that occurs once in the file, added above the
-    section (or below it when the lines above differ). None when neither side reaches its edge."""
-    sec = _section_of(inp, k)
-    if sec is None:
-        return None
-    a, b = sec
-    top = _matched_run(inp, k, p, -1, a)
-    if top is not None:
-        q = top - 1
-        while q >= 0 and top - q <= MAX_CONTEXT and not _unique(inp, q):
-            q -= 1
-        if q >= 0 and top - q <= MAX_CONTEXT:
-            text = "\n".join(inp.original[q:top])
-            return Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} (for the place "
-                          f"at original line {p + 1})", (Edit("insert", at=a + 1, text=text, original_line=q + 1),))
-    bottom = _matched_run(inp, k, p, +1, b)
-    if bottom is not None:
-        q = bottom + 1
-        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not _unique(inp, q):
-            q += 1
-        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
-            text = "\n".join(inp.original[bottom + 1 : q + 1])
-            return Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} (for the "
-                          f"place at original line {p + 1})", (Edit("insert", at=b + 2, text=text, original_line=bottom + 2),))
-    return None
-
-
 # --------------------------------------------------------------------------- the sentences
 
 
@@ -256,7 +107,6 @@ _NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (afte
 _DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the similar original line (\d+) \(`.*?`\) "
                     r"(next to|near) it(?:; include the unchanged original line \d+ \(`.*?`\) if it is new"
                     r"(?:, or line (\d+) \(`.*?`\) if it replaces it)?)?")
-_DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
 
 
 def split_sentence(sentence: str) -> tuple[str, str]:
@@ -272,32 +122,6 @@ def split_sentence(sentence: str) -> tuple[str, str]:
         elif not quoted and depth == 0 and sentence.startswith("; ", i):
             cut = i
     return (sentence, "") if cut < 0 else (sentence[:cut], sentence[cut + 2 :])
-
-
-def _around(inp: Input, k: int, at: int) -> tuple[Option, ...]:
-    """Options for snippet line k that may change original line `at` or be new beside it: the
-    unchanged lines around `at` (a change), or `at` itself above or below it (a new line)."""
-    sec = _section_of(inp, k)
-    if sec is None:
-        return ()
-    a, b = sec
-    out = []
-    for top, what in ((at, "if it changes that line"), (at + 1, "if it is new after it")):
-        q = top - 1
-        while q >= 0 and top - q <= MAX_CONTEXT and not _unique(inp, q):
-            q -= 1
-        if q >= 0 and top - q <= MAX_CONTEXT:
-            out.append(Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} {what}",
-                              (Edit("insert", at=a + 1, text="\n".join(inp.original[q:top]), original_line=q + 1),)))
-    for bottom, what in ((at, "if it changes that line"), (at - 1, "if it is new before it")):
-        q = bottom + 1
-        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not _unique(inp, q):
-            q += 1
-        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
-            out.append(Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} {what}",
-                              (Edit("insert", at=b + 2, text="\n".join(inp.original[bottom + 1 : q + 1]),
-                                    original_line=bottom + 2),)))
-    return tuple(out)
 
 
 def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
@@ -347,89 +171,20 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     shown = detail.get("shown") if detail else m.group(1)
     at = detail.get("at") if detail else int(m.group(2)) - 1
     beyond = detail.get("beyond") if detail else (int(m.group(4)) - 1 if m.group(4) else None)
-    k = _find(inp, shown)
+    k = find(inp, shown)
     cause, fix = split_sentence(sentence)
     options = []
     if k is not None and at is not None and 0 <= at < len(inp.original):
-        side = _open_side(inp, k)
+        side = open_side(inp, k)
         for line, what in ((at, "if it is new"), (beyond, "if it replaces that line")):
             if line is None or not 0 <= line < len(inp.original):
                 continue
-            opt = _beside(inp, k, line, side, what)
+            opt = beside(inp, k, line, side, what)
             if opt is not None:
                 options.append(opt)
     lines = (inp.oline(at),) if at is not None and 0 <= at < len(inp.original) else ()
     snip = (inp.sline(k),) if k is not None else ()
     return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
-
-
-def _open_side(inp: Input, k: int) -> int:
-    """+1 when snippet line k ends its section (a marker or the end after it), else -1."""
-    sec = _section_of(inp, k)
-    if sec is None:
-        return 1
-    return 1 if sec[1] - k <= k - sec[0] else -1
-
-
-def _beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None:
-    """Show original `line` unchanged right beside snippet line k, on the marker's side, with the
-    original lines between it and the section's edge line if the edge is original."""
-    text = inp.original[line]
-    if side > 0:
-        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line {k + 1} {what}",
-                      (Edit("insert", at=k + 2, text=text, original_line=line + 1),))
-    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {k + 1} {what}",
-                  (Edit("insert", at=k + 1, text=text, original_line=line + 1),))
-
-
-def _edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
-    n = len(inp.snippet)
-    first = next((k for k, l in enumerate(inp.snippet) if l.strip()), 0)
-    last = max((k for k, l in enumerate(inp.snippet) if l.strip()), default=0)
-    start = Edit("marker", at=first + 1, text=_indented(inp.marker, inp.snippet[first] if n else ""))
-    end = Edit("marker", at=last + 2, text=_indented(inp.marker, inp.snippet[last] if n else ""))
-    out = []
-    if lead and trail:
-        out.append(Option("add a marker line at the start and at the end of the snippet", (start, end)))
-    if lead:
-        out.append(Option("add a marker line at the start of the snippet (the file goes on above it)", (start,)))
-    if trail:
-        out.append(Option("add a marker line at the end of the snippet (the file goes on below it)", (end,)))
-    return tuple(out)
-
-
-def _dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, ...]:
-    """A marker where the candidate drops original lines: between the two snippet lines the
-    deletion sits between (the largest deletion, or the one at the sentence's line)."""
-    if candidate is None:
-        return ()
-    cand = candidate.splitlines()
-    ops = [op for op in difflib.SequenceMatcher(a=inp.original, b=cand, autojunk=False).get_opcodes()
-           if op[0] in ("delete", "replace") and any(l.strip() for l in inp.original[op[1]:op[2]])]
-    m = _DROPS.search(sentence)
-    if m is not None:
-        ops = [op for op in ops if op[1] <= int(m.group(2)) - 1 < op[2]] or ops
-    out = []
-    for tag, i1, i2, j1, j2 in sorted(ops, key=lambda op: op[1] - op[2])[:2]:
-        above = next((cand[j].strip() for j in range(j1 - 1, -1, -1) if cand[j].strip()), None)
-        below = next((cand[j].strip() for j in range(j2, len(cand)) if cand[j].strip()), None)
-        at = None
-        for k, line in enumerate(inp.snippet):
-            if above is not None and line.strip() == above:
-                nxt = next((j for j in range(k + 1, len(inp.snippet)) if inp.snippet[j].strip()), None)
-                if nxt is None or below is None or inp.snippet[nxt].strip() == below or tag == "replace":
-                    at = k + 1
-                    break
-            if above is None and below is not None and line.strip() == below:
-                at = k
-                break
-        if at is None or at in inp.markers or (at - 1) in inp.markers:
-            continue
-        like = inp.snippet[at - 1] if at > 0 else inp.snippet[at]
-        out.append(Option(f"add a marker line before snippet line {at + 1} to keep original lines {i1 + 1}-{i2} "
-                          f"(`{inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]}`)",
-                          (Edit("marker", at=at + 1, text=_indented(inp.marker, like)),)))
-    return tuple(out)
 
 
 def _not_found(inp: Input, sentence: str) -> Refusal | None:
@@ -465,10 +220,10 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
     may = re.search(r"`(.*?)` may change original line (\d+)", sentence)
     if may is not None:
-        k = _find(inp, may.group(1))
+        k = find(inp, may.group(1))
         at = int(may.group(2)) - 1
         if k is not None and 0 <= at < len(inp.original):
-            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),), _around(inp, k, at))
+            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),), around(inp, k, at))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
     return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))
@@ -503,7 +258,7 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
             lead = trail = True  # the first marker makes both unmarked ends claim the file's edges
         if inp.markers and inp.markers[0] <= (inp.sections[0][0] if inp.sections else 0):
             lead = False
-        options = _edge_markers(inp, lead, trail)
+        options = edge_markers(inp, lead, trail)
         if not inp.markers and options:
             # markers alone leave a section whose edge lines the file has several times to a guess:
             # offer them with the unchanged lines that pin each place, first when the sentence says so
@@ -512,10 +267,10 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
                            for pin in section_pins(inp, 0))
             options = pinned + (() if "several places" in sentence else options)
     elif kind in ("unshown-deletion", "duplicate"):
-        options = _dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
+        options = dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
     lines = tuple(inp.oline(nearest_distinctive(inp.original, int(x) - 1))
                   for x in re.findall(r"\blines? (\d+)\b", sentence)[:4] if 0 < int(x) <= len(inp.original))
-    snip = tuple(inp.sline(k) for k in (_find(inp, q) for q in re.findall(_QUOTE, sentence)[:3])
+    snip = tuple(inp.sline(k) for k in (find(inp, q) for q in re.findall(_QUOTE, sentence)[:3])
                  if k is not None and not is_generic(inp.snippet[k]))
     if options and not fix:
         fix = options[0].says
@@ -562,62 +317,6 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal) -> Refusal:
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)
     return refusal.with_(options=refusal.options + tuple(extra[:12]), fix=fix)
-
-
-def _edge_run(inp: Input, sec: tuple[int, int], step: int) -> list[int]:
-    """The snippet indexes of the section's lines from its top (step +1) or bottom (-1) while they
-    are original lines (any non-blank line the original has)."""
-    a, b = sec
-    out = []
-    for k in (range(a, b + 1) if step > 0 else range(b, a - 1, -1)):
-        text = inp.snippet[k].strip()
-        if not text:
-            continue
-        if inp.counts.get(text, 0) == 0:
-            break
-        out.append(k)
-    return out
-
-
-def _run_places(inp: Input, run: list[int]) -> list[int]:
-    """Original indexes where the snippet lines `run` (in order, blank lines skipped) stand one
-    after the other: the place of run[0]."""
-    texts = [inp.snippet[k].strip() for k in run]
-    content = [i for i, line in enumerate(inp.original) if line.strip()]
-    out = []
-    for n, i in enumerate(content):
-        if inp.original[i].strip() == texts[0] and all(
-                n + m < len(content) and inp.original[content[n + m]].strip() == texts[m] for m in range(len(texts))):
-            out.append(i)
-    return out
-
-
-def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
-    """Options that pin section n at each place its leading (or trailing) original lines fit."""
-    if not 0 <= n < len(inp.sections):
-        return ()
-    sec = inp.sections[n]
-    out: list[Option] = []
-    for step in (+1, -1):
-        run = _edge_run(inp, sec, step)
-        if not run:
-            continue
-        if step < 0:
-            run = run[::-1]
-        places = _run_places(inp, run)
-        if len(places) > limit:
-            continue
-        for p in places:
-            if step > 0:
-                opt = pin_option(inp, sec[0], p)
-            else:
-                last = p  # the run's last line stands where the section ends
-                content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-                last = content[len(run) - 1] if len(content) >= len(run) else p
-                opt = pin_option(inp, sec[1], last)
-            if opt is not None and opt not in out:
-                out.append(opt)
-    return tuple(out)
 
 
 def _section_number(sentence: str) -> int | None:

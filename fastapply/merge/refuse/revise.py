@@ -7,7 +7,7 @@ each other. The snippet's line ending is kept.
 
 Example:
 
-    >>> from fastapply.merge.refusal import Edit, Option
+    >>> from fastapply.merge.refuse.refusal import Edit, Option
     >>> revise("b = 2\\n", Option("start with a marker", (Edit("marker", at=1, text="# ... existing code ..."),)))
     '# ... existing code ...\\nb = 2\\n'
 
@@ -16,7 +16,7 @@ This module edits text; it does not know why the refusal offered the option, nor
 
 from __future__ import annotations
 
-from fastapply.merge.refusal import Option
+from fastapply.merge.refuse.refusal import Option
 
 
 def _split(text: str) -> tuple[list[str], str, bool]:

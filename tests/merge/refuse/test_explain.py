@@ -1,15 +1,13 @@
-"""A refusal is data: kind, numbered lines, a fix and options that revise.py applies (refusal.py,
-explain.py, revise.py), and what instant_merge returns with it."""
+"""explain.py: a refusal sentence and the whole input into a Refusal (kind, cause, lines), with options
+that revise.py applies and the instant merge then writes."""
 
 from __future__ import annotations
 
-import pytest
-
-from fastapply.merge.explain import explain, out_of_order, read_input
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.refusal import KINDS, Edit, Option, Reason, Refusal, attached, prefixed
-from fastapply.merge.revise import revise
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.refuse.explain import explain, out_of_order
+from fastapply.merge.refuse.reading import read_input
+from fastapply.merge.refuse.refusal import attached
+from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = """\
 def configure_logging(level):
@@ -26,26 +24,6 @@ def save_settings(path, data):
     write_file(path, data)
     return True
 """
-
-
-def test_the_sentence_is_rendered_from_the_data_and_travels_as_text():
-    r = Reason(Refusal("ambiguous-place", "`x` matches 2 places", "add a line"))
-    assert r == "`x` matches 2 places; add a line" and isinstance(r, str)
-    assert attached(r).kind == "ambiguous-place"
-    assert attached(prefixed("section 1", r)).cause == "section 1: `x` matches 2 places"
-    assert attached("plain words") is None
-    with pytest.raises(ValueError):
-        Refusal("made-up", "x", "y")
-
-
-def test_revise_applies_each_edit_against_the_snippet_as_sent():
-    snippet = "a\nb\nc\n"
-    option = Option("several", (Edit("insert", at=2, text="x\ny", original_line=4), Edit("marker", at=4, text="# ..."),
-                                 Edit("remove", start=3, end=3)))
-    assert revise(snippet, option) == "a\nx\ny\nb\n# ...\n"
-    assert revise(snippet, Option("move", (Edit("move", at=1, start=3, end=3),))) == "c\na\nb\n"
-    with pytest.raises(ValueError):
-        revise(snippet, Option("bad", (Edit("insert", at=9, text="z"),)))
 
 
 def test_sections_out_of_file_order_are_named_with_the_move_that_fixes_them():
@@ -66,17 +44,6 @@ def test_in_order_sections_are_not_called_out_of_order():
                "# ... existing code ...\ndef save_settings(path, data):\n    write_file(path, data, atomic=True)\n"
                "# ... existing code ...\n")
     assert out_of_order(read_input(ORIGINAL, snippet)) is None
-
-
-def test_every_instant_refusal_carries_a_kind_a_fix_and_distinctive_lines():
-    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(3))
-    for snippet in ("    value = compute(request)\n    return value + 1\n",  # no markers, several places
-                    "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n",
-                    "", "\x00"):
-        r = instant_merge(original, snippet)
-        assert not r.merged and r.refusal is not None
-        assert r.refusal.kind in KINDS and r.refusal.fix and r.refused_reason == r.refusal.sentence
-        assert all(not is_generic(line.text) for line in r.refusal.original)
 
 
 def test_an_ambiguous_place_offers_the_context_that_pins_each_place_and_each_merges_there():

@@ -1,0 +1,228 @@
+"""A refusal's options: the snippet edits (refusal.py's `Option`) that answer it, built from the input.
+
+- `pin_option`, `section_pins`: the unchanged original lines (at most MAX_CONTEXT) between a
+  section's edge and the nearest line the file holds once, added above or below the section, that
+  pin it to one place (ambiguous-place, and every kind in explain.PINNED);
+- `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
+  beside a shown line that may be new or a change (new-or-changed);
+- `edge_markers`: a marker at the snippet's start or end where it stops without one;
+- `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion).
+
+This module builds options from an `Input` (reading.py); which refusal gets which options, and
+its words, are explain.py's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, unique
+from fastapply.merge.refuse.refusal import Edit, Option
+
+MAX_CONTEXT = 8  # original lines an option may add to pin a place
+_DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
+
+
+def indented(marker: str, like: str) -> str:
+    """The marker line at the indentation of the snippet line `like`."""
+    return like[: len(like) - len(like.lstrip())] + marker
+
+
+def _matched_run(inp: Input, k: int, p: int, step: int, stop: int) -> int | None:
+    """Walk from snippet line k (at original line p) by `step` while the lines agree (blank lines
+    skipped on both sides); the original index the section's edge `stop` lands on, or None when a
+    line differs before the edge."""
+    i, j = k, p
+    while True:
+        i += step
+        if (i < stop) if step < 0 else (i > stop):
+            return j
+        if not inp.snippet[i].strip():
+            continue
+        j += step
+        while 0 <= j < len(inp.original) and not inp.original[j].strip():
+            j += step
+        if not 0 <= j < len(inp.original) or inp.original[j].strip() != inp.snippet[i].strip():
+            return None
+
+
+def pin_option(inp: Input, k: int, p: int) -> Option | None:
+    """The option that pins snippet line k to original line p: the unchanged original lines
+    between its section's edge and the nearest line that occurs once in the file, added above the
+    section (or below it when the lines above differ). None when neither side reaches its edge."""
+    sec = section_of(inp, k)
+    if sec is None:
+        return None
+    a, b = sec
+    top = _matched_run(inp, k, p, -1, a)
+    if top is not None:
+        q = top - 1
+        while q >= 0 and top - q <= MAX_CONTEXT and not unique(inp, q):
+            q -= 1
+        if q >= 0 and top - q <= MAX_CONTEXT:
+            text = "\n".join(inp.original[q:top])
+            return Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} (for the place "
+                          f"at original line {p + 1})", (Edit("insert", at=a + 1, text=text, original_line=q + 1),))
+    bottom = _matched_run(inp, k, p, +1, b)
+    if bottom is not None:
+        q = bottom + 1
+        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not unique(inp, q):
+            q += 1
+        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
+            text = "\n".join(inp.original[bottom + 1 : q + 1])
+            return Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} (for the "
+                          f"place at original line {p + 1})", (Edit("insert", at=b + 2, text=text, original_line=bottom + 2),))
+    return None
+
+
+def around(inp: Input, k: int, at: int) -> tuple[Option, ...]:
+    """Options for snippet line k that may change original line `at` or be new beside it: the
+    unchanged lines around `at` (a change), or `at` itself above or below it (a new line)."""
+    sec = section_of(inp, k)
+    if sec is None:
+        return ()
+    a, b = sec
+    out = []
+    for top, what in ((at, "if it changes that line"), (at + 1, "if it is new after it")):
+        q = top - 1
+        while q >= 0 and top - q <= MAX_CONTEXT and not unique(inp, q):
+            q -= 1
+        if q >= 0 and top - q <= MAX_CONTEXT:
+            out.append(Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} {what}",
+                              (Edit("insert", at=a + 1, text="\n".join(inp.original[q:top]), original_line=q + 1),)))
+    for bottom, what in ((at, "if it changes that line"), (at - 1, "if it is new before it")):
+        q = bottom + 1
+        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not unique(inp, q):
+            q += 1
+        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
+            out.append(Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} {what}",
+                              (Edit("insert", at=b + 2, text="\n".join(inp.original[bottom + 1 : q + 1]),
+                                    original_line=bottom + 2),)))
+    return tuple(out)
+
+
+def open_side(inp: Input, k: int) -> int:
+    """+1 when snippet line k ends its section (a marker or the end after it), else -1."""
+    sec = section_of(inp, k)
+    if sec is None:
+        return 1
+    return 1 if sec[1] - k <= k - sec[0] else -1
+
+
+def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None:
+    """Show original `line` unchanged right beside snippet line k, on the marker's side, with the
+    original lines between it and the section's edge line if the edge is original."""
+    text = inp.original[line]
+    if side > 0:
+        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line {k + 1} {what}",
+                      (Edit("insert", at=k + 2, text=text, original_line=line + 1),))
+    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {k + 1} {what}",
+                  (Edit("insert", at=k + 1, text=text, original_line=line + 1),))
+
+
+def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
+    """Options that add a marker at the snippet's start (`lead`) and/or end (`trail`)."""
+    n = len(inp.snippet)
+    first = next((k for k, l in enumerate(inp.snippet) if l.strip()), 0)
+    last = max((k for k, l in enumerate(inp.snippet) if l.strip()), default=0)
+    start = Edit("marker", at=first + 1, text=indented(inp.marker, inp.snippet[first] if n else ""))
+    end = Edit("marker", at=last + 2, text=indented(inp.marker, inp.snippet[last] if n else ""))
+    out = []
+    if lead and trail:
+        out.append(Option("add a marker line at the start and at the end of the snippet", (start, end)))
+    if lead:
+        out.append(Option("add a marker line at the start of the snippet (the file goes on above it)", (start,)))
+    if trail:
+        out.append(Option("add a marker line at the end of the snippet (the file goes on below it)", (end,)))
+    return tuple(out)
+
+
+def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, ...]:
+    """A marker where the candidate drops original lines: between the two snippet lines the
+    deletion sits between (the largest deletion, or the one at the sentence's line)."""
+    if candidate is None:
+        return ()
+    cand = candidate.splitlines()
+    ops = [op for op in difflib.SequenceMatcher(a=inp.original, b=cand, autojunk=False).get_opcodes()
+           if op[0] in ("delete", "replace") and any(l.strip() for l in inp.original[op[1]:op[2]])]
+    m = _DROPS.search(sentence)
+    if m is not None:
+        ops = [op for op in ops if op[1] <= int(m.group(2)) - 1 < op[2]] or ops
+    out = []
+    for tag, i1, i2, j1, j2 in sorted(ops, key=lambda op: op[1] - op[2])[:2]:
+        above = next((cand[j].strip() for j in range(j1 - 1, -1, -1) if cand[j].strip()), None)
+        below = next((cand[j].strip() for j in range(j2, len(cand)) if cand[j].strip()), None)
+        at = None
+        for k, line in enumerate(inp.snippet):
+            if above is not None and line.strip() == above:
+                nxt = next((j for j in range(k + 1, len(inp.snippet)) if inp.snippet[j].strip()), None)
+                if nxt is None or below is None or inp.snippet[nxt].strip() == below or tag == "replace":
+                    at = k + 1
+                    break
+            if above is None and below is not None and line.strip() == below:
+                at = k
+                break
+        if at is None or at in inp.markers or (at - 1) in inp.markers:
+            continue
+        like = inp.snippet[at - 1] if at > 0 else inp.snippet[at]
+        out.append(Option(f"add a marker line before snippet line {at + 1} to keep original lines {i1 + 1}-{i2} "
+                          f"(`{inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]}`)",
+                          (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
+    return tuple(out)
+
+
+def _edge_run(inp: Input, sec: tuple[int, int], step: int) -> list[int]:
+    """The snippet indexes of the section's lines from its top (step +1) or bottom (-1) while they
+    are original lines (any non-blank line the original has)."""
+    a, b = sec
+    out = []
+    for k in (range(a, b + 1) if step > 0 else range(b, a - 1, -1)):
+        text = inp.snippet[k].strip()
+        if not text:
+            continue
+        if inp.counts.get(text, 0) == 0:
+            break
+        out.append(k)
+    return out
+
+
+def _run_places(inp: Input, run: list[int]) -> list[int]:
+    """Original indexes where the snippet lines `run` (in order, blank lines skipped) stand one
+    after the other: the place of run[0]."""
+    texts = [inp.snippet[k].strip() for k in run]
+    content = [i for i, line in enumerate(inp.original) if line.strip()]
+    out = []
+    for n, i in enumerate(content):
+        if inp.original[i].strip() == texts[0] and all(
+                n + m < len(content) and inp.original[content[n + m]].strip() == texts[m] for m in range(len(texts))):
+            out.append(i)
+    return out
+
+
+def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
+    """Options that pin section n at each place its leading (or trailing) original lines fit."""
+    if not 0 <= n < len(inp.sections):
+        return ()
+    sec = inp.sections[n]
+    out: list[Option] = []
+    for step in (+1, -1):
+        run = _edge_run(inp, sec, step)
+        if not run:
+            continue
+        if step < 0:
+            run = run[::-1]
+        places = _run_places(inp, run)
+        if len(places) > limit:
+            continue
+        for p in places:
+            if step > 0:
+                opt = pin_option(inp, sec[0], p)
+            else:
+                last = p  # the run's last line stands where the section ends
+                content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+                last = content[len(run) - 1] if len(content) >= len(run) else p
+                opt = pin_option(inp, sec[1], last)
+            if opt is not None and opt not in out:
+                out.append(opt)
+    return tuple(out)

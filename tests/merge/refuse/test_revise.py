@@ -1,0 +1,18 @@
+"""revise.py applies an option's edits to the snippet as sent."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.revise import revise
+
+
+def test_revise_applies_each_edit_against_the_snippet_as_sent():
+    snippet = "a\nb\nc\n"
+    option = Option("several", (Edit("insert", at=2, text="x\ny", original_line=4), Edit("marker", at=4, text="# ..."),
+                                 Edit("remove", start=3, end=3)))
+    assert revise(snippet, option) == "a\nx\ny\nb\n# ...\n"
+    assert revise(snippet, Option("move", (Edit("move", at=1, start=3, end=3),))) == "c\na\nb\n"
+    with pytest.raises(ValueError):
+        revise(snippet, Option("bad", (Edit("insert", at=9, text="z"),)))
