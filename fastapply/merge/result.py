@@ -1,17 +1,20 @@
-"""`Merged`: what every merger (lazy, greedy, blocks, definitions) returns to instant.py.
+"""`Merged`: what every merger (lazy, greedy, blocks, definitions) returns; `MergeResult`: what instant_merge returns.
 
-One shape for all of them: the merged lines, or a refusal with its reason, plus what the entry
-point and the model path may use (the rung that matched, a best untrusted candidate, where the
-sections landed, how many lines the snippet showed, the undecided regions). `MergeResult`
-(instant.py) is the public outcome built from it, in file text rather than lines.
+`Merged` is one shape for all the mergers: the merged lines, or a refusal with its reason, plus
+what the entry point and the model path may use (the rung that matched, a best untrusted
+candidate, where the sections landed, how many lines the snippet showed, the undecided regions).
+`MergeResult` is the public outcome built from it (gate/finish.py, decide/two_readings.py,
+instant.py), in file text rather than lines.
 
-This module holds a dataclass and nothing else.
+This module holds the two dataclasses and nothing else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from fastapply.merge.refuse.refusal import Refusal
 
 
 @dataclass(frozen=True)
@@ -25,3 +28,22 @@ class Merged:
     regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
     doubted: bool = False  # refused for a doubt about `candidate` itself, not a choice between places
     alternative: list[str] | None = None  # a doubt's rival reading of the whole file (edges._alternative)
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """The outcome of the instant path."""
+
+    text: str | None  # the merged file when trusted, else None
+    refused_reason: str | None  # None when merged; a one-sentence reason a user can act on otherwise
+    method: str | None  # "lazy" | "search_replace" | "diff" | "definition" | None
+    rung: str | None  # which ladder rung matched: "exact", "whitespace", "fuzzy"
+    candidate: str | None  # best untrusted merge when refused (for the model path's draft), else None
+    regions: tuple[tuple[int, int], ...] = ()  # undecided original line ranges [start, end) when refused
+    alternatives: tuple[str, ...] = ()  # refused between two complete readings: both, `candidate` first
+    choice: str | None = None  # what they differ by: "doubt" (a new line or a changed one) | "readings" (joint, greedy)
+    refusal: Refusal | None = None  # when refused: the kind, the lines, the fix and its options (refusal.py)
+
+    @property
+    def merged(self) -> bool:
+        return self.text is not None

@@ -350,7 +350,7 @@ def test_code_shaped_input_never_crashes_a_merger(original, snippet, language):
 def test_a_plus_block_repeating_existing_code_passes_the_copied_lines_guard_by_its_counts():
     from fastapply.merge.gate import snippet_checks
     from fastapply.merge.text.conventions import split_text as _split
-    from fastapply.merge.instant import _copied
+    from fastapply.merge.decide.settled import copied as _copied
 
     original = ["def f():", "    a = 1", "    logger.info(\"starting the worker\")", "    logger.info(\"worker is ready\")"]
     diff_snippet = ["@@ -0,0 +0,0 @@", "def f():", "+    logger.info(\"starting the worker\")", "+    logger.info(\"worker is ready\")", "    a = 1"]
@@ -477,25 +477,6 @@ def test_a_new_block_shaped_like_the_last_one_is_not_written_over_it():
     assert result.text is None or "it('should add two numbers'" in result.text
 
 
-def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_nothing_wins():
-    from fastapply.merge.gate import snippet_checks
-    from fastapply.merge.text.conventions import split_text
-    from fastapply.merge.instant import _fewer_copies
-
-    original = "def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 0\n\n\n" \
-               "def test_b(runner):\n    result = runner.invoke(cli, ['--version'])\n    assert 'version' in result.output\n"
-    new = "\n\ndef test_c(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert 'Usage' in result.output\n"
-    snippet = ["# ... existing code ...", "    assert 'version' in result.output", "", "", "def test_c(runner):",
-               "    result = runner.invoke(cli, ['--help'])", "    assert 'Usage' in result.output"]
-    greedy = original + new  # one copied line: the new test's invoke, which the snippet brings
-    joint = original.replace("    assert 'version' in result.output\n", "") + new + "    result = runner.invoke(cli, ['--version'])\n"
-    orig = split_text(original)
-    lines = [split_text(joint).lines, split_text(greedy).lines]
-    lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
-    assert _fewer_copies(orig, lines, lost, snippet)  # joint copies more and loses a line: greedy
-    assert not _fewer_copies(orig, lines[::-1], lost[::-1], snippet)  # never the other way round
-
-
 def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start():
     # The joint reading doubts the new test (a change of TestLogger?); the greedy one alone reads
     # the unmarked start as the file's start and drops the licence and package clause above it.
@@ -515,39 +496,6 @@ def test_the_greedy_reading_alone_may_not_drop_the_head_above_an_unmarked_start(
         assert "first 3 line(s)" in r.refused_reason
     r = instant_merge(original, "// ... existing code ...\n" + snippet, path="x_test.go")
     assert r.merged and r.text.startswith("// Copyright the authors.\n")
-
-
-def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
-    from fastapply.merge.text.conventions import split_text
-    from fastapply.merge.instant import MergeResult, _unchanged_loses
-
-    orig = split_text("a = 1\nb = 2\n")
-    same = MergeResult("a = 1\nb = 2\n", None, "lazy", "exact", None)
-    changed = MergeResult("a = 1\nb = 3\n", None, "lazy", "exact", None)
-    joint, old = _unchanged_loses(orig, same, changed)
-    assert not joint.merged and old is changed
-    joint, old = _unchanged_loses(orig, changed, same)
-    assert joint is changed and not old.merged
-    assert _unchanged_loses(orig, same, same) == (same, same)  # both unchanged: check_changed decides
-def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_once_wins():
-    from fastapply.merge.gate import snippet_checks
-    from fastapply.merge.text.conventions import split_text
-    from fastapply.merge.instant import _keeps_context
-
-    original = ("def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
-                "\n    result = runner.invoke(cli, ['--version'])\n    assert 'version 1.0' in result.output\n")
-    new = ("\n\ndef test_b(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 2\n"
-           "    assert 'Missing option' in result.output\n")
-    snippet = ["# ... existing code ...", "    assert 'version 1.0' in result.output", *new.split("\n")[:-1]]
-    greedy = original + new  # copies the new test's lines (they repeat test_a's): right
-    joint = original.replace("    assert result.exit_code == 2\n", "    assert 'version 1.0' in result.output" + new[:-1] + "\n", 1)
-    orig = split_text(original)
-    lines = [split_text(joint).lines, split_text(greedy).lines]  # joint pasted `assert 'version 1.0'` twice
-    lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
-    assert _keeps_context(orig, lines, lost, snippet) == 1
-    assert _keeps_context(orig, lines[::-1], lost[::-1], snippet) == 0  # whichever reading it is
-    assert _keeps_context(orig, [lines[1], lines[1]], [lost[1], lost[1]], snippet) is None  # neither copies it
-    assert _keeps_context(orig, lines, [lost[0], lost[0] + 1], snippet) is None  # the keeper loses more
 
 
 ORPHAN_ORIGINAL = """package cmd
@@ -618,7 +566,7 @@ def test_a_final_function_whose_imports_stay_is_kept_by_a_snippet_without_a_clos
 
 def test_the_removed_imports_excuse_only_the_orphaned_blocks_deletion():
     from fastapply.merge.text.conventions import split_text
-    from fastapply.merge.instant import MergeResult, _settled_by_imports
+    from fastapply.merge.decide.two_readings import _settled_by_imports
 
     orig = split_text(ORPHAN_ORIGINAL)
     drop = instant_merge(ORPHAN_ORIGINAL, ORPHAN_SNIPPET, language="go").text

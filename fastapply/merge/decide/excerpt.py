@@ -170,7 +170,7 @@ def _find(texts: list[str], shown: list[str]) -> int | None:
 
 
 def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool, read: Callable, result_type):
-    """Read a marker-free excerpt with a marker at each end (`read`: instant._two_readings);
+    """Read a marker-free excerpt with a marker at each end (`read`: two_readings.two_readings);
     refuse when the original itself has the marker line, when the reading changes nothing, or
     when a loose end (`loose_edge`) is not settled by the merged file (`edge_holds`). A refusal keeps
     the reading's alternatives: the model path must know when its answer is one of them."""

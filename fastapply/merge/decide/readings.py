@@ -1,7 +1,7 @@
 """Reading choice: when the two readings of a lazy snippet (joint and greedy) give different
 files, which differences the snippet can settle.
 
-`instant._two_readings` writes one reading alone when the other pasted a twin, or when they
+`two_readings.two_readings` writes one reading alone when the other pasted a twin, or when they
 differ in blank lines only, or when one deletes much less than the other. One difference no
 rule can settle is a *final block*: the snippet stops without a marker just before the file's
 short final block, set apart by a blank line. One reading keeps it (the planner left the marker out, as planners often do), the other
@@ -24,7 +24,7 @@ paste copies of existing lines (new code shaped like old: a new test after its t
 snippet shows right after a marker (or right before one) is context, the existing line the marker
 runs up to. A reading that pastes a second copy of it has read the context as new code; when the
 other reading places it on the original line and copies no such line, it is the one the snippet
-describes (`instant._keeps_context` adds the deletion checks). Example: the snippet
+describes (`two_readings._keeps_context` adds the deletion checks). Example: the snippet
 `# ... existing code ... / assert out == 'x' / <blank> / def test_new(): ...` appends a test; a
 reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
 old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.

@@ -21,7 +21,7 @@ one-sentence reason a user can act on when it does not:
 before deeper kept lines), and returns the
 first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
-one confirms (instant._two_readings): it is a guess either way, and run on every result it would
+one confirms (two_readings.two_readings): it is a guess either way, and run on every result it would
 hand the choice to a reading that guesses the other way. Ambiguous locations are the
 fifth guard; the locating modules report them themselves, since only they know the places.
 

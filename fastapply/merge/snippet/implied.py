@@ -1,6 +1,6 @@
 """What a lazy snippet says beyond its lines, and the readings that honour it.
 
-`read_lazy` runs the instant merge's two readings (instant._two_readings, passed in as `read`) on
+`read_lazy` runs the instant merge's two readings (two_readings.two_readings, passed in as `read`) on
 a lazy snippet, first as its author meant it where the snippet implies more than it writes:
 
 - **renamed headers** (renames.py): a header absent from the original whose body a marker elides
@@ -17,7 +17,7 @@ a lazy snippet, first as its author meant it where the snippet implies more than
   row refused, for no row gained.
 
 This module knows the order of readings; where sections go is lazy.py's and greedy.py's
-business, and which of two readings is written is instant._two_readings'.
+business, and which of two readings is written is two_readings.two_readings'.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from fastapply.merge.text.conventions import Text, split_text
 
 def read_lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
               diff_snippet: list[str] | None, read: Callable, regions_of: Callable):
-    """The instant merge's result for a lazy snippet (`read`: instant._two_readings, which takes
-    `renames=`; `regions_of`: instant.changed_regions, for a refusal's undecided regions)."""
+    """The instant merge's result for a lazy snippet (`read`: two_readings.two_readings, which takes
+    `renames=`; `regions_of`: finish.changed_regions, for a refusal's undecided regions)."""
     found = renames.find_renames(orig.lines, snip_lines) if diff_snippet is None else []
     if found:
         renamed = read(orig, snip_lines, language, converted, renames=found)
