@@ -183,7 +183,7 @@ def _read_inputs(args) -> tuple[str, str]:
 
 def result_json(result, text: str | None = None, written: str | None = None) -> dict:
     """`apply --json`'s object: merged or not, how, the file (when printed) or where it went, and
-    a refusal as data (merge/refusal.py) with the model's guard, when there was one."""
+    a refusal as data (merge/refuse/refusal.py) with the model's guard, when there was one."""
     out = {"merged": bool(result.complete), "path": result.path, "method": result.method, "rung": result.rung}
     if text is not None:
         out["text"] = text

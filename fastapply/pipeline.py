@@ -53,7 +53,7 @@ class ApplyResult:
     stats: DecodeStats | None = None
     model: str | None = None
     refused_reason: str | None = None  # why the instant path did not merge, when it was tried
-    refusal: Refusal | None = None  # the same as data: kind, lines, fix, options (merge/refusal.py)
+    refusal: Refusal | None = None  # the same as data: kind, lines, fix, options (merge/refuse/refusal.py)
     method: str | None = None  # instant path: "lazy" | "search_replace" | "diff" | "definition"
     rung: str | None = None  # instant path: the ladder rung that matched
     draft: str | None = None  # model path: "original", or "candidate+original" when the refused merge was the first
