@@ -135,21 +135,50 @@ SWITCHES: list[Switch] = [
     Switch("diff-counts-agree", "exempt", M + "decide.settled:copied", ("source", "if diff_snippet and sections.diff_counts_agree(", "if False and sections.diff_counts_agree("), "a reading agreeing with the +/- counts passes the copied-lines guard"),
 ]
 
-_GUARDS = {
-    "gate.guards": ["check_markers_left", "check_changed", "check_parses", "check_empty_bodies", "check_file_head",
-                    "check_deletions", "check_diff_prefix_leak", "check_duplicated_lines",
-                    "check_definition_kept_twice", "check_dropped_definition", "check_unshown_deletions",
-                    "check_snippet_lines", "check_relative_indentation", "check_head_dropped"],
-    "gate.repeats": ["check_name_defined_twice", "check_stutter", "check_context_opener_twice"],
-    "gate.siblings": ["check_sibling_overwritten"],
-    "gate.kept_code": ["check_marker_kept_nothing"],
-    "gate.unreachable": ["check_code_after_exit", "check_orphaned_body", "check_pass_added_to_body"],
-    "gate.dangling": ["check_dangling_decorator", "check_comment_reopened", "check_closer_before_deeper"],
-    "gate.landing": ["check_definition_split"],
-    "gate.snippet_checks": ["check_copied_lines"],
-    "snippet.renames": ["kept_beside"],
+_GUARDS = {  # module where each guard is defined: name -> what it refuses
+    "gate.guards": {
+        "check_markers_left": "a marker line left in the result",
+        "check_changed": "a result equal to the original where the snippet may mean a change",
+        "check_parses": "a result that no longer parses",
+        "check_empty_bodies": "a definition's body emptied",
+        "check_file_head": "a result starting indented where the original does not",
+        "check_deletions": "far more lines deleted than the snippet shows",
+        "check_head_dropped": "the file's head dropped above an unmarked start",
+    },
+    "gate.snippet_checks": {
+        "check_diff_prefix_leak": "new lines starting with a diff prefix",
+        "check_duplicated_lines": "a distinctive line pasted twice",
+        "check_unshown_deletions": "a deletion next to nothing the snippet shows",
+        "check_snippet_lines": "a snippet line missing or out of order",
+        "check_relative_indentation": "snippet lines re-nested",
+        "check_copied_lines": "a distinctive line more often than original or snippet (block kept twice)",
+    },
+    "gate.landing": {
+        "check_definition_kept_twice": "an outer definition kept twice",
+        "check_dropped_definition": "a definition the snippet calls dropped",
+        "check_definition_split": "a new definition laid inside another's body",
+    },
+    "gate.repeats": {
+        "check_name_defined_twice": "a name defined twice in one block",
+        "check_stutter": "X, G, X around unshown lines",
+        "check_context_opener_twice": "a context opener opened twice",
+    },
+    "gate.siblings": {"check_sibling_overwritten": "a sibling block's opener overwritten"},
+    "gate.kept_code": {"check_marker_kept_nothing": "a marker laid over nothing where code was"},
+    "gate.unreachable": {
+        "check_code_after_exit": "a new exit in front of kept code",
+        "check_orphaned_body": "a header removed, its body kept",
+        "check_pass_added_to_body": "`pass` added to a non-empty block",
+    },
+    "gate.dangling": {
+        "check_dangling_decorator": "a new decorator followed by a blank line",
+        "check_comment_reopened": "a block comment opened inside an open one",
+        "check_closer_before_deeper": "a new closer before deeper kept lines",
+    },
+    "snippet.renames": {"kept_beside": "a renamed header kept beside the original one"},
 }
-SWITCHES += [Switch("guard:" + fn, "guard", M + mod + ":" + fn, _ret(None)) for mod, fns in _GUARDS.items() for fn in fns]
+SWITCHES += [Switch("guard:" + fn, "guard", M + mod + ":" + fn, _ret(None), what)
+             for mod, fns in _GUARDS.items() for fn, what in fns.items()]
 
 
 # --------------------------------------------------------------------------- patching
@@ -284,6 +313,23 @@ COLS = ("right", "wrong", "refused", "+right", "+wrong", "+refused",
         "wrong>refused", "right>refused", "right>wrong", "refused>wrong", "refused>right", "wrong>right")
 
 
+def markdown_table(report: dict) -> str:
+    """One row per switch, from the rule's side (summed over the sets): the right files it buys
+    (right with it, not without), the wrong files it makes (wrong with it, not without), and
+    what its absence gives: rows turned wrong, rows turned refused."""
+    out = ["| rule | kind | module | what it protects | right it buys | wrong it makes | wrong without it "
+           "| refused without it |", "|---|---|---|---|---|---|---|---|"]
+    known = {s.name: s for s in SWITCHES}
+    for name, s in report["switches"].items():
+        t = s["total"]
+        target = known[name].target if name in known else s["target"]
+        protects = known[name].protects if name in known else s["protects"]
+        module = target.split(":")[0].removeprefix("fastapply.merge.") + "." + target.split(":")[1]
+        out.append(f"| {name} | {s['kind']} | `{module}` | {protects} | {t['right>refused'] + t['right>wrong']} "
+                   f"| {t['wrong>refused'] + t['wrong>right']} | {t['+wrong']} | {t['+refused']} |")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("sets", nargs="*", help="jsonl sets with original, snippet, expected")
@@ -292,7 +338,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=str(ROOT / ".ablate-cache"), help="baseline cache folder")
     ap.add_argument("--json", help="write every switch's counts per set here")
     ap.add_argument("--list", action="store_true", help="list the switches and exit")
+    ap.add_argument("--table", metavar="JSON", help="print a --json report as the markdown table and exit")
     a = ap.parse_args(argv)
+    if a.table:
+        try:
+            print(markdown_table(json.loads(pathlib.Path(a.table).read_text())))
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"ablate: cannot read the report {a.table}: {exc}", file=sys.stderr)
+            return 2
+        return 0
     if a.list:
         for s in SWITCHES:
             print(f"{s.name:34} {s.kind:8} {s.target}")

@@ -68,3 +68,20 @@ def test_an_unknown_source_pattern_is_a_clear_error():
     switch = ablate.Switch("x", "exit", "fastapply.merge.instant:_two_readings", ("source", "no such line", ""))
     with pytest.raises(SystemExit, match="occurs 0 times"):
         ablate.switch_off(switch)
+
+
+def test_the_table_reads_each_rule_from_its_side():
+    counts = {k: 0 for k in ablate.COLS}
+    counts.update({"right>refused": 2, "wrong>refused": 1, "+refused": 3, "+wrong": 0})
+    report = {"switches": {"pinned": {"kind": "tie", "target": "fastapply.merge.align.pinned:pinned_place",
+                                      "protects": "", "total": counts}}}
+    row = ablate.markdown_table(report).split("\n")[2]
+    assert row.startswith("| pinned | tie | `align.pinned.pinned_place` |")
+    assert row.endswith("| 2 | 1 | 0 | 3 |")  # buys 2 right, makes 1 wrong, none wrong and 3 refused without it
+
+
+def test_an_unknown_switch_name_is_a_one_line_error(capsys, tmp_path):
+    data = tmp_path / "set.jsonl"
+    data.write_text('{"original": "a\\n", "snippet": "b\\n", "expected": "b\\n"}\n')
+    assert ablate.main([str(data), "--only", "no-such-rule"]) == 2
+    assert "unknown switch(es): no-such-rule" in capsys.readouterr().err
