@@ -316,9 +316,9 @@ COLS = ("right", "wrong", "refused", "+right", "+wrong", "+refused",
 def markdown_table(report: dict) -> str:
     """One row per switch, from the rule's side (summed over the sets): the right files it buys
     (right with it, not without), the wrong files it makes (wrong with it, not without), and
-    what its absence gives: rows turned wrong, rows turned refused."""
-    out = ["| rule | kind | module | what it protects | right it buys | wrong it makes | wrong without it "
-           "| refused without it |", "|---|---|---|---|---|---|---|---|"]
+    what its absence gives: rows turned right, turned wrong, turned refused."""
+    out = ["| rule | kind | module | what it protects | right it buys | wrong it makes | right without it "
+           "| wrong without it | refused without it |", "|---|---|---|---|---|---|---|---|---|"]
     known = {s.name: s for s in SWITCHES}
     for name, s in report["switches"].items():
         t = s["total"]
@@ -326,7 +326,7 @@ def markdown_table(report: dict) -> str:
         protects = known[name].protects if name in known else s["protects"]
         module = target.split(":")[0].removeprefix("fastapply.merge.") + "." + target.split(":")[1]
         out.append(f"| {name} | {s['kind']} | `{module}` | {protects} | {t['right>refused'] + t['right>wrong']} "
-                   f"| {t['wrong>refused'] + t['wrong>right']} | {t['+wrong']} | {t['+refused']} |")
+                   f"| {t['wrong>refused'] + t['wrong>right']} | {t['+right']} | {t['+wrong']} | {t['+refused']} |")
     return "\n".join(out)
 
 
