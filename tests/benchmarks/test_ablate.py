@@ -1,0 +1,87 @@
+"""benchmarks/ablate.py: every switch still finds its rule, and a switch changes what it should."""
+
+import importlib.util
+import multiprocessing
+import pathlib
+import sys
+
+import pytest
+
+from fastapply.merge.instant import instant_merge
+
+_PATH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "ablate.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("ablate", _PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ablate"] = module  # dataclasses look the module up
+    spec.loader.exec_module(module)
+    return module
+
+
+ablate = _load()
+
+
+def _apply(name: str) -> str | None:
+    switch = next(s for s in ablate.SWITCHES if s.name == name)
+    try:
+        ablate.switch_off(switch)
+    except SystemExit as exc:
+        return str(exc)
+    return None
+
+
+def test_every_switch_patches_its_rule():
+    """A rule renamed or rewritten breaks its switch here, not silently in a measurement."""
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(2, maxtasksperchild=1) as pool:
+        errors = dict(zip((s.name for s in ablate.SWITCHES), pool.map(_apply, [s.name for s in ablate.SWITCHES], chunksize=1)))
+    assert {k: v for k, v in errors.items() if v} == {}
+
+
+def test_switch_names_are_unique():
+    names = [s.name for s in ablate.SWITCHES]
+    assert len(names) == len(set(names))
+
+
+def _merged_with(name: str | None, original: str, snippet: str):
+    if name:
+        assert _apply(name) is None
+    return instant_merge(original, snippet).text
+
+
+def test_a_switch_turns_its_rule_off():
+    """A marker-free excerpt merges by the excerpt reading; with `excerpt` switched off it is refused."""
+    original = "".join(f"value_{i} = compute({i})\n" for i in range(12))
+    snippet = "value_3 = compute(3)\nvalue_4 = compute(44)\nvalue_5 = compute(5)\n"
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1, maxtasksperchild=1) as pool:
+        on = pool.apply(_merged_with, (None, original, snippet))
+    with ctx.Pool(1, maxtasksperchild=1) as pool:
+        off = pool.apply(_merged_with, ("excerpt", original, snippet))
+    assert on == original.replace("compute(4)", "compute(44)")
+    assert off is None
+
+
+def test_an_unknown_source_pattern_is_a_clear_error():
+    switch = ablate.Switch("x", "exit", "fastapply.merge.decide.two_readings:two_readings", ("source", "no such line", ""))
+    with pytest.raises(SystemExit, match="occurs 0 times"):
+        ablate.switch_off(switch)
+
+
+def test_the_table_reads_each_rule_from_its_side():
+    counts = {k: 0 for k in ablate.COLS}
+    counts.update({"right>refused": 2, "wrong>refused": 1, "+refused": 3, "+wrong": 0, "+right": 0})
+    report = {"switches": {"pinned": {"kind": "tie", "target": "fastapply.merge.align.pinned:pinned_place",
+                                      "protects": "", "total": counts}}}
+    row = ablate.markdown_table(report).split("\n")[2]
+    assert row.startswith("| pinned | tie | `align.pinned.pinned_place` |")
+    assert row.endswith("| 2 | 1 | 0 | 0 | 3 |")  # buys 2 right, makes 1 wrong; without it 3 more refused
+
+
+def test_an_unknown_switch_name_is_a_one_line_error(capsys, tmp_path):
+    data = tmp_path / "set.jsonl"
+    data.write_text('{"original": "a\\n", "snippet": "b\\n", "expected": "b\\n"}\n')
+    assert ablate.main([str(data), "--only", "no-such-rule"]) == 2
+    assert "unknown switch(es): no-such-rule" in capsys.readouterr().err
