@@ -109,6 +109,7 @@ SWITCHES: list[Switch] = [
     Switch("new-sibling", "settle", M + "align.edge_edits:new_sibling", _ret(False), "whole blocks after a closed block are new, however alike the next header"),
     Switch("rewritten-by", "settle", M + "align.edge_edits:rewritten_by", _ret(False), "one original line rewritten as a block"),
     Switch("new-siblings-at", "settle", M + "align.edge_edits:new_siblings_at", _ret(False), "inserted sibling blocks at an edge are new (no doubt, no sibling spacing)"),
+    Switch("edited-block", "reading", M + "align.floating:edited_block", _ret(None), "a section with no matched line placed as an edited copy of one run"),
     Switch("inside-block", "tie", M + "align.lazy:inside_block", ("identity", 0), "a section opening a block it never closes stays inside it"),
     Switch("blank-only", "settle", M + "align.blank_edges:blank_only", _ret(False), "blank lines alone above the first section: it starts at line 1"),
     Switch("excerpt-edge-holds", "settle", M + "decide.excerpt:edge_holds", _ret(False), "an excerpt's loose end settled by the merged file continuing the original"),

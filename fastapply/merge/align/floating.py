@@ -4,11 +4,10 @@ A section without a unique line in the window between its placed neighbours is p
 first and last lines: every place its first line occurs, closed on its last line (or the file's
 end), ranked like anchored edges (bracket balance, lines deleted unshown, context). A section that
 occurs verbatim is pure context (None); equally good places are an ambiguity. A section none of
-whose lines occurs there is refused, naming the original line most like it (a lone changed line
-shown with no context); one that pairs line for line with several runs alike (the same comment
-fixed in three functions: `edited_runs`) has those runs as rival places (`Ambiguous`), which
-order.py and the rules after it may settle. (Placing it on the one run it pairs with,
-`edited_block`, is retired: on the ablation sets it wrote as many wrong files as right ones.)
+whose lines occurs there may still be an edited copy of one run of original lines, line for line
+(`edited_block`: a lone changed line shown with no context at all); one that pairs with several
+runs alike (the same comment fixed in three functions) has those runs as rival places
+(`Ambiguous`), which order.py and the rules after it may settle.
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
@@ -76,6 +75,9 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             cands.append(((not t.balance - bracket_balance(sec[n - d :]) == 0, 0, -d), q - d + 1, q + 1))
     if not cands:
         if t.section.open_start and t.section.open_end:
+            at = edited_block(sec, orig, key, lo, hi)
+            if at is not None:
+                return Span(at, at + n, "exact"), list(sec)
             runs = edited_runs(sec, orig, key, lo, hi)
             if len(runs) > 1:
                 # the same edit fits several runs: rival places for order.py and the rules after it
@@ -93,6 +95,33 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
         raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)],
                         note=unbalanced_note(sec, orig, start, end))
     return Span(start, end, "exact"), list(sec)
+
+
+def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:
+    """Where a section between two markers that shows no original line lands as an edited copy:
+    the start of the one run of original lines in [lo, hi) as long as the section that it pairs
+    with line for line, each pair blank, equal or an edited copy (edge_edits.same_edit: the same
+    leading name, a line continued or reworded at its end), at least one pair edited. None when
+    no run or several do.
+
+    A planner that changes one line and shows no context writes `// ...`, the changed line,
+    `// ...`: the line has no anchor, but its unchanged part names the line it replaces, as it
+    would for a reader. A line that pairs with nothing is new and its place unknown (refused), and
+    a line that edits several places (`.expect(` in every test) settles nothing, nor one that
+    reads closer to another original line than to its pair (`most_similar`)."""
+    n = len(sec)
+    lo, hi = max(lo, 0), min(hi, len(orig))
+    found = edited_runs(sec, orig, key, lo, hi)
+    if len(found) != 1:
+        return None
+    p = found[0]
+    for c in range(n):
+        if not sec[c].strip() or key(sec[c]) == key(orig[p + c]):
+            continue
+        if most_similar(sec[c], orig, lo, hi) != p + c or any(
+                same_edit(sec[c], orig[i]) for i in range(lo, hi) if i != p + c):
+            return None  # another line reads as closer, or it edits several lines alike (`get(` in every test)
+    return p
 
 
 def edited_runs(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int, limit: int = 8) -> list[int]:

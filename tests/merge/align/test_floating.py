@@ -1,7 +1,7 @@
-"""Floating sections (no anchor in their window): placement by edge lines; lone edited copies refused."""
+"""Floating sections (no anchor in their window): placement by edge lines and by edited copies."""
 
 from fastapply.merge.align.anchors import key_function
-from fastapply.merge.align.floating import most_similar
+from fastapply.merge.align.floating import edited_block, most_similar
 from fastapply.merge.align.lazy import merge_lazy
 
 KEY = key_function("exact")
@@ -16,18 +16,33 @@ def run():
     return RETRIES""".split("\n")
 
 
-def test_most_similar_finds_the_line_a_changed_one_reads_closest_to():
+def test_edited_block_finds_the_one_line_a_lone_changed_line_edits():
+    assert edited_block(["RETRIES = 5"], CONFIG, KEY, 0, len(CONFIG)) == 3
+
+
+def test_edited_block_pairs_a_run_line_for_line():
+    assert edited_block(["TIMEOUT = 60", "RETRIES = 5"], CONFIG, KEY, 0, len(CONFIG)) == 2
+
+
+def test_edited_block_refuses_a_new_line_and_a_line_that_edits_several():
+    assert edited_block(["DEBUG = True"], CONFIG, KEY, 0, len(CONFIG)) is None  # new: its place is unknown
+    calls = ["check(a, 1)", "x = 1", "check(b, 2)"]
+    assert edited_block(["check(a, 3)"], calls, KEY, 0, 3) is None  # `check(` edits both calls
+
+
+def test_edited_block_refuses_a_pair_another_line_reads_closer_to():
     orig = ['assert_re(t, "^GET /x$", out)', 'assert_eq(t, out, "Loaded 2 templates: a, b")']
     assert most_similar('assert_re(t, "Loaded 2 templates: (a|b)", out)', orig, 0, 2) == 1
+    assert edited_block(['assert_re(t, "Loaded 2 templates: (a|b)", out)'], orig, KEY, 0, 2) is None
 
 
-def test_a_lone_changed_line_between_markers_is_refused_naming_its_original():
-    # Written as a change by the retired floating.edited_block: on the ablation sets (abl101,
-    # abl202, planner-dev, dev-edits) that bought 2 right files for 2 wrong ones. Now refused,
-    # naming the line it may change so that one more call (or the model path) settles it.
+def test_edited_block_keeps_the_window():
+    assert edited_block(["RETRIES = 5"], CONFIG, KEY, 4, len(CONFIG)) is None
+
+
+def test_a_lone_changed_line_between_markers_replaces_its_original():
     m = merge_lazy(CONFIG, ["# ... existing code ...", "RETRIES = 5", "# ... existing code ..."])
-    assert m.lines is None
-    assert "may change original line 4 (`RETRIES = 3`)" in m.refused_reason
+    assert m.lines == CONFIG[:3] + ["RETRIES = 5"] + CONFIG[4:]
 
 
 def test_an_unplaced_section_names_the_original_line_it_may_change():
@@ -37,6 +52,12 @@ def test_an_unplaced_section_names_the_original_line_it_may_change():
     assert "may change original line 8 (`connect(TIMEOUT)`)" in m.refused_reason
     m = merge_lazy(CONFIG, ["# ... existing code ...", "zzz_unrelated_block()", "# ... existing code ..."])
     assert m.lines is None and "may change" not in m.refused_reason
+
+
+def test_edited_block_keeps_the_indentation_of_the_line_it_edits():
+    orig = ["if b:", "    use(y, old=True)", "done()"]
+    assert edited_block(["    use(y, old=False)"], orig, KEY, 0, 3) == 1
+    assert edited_block(["  use(y, old=False)"], orig, KEY, 0, 3) is None  # another depth: another line
 
 
 def test_a_place_whose_brackets_do_not_balance_is_doubted_with_a_note_naming_it():

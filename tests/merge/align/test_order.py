@@ -55,14 +55,13 @@ NOTES = ["// Run starts the server.", "// Note: this blocks the calling goroutin
          "func RunUnix() {}"]
 
 
-def test_sections_editing_one_comment_three_times_are_refused():
-    # Each section is the same lone changed line, with no line of the original in it. The order
-    # rule placed them in file order only because the last one then landed on the one run left
-    # (floating.edited_block, retired: 2 right files bought for 2 wrong ones on the ablation sets);
-    # now the last one has no place, so the first one's three rival places stay undecided.
+def test_sections_editing_one_comment_three_times_land_in_order():
+    # Each section is the same lone changed line, with no line of the original in it: an edited
+    # copy of three comment lines alike, one per section in file order (floating.py's rival runs).
     fixed = "// Note: this blocks the calling goroutine indefinitely."
     m = merge_lazy(NOTES, ["// ... existing code ...", fixed] * 3 + ["// ... existing code ..."])
-    assert m.lines is None and "matches 3 places" in m.refused_reason
+    assert m.refused_reason is None
+    assert m.lines == [fixed if "undefinitelly" in line else line for line in NOTES]
 
 
 def test_one_section_editing_one_of_three_alike_comments_stays_ambiguous():
