@@ -3,14 +3,20 @@
 A section's lines beyond its matched run read as inserted unless the edge rules (edge_edits.py) pair
 them with edited copies in the original; when they are merely similar to the original lines
 there, the merge refuses (the snippet cannot say whether `x = 2` is new or replaces `x = 1`).
-This module holds the places where that doubt is settled or explained:
+This module holds the two places where that doubt is settled or explained:
 
+- `replaces_gap`: a changed run the section brackets on both sides with lines it matches in the
+  original, where the original's gap between those lines is as long as the run, line for line
+  similar, and opens or closes no block. The snippet itself then shows the change: its lines
+  are contiguous, so nothing of the gap can stay, and each new line pairs with the old one it
+  replaces. (A new block inserted before its twin is not proven this way: its gap opens a block
+  that the bracketing lines close, or sits shallower than them.)
 - `settled_reading`: a doubt the snippet settles elsewhere, by showing the same line changed the
   same way between unchanged lines (a rename applied to every copy of a field): the change.
 - `doubt_note`: the refusal message when the doubt stays, naming the line and the unchanged
   original line that would settle it.
 
-This module knows lines (and whole-file readings, as lines), not sections, anchors or candidates (edges.py).
+This module knows lines, brackets and indentation (and whole-file readings, as lines), not sections, anchors or candidates (edges.py).
 """
 
 from __future__ import annotations
@@ -18,9 +24,59 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import reason
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.conventions import indent_width as _indent
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
+
+
+def _alike(new: str, old: str) -> bool:
+    return new.strip() == old.strip() or same_edit(new, old) or similar(new, old)
+
+
+def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
+                 outer: Sequence[str] | None) -> bool:
+    """True when the new lines `repl`, shown between two runs of lines the section matches in
+    the original (`inner`: the run grown from the anchor, `outer`: the run the edge closes on,
+    both nearest line first; `outer` None: the file's end, for a last section without a marker
+    after it), provably replace the original lines `region` between them.
+
+    Proof: the region is exactly as long as the replacement and pairs with it line for line
+    (blank with blank, the same indentation), its first non-blank pair alike (equal, an edited
+    copy or `similar`); both balance their brackets to zero; no line of either sits shallower
+    than the nearest non-blank line of the bracketing runs; `outer` holds a non-blank line
+    (blank lines pin nothing); and the nearest non-blank line on one side is not generic. These
+    keep out a new block inserted before its twin (a new test ending like the next one): there
+    the gap opens the block its closing lines end, or starts shallower than the lines around
+    it, or sits between generic lines (`*/` ... `/**`: a new doc comment and function before
+    an old one of the same shape)."""
+    if outer is not None and (not region or len(region) != len(repl)):
+        return False
+    pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
+    if not pairs or any(not n.strip() or not o.strip() or _indent(n) != _indent(o) for n, o in pairs):
+        return False
+    if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
+        return False
+    if outer is None:  # the file's end: its trailing blank lines say nothing
+        region, repl = _trim_end(region), _trim_end(repl)
+        if not region or len(region) != len(repl):
+            return False
+        sides = [next((l for l in inner if l.strip()), None), None]
+    else:
+        sides = [next((l for l in run if l.strip()), None) for run in (inner, outer)]
+        if sides[1] is None:
+            return False
+    if all(l is None or is_generic(l) for l in sides):
+        return False
+    level = max(_indent(l) for l in sides if l is not None)
+    return all(_indent(l) >= level for l in list(region) + list(repl) if l.strip())
+
+
+def _trim_end(lines: Sequence[str]) -> list[str]:
+    lines = list(lines)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
 
 
 def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:

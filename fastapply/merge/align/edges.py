@@ -20,7 +20,8 @@ block ends like its twin, the run grown from the anchor swallows its end, and th
 
 Inserted lines next to a marker go through the edge rules (edge_edits.py: an edited copy of the
 original line beyond the edge replaces it, a merely similar one is refused, doubts.py names the
-line); a reading that only adds lines is doubted when a nearby reading would
+line); a reading that replaces a gap the section brackets line for line is proven
+(`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
 change a similar line instead (`_rival`), unless they are whole blocks between sibling blocks
 (edge_edits.new_sibling: a new function after one's `}` and before the next one's header). Blank
 lines at a section's edges: blank_edges.py.
@@ -37,7 +38,7 @@ from typing import Sequence
 from fastapply.merge.align.anchors import LineIndex
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
-from fastapply.merge.align.doubts import doubt_note, rival_note, starts_alike
+from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.align.adjacent import adjacent_head, adjacent_tail
 from fastapply.merge.align.edge_edits import EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
 
@@ -228,7 +229,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
             if o_edge - (p + c) <= MAX_REGION:
                 cand = replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
                                      keys[max(lo, p - s_edge - 10) : p])
-                cands.append(cand)
+                cands.append(_proven(cand, orig[p + c : o_edge], sec[c:s_edge], sec[s_edge:], sec[c - 1 :: -1]))
                 if len(cands) <= 1 + RIVALS:
                     cands[-1] = _with_rival(cands[-1], orig[p + c : o_edge], sec[c:s_edge], p + c, 1)
         for p in _edited_places(sec[0], orig, max(lo, o_edge - 3 * s_edge - 10), o_edge):
@@ -280,7 +281,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             if (p - c + 1) - o_edge <= MAX_REGION:
                 cand = replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
                                      keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
-                cands.append(cand)
+                cands.append(_proven(cand, orig[o_edge : p - c + 1], sec[s_edge : n - c], sec[s_edge - 1 :: -1],
+                                     sec[n - c :]))
                 if len(cands) <= 1 + RIVALS:
                     cands[-1] = _with_rival(cands[-1], orig[o_edge : p - c + 1][::-1], sec[s_edge : n - c][::-1],
                                             p - c, -1)
@@ -289,7 +291,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
                                        keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)]))
         if not t.section.open_end and hi == len(orig) and 0 < hi - o_edge <= MAX_REGION:
             cand = replace_cand(hi, orig[o_edge:hi], sec[s_edge:], key, e)
-            cands.append(cand)
+            cands.append(_proven(cand, orig[o_edge:hi], sec[s_edge:], sec[s_edge - 1 :: -1], None))
         closed = _block_end(ins, orig, key, o_edge, hi)
         if closed is not None:
             k, q = closed
@@ -346,6 +348,15 @@ def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, mi
         return good[0]
     places = sorted({best.at} | {p for p, _ in adjacent})
     raise Ambiguous(line, places, regions=[(min(places), max(places) + 1)])
+
+
+def _proven(cand: _Cand, region, repl, inner, outer) -> _Cand:
+    """`cand` with nothing counted deleted when its new lines provably replace the gap it
+    closes over (doubts.replaces_gap): each replaced line is shown changed, not dropped, and
+    counts as context (it pins the reading like a matched line)."""
+    if not replaces_gap(region, repl, inner, outer):
+        return cand
+    return replace(cand, deleted=0, context=cand.context + sum(1 for l in region if l.strip()))
 
 
 def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:

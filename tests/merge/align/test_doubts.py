@@ -1,6 +1,6 @@
 """Doubt at section edges: proven gap replacements, rival readings, messages naming the line."""
 
-from fastapply.merge.align.doubts import doubt_note, settled_reading, starts_alike
+from fastapply.merge.align.doubts import doubt_note, replaces_gap, settled_reading, starts_alike
 from fastapply.merge.align import greedy
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.align.lazy import merge_lazy
@@ -58,13 +58,33 @@ def save(path, **opts):
 '''.split("\n")
 
 
-def test_changed_lines_bracketed_by_matched_lines_are_a_doubt():
-    # The gap proof (doubts.replaces_gap) that wrote this as a change is retired: measured on
-    # abl101/abl202/planner-dev/dev-edits it saved 1 right file and made 1 wrong one
-    # (benchmarks/ablate.py, switch replaces-gap). The doubt is refused, naming both readings.
+def test_changed_lines_bracketed_by_matched_lines_replace_the_gap():
     m = merge_lazy(ORIGINAL, SNIPPET)
-    assert m.lines is None
-    assert "if it is new" in m.refused_reason and "if it replaces it" in m.refused_reason
+    assert m.refused_reason is None
+    assert m.lines[20:22] == ["    :param mode: the writer mode to use.  This defaults to", "                 `plain`."]
+    assert m.lines[:19] == ORIGINAL[:19] and m.lines[22:] == ORIGINAL[22:]
+
+
+def test_gap_proof_pairs_line_for_line():
+    region = ["    :param mode: a custom writer mode", "                 in place of the default one."]
+    repl = ["    :param mode: the writer mode to use.", "                 `plain`."]
+    inner, outer = ["", "    and returned to the caller."], ['    """', "    def reader(f):"]
+    assert replaces_gap(region, repl, inner, outer)
+    assert not replaces_gap(region, repl[:1], inner, outer)  # not as long as the gap
+    assert not replaces_gap(region, [repl[0], ""], inner, outer)  # a line paired with a blank one
+    assert not replaces_gap(region, repl[::-1], inner, outer)  # first pair not alike
+    assert not replaces_gap(region, repl, inner, ["", ""])  # blank closing lines pin nothing
+
+
+def test_gap_proof_refuses_a_new_block_before_its_twin():
+    # JS: a new test before the next one, both ending `});`: the gap opens what `});` closes.
+    region = ["  it('reads b', function(){", "    check('b');"]
+    repl = ["  it('reads new', function(){", "    check('new');"]
+    assert not replaces_gap(region, repl, ["  });"], ["  });"])
+    # Python: the gap starts shallower than the closing line it would keep.
+    region = ["def test_b():", "    check('b')"]
+    repl = ["def test_new():", "    check('new')"]
+    assert not replaces_gap(region, repl, ["    check('a')"], ["    assert done"])
 
 
 def test_starts_alike_finds_the_first_changed_line():
@@ -163,14 +183,22 @@ def test_greedy_doubts_name_the_similar_line_and_the_line_that_settles_it():
     assert "or line 4 (`c = 3`) if it replaces it" in after.refused_reason
 
 
-def test_a_last_section_without_a_marker_that_changes_the_files_last_line_is_a_doubt():
-    # Read as a change by the retired gap proof (doubts.replaces_gap: 1 right file bought for 1
-    # wrong one on the four ablation sets); now refused, naming the unchanged line that settles it.
+def test_gap_proof_needs_a_distinctive_line_next_to_the_gap():
+    # A new documented function before an old one of the same shape, between `/**` lines.
+    region = [" * Render the foo view.", " */", "function foo() {", "  return render('foo');", "}", ""]
+    repl = [" * Render the bar view.", " */", "function bar() {", "  return render('bar');", "}", ""]
+    assert not replaces_gap(region, repl, ["/**"], ["/**"])
+    assert replaces_gap(region, repl, ["/** Views. */"], ["/**"])
+
+
+def test_a_last_section_without_a_marker_replaces_the_files_last_lines_line_for_line():
     orig = ["def pair(t):", "    assert len(t) >= 2", "", "    # Return the pair.", "    return (t[0], t[1:])", "", ""]
     snippet = ["# ... existing code ...", "    # Return the pair.", "    return (t[0], tuple(t[1:]))", "", "", ""]
     m = merge_lazy(orig, snippet)
-    assert m.lines is None
-    assert "could be a new line or a change" in m.refused_reason and "line 5" in m.refused_reason
+    assert m.refused_reason is None
+    assert m.lines[:5] == orig[:4] + ["    return (t[0], tuple(t[1:]))"]
+    assert replaces_gap(["x = old(1)", ""], ["x = new(1)", "", ""], ["# set x"], None)
+    assert not replaces_gap(["x = old(1)", "y = 2"], ["x = new(1)"], ["# set x"], None)
 
 
 # A field renamed in two structs: in `GlobalCmd` the snippet shows `global: bool,` -> `other: bool,`
