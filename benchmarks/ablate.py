@@ -17,9 +17,10 @@ team decides on: wrong -> refused (wrong files the rule makes), right -> refused
 rule buys), right/refused -> wrong (wrong files the rule prevents). It prints no row content.
 
 The baseline (outcome per row, and which switch targets each row reached) is cached per set
-under --cache, keyed by the set's bytes and the merge package's source; a switch reruns only the
-rows that reached its target (a rule a row never reaches cannot change that row). Every switch
-runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default and cap 2) at a time.
+under --cache, keyed by the set's bytes, the merge package's source and the switches' targets; a
+switch reruns only the rows that reached its target (a rule a row never reaches cannot change
+that row). Every switch runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default
+and cap 2) at a time.
 The hash seed is pinned (PYTHONHASHSEED=0) as in /work/tools/dump_instant.py.
 
 This script knows the rules' names and where they live; it does not judge them (docs/ARCHITECTURE.md
@@ -102,6 +103,30 @@ SWITCHES: list[Switch] = [
     Switch("implied-end-marker", "reading", M + "snippet.sections:close_open_end", ("identity", 0), "a snippet ending on an opener read as if a marker followed"),
     Switch("by-name", "reading", M + "instant:_by_name", ("identity", 4), "whole definitions between markers replaced by name"),
     Switch("excerpt", "reading", M + "decide.excerpt:read_excerpt", ("refuse",), "a marker-free excerpt read with a marker at each end"),
+    # edge rules of the joint placement (align/)
+    Switch("split-run", "tie", M + "align.edges:_check_split_run", _ret(None), "an edge closing far away when an adjacent pair of lines is right there"),
+    Switch("rival-doubt", "guard", M + "align.edges:_rival", _ret(None), "a pure insertion doubted when a rival reading changes the line inside its match"),
+    Switch("new-sibling", "settle", M + "align.edge_edits:new_sibling", _ret(False), "whole blocks after a closed block are new, however alike the next header"),
+    Switch("rewritten-by", "settle", M + "align.edge_edits:rewritten_by", _ret(False), "one original line rewritten as a block"),
+    Switch("new-siblings-at", "settle", M + "align.edge_edits:new_siblings_at", _ret(False), "inserted sibling blocks at an edge are new (no doubt, no sibling spacing)"),
+    Switch("inside-block", "tie", M + "align.lazy:inside_block", ("identity", 0), "a section opening a block it never closes stays inside it"),
+    Switch("blank-only", "settle", M + "align.blank_edges:blank_only", _ret(False), "blank lines alone above the first section: it starts at line 1"),
+    Switch("excerpt-edge-holds", "settle", M + "decide.excerpt:edge_holds", _ret(False), "an excerpt's loose end settled by the merged file continuing the original"),
+    Switch("excerpt-edited-pin", "settle", M + "decide.excerpt:edited_pin", _ret(False), "an excerpt end pinned by an edited copy of a unique line"),
+    Switch("edited-block", "reading", M + "align.floating:edited_block", _ret(None), "a section with no matched line placed as an edited copy of one run"),
+    Switch("replaces-gap", "settle", M + "align.doubts:replaces_gap", _ret(False), "a changed run bracketed line for line read as replacing the gap"),
+    Switch("edited-runs", "tie", M + "align.floating:edited_runs", _ret([]), "rival runs a lone edited section pairs with, for the tie-breakers"),
+    Switch("keyword-twins", "tie", M + "align.edges:_keyword_twins", _ret(0), "edge candidates scored down for new lines twinning the adjacent keywords"),
+    Switch("duplicates-score", "tie", M + "align.edges:_duplicates", _ret(0), "edge candidates scored down for new lines repeating nearby ones"),
+    Switch("blank-separation", "settle", M + "align.blank_edges:blank_separation", _ret(0), "new lines inserted beyond the blank lines separating blocks"),
+    Switch("edited-opener", "settle", M + "align.edge_edits:edited_opener", _ret(False), "a block opener edited in place (an edge edit)"),
+    Switch("bare-declaration", "settle", M + "align.edge_edits:bare_declaration", _ret(False), "a declaration without its initializer is an edit of the full one"),
+    Switch("inner-deletions", "guard", M + "align.lazy:check_inner_deletions", _ret(None), "a section dropping many lines between two anchors refused"),
+    # the greedy reading's own rules (align/greedy_locate.py)
+    Switch("greedy-own-block", "settle", M + "align.greedy_locate:_own_block_inserted", _ret(False), "a new block closing on generic lines inserted, not closed over the original"),
+    Switch("greedy-head-before-tail", "settle", M + "align.greedy_locate:_head_before_tail", _ret(None), "an ambiguous section with an open end placed by its head before its tail"),
+    Switch("greedy-insertions-check", "guard", M + "align.greedy_locate:_check_insertions", _ret(None), "inserted lines alike to the ones they sit beside refused"),
+    Switch("excerpt-renamed-definition", "guard", M + "decide.excerpt:renamed_definition", _ret(None), "a loose excerpt end that renames a definition refused"),
     # exemptions from guards
     Switch("new-blocks", "exempt", M + "gate.new_blocks:copies_in_new_blocks", _ret(False), "copies inside a new block shown whole pass the copied-lines guard"),
     Switch("changed-twins", "exempt", M + "gate.changed_twins:copies_replace_changed_lines", _ret(False), "a changed line equal to one elsewhere passes the copied-lines guard"),
@@ -346,10 +371,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     jobs = max(1, min(2, a.jobs))
     ctx = multiprocessing.get_context("fork")
-    src = _source_key()
+    targets = [_probe(s) for s in SWITCHES]
+    src = _source_key() + hashlib.sha1(" ".join(sorted(set(targets))).encode()).hexdigest()[:6]  # reach tracked per target
     cache = pathlib.Path(a.cache)
     cache.mkdir(parents=True, exist_ok=True)
-    targets = [_probe(s) for s in SWITCHES]
     base: dict[str, tuple[list[str], list[list[str]]]] = {}
     todo = []
     for path in a.sets:
@@ -361,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
             todo.append((path, targets, f))
     if todo:
         with ctx.Pool(jobs, maxtasksperchild=1) as pool:
-            for (path, _, f), (_, outcomes, reach) in zip(todo, pool.map(_baseline_job, [(p, t) for p, t, _ in todo], chunksize=1)):
+            done = pool.map(_baseline_job, [(p, t) for p, t, _ in todo], chunksize=1)
+            for (path, _, f), (_, outcomes, reach) in zip(todo, done):
                 base[path] = (outcomes, reach)
                 f.write_text(json.dumps([outcomes, reach]))
     name = {p: pathlib.Path(p).stem for p in a.sets}
@@ -386,8 +412,10 @@ def main(argv: list[str] | None = None) -> int:
                 total_base += base[p][0]
             total = _delta(total_base, total_new)
             reached = sum(len(v) for v in changed.values())
+            flips = {name[p]: {i: f"{base[p][0][i]}>{o}" for i, o in changed[p].items() if o != base[p][0][i]}
+                     for p in a.sets}  # row numbers only, never row content
             report["switches"][sname] = {"kind": s.kind, "target": s.target, "protects": s.protects,
-                                         "reached": reached, "total": total, "sets": per_set}
+                                         "reached": reached, "total": total, "sets": per_set, "flips": flips}
             print(f"{sname:34} {reached:>7} " + " ".join(f"{total[c]:>13}" for c in COLS), flush=True)
     if a.json:
         pathlib.Path(a.json).write_text(json.dumps(report, indent=1))
