@@ -21,7 +21,7 @@ under --cache, keyed by the set's bytes, the merge package's source and the swit
 switch reruns only the rows that reached its target (a rule a row never reaches cannot change
 that row). Every switch runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default
 and cap 2) at a time.
-The hash seed is pinned (PYTHONHASHSEED=0) as in /work/tools/dump_instant.py.
+The hash seed is pinned (PYTHONHASHSEED=0): a few refusal messages once depended on set order.
 
 This script knows the rules' names and where they live; it does not judge them (docs/ARCHITECTURE.md
 holds the measured table and the decisions).
