@@ -86,12 +86,7 @@ def _elides(snippet: str, original: str) -> bool:
     show stays: only then may the model rewrite a window and the rest be kept as it is."""
     from fastapply.merge.align.lazy import has_markers
 
-    return has_markers(_lf(snippet).split("\n"), _lf(original).split("\n"))
-
-
-def _lf(text: str) -> str:
-    """The text with LF line endings and no BOM: what the guards and the marker reader split."""
-    return prompts.without_bom(text).replace("\r\n", "\n").replace("\r", "\n")
+    return has_markers(prompts.to_lf(snippet).split("\n"), prompts.to_lf(original).split("\n"))
 
 
 class EditStream:
@@ -260,7 +255,8 @@ class EditStream:
             # (and the answer-only ones) before anyone may write it.
             seam = answer_checks.check_seam(self._window_text, answer, tail) if self.window else None
             failure = guards.GuardFailure("duplicates", seam) if seam else guards.check_answer(
-                _lf(self.original), _lf(self.snippet), _lf(final), language=self.language)
+                prompts.to_lf(self.original), prompts.to_lf(self.snippet), prompts.to_lf(final),
+                language=self.language)
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         if failure is None:

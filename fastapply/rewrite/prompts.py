@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fastapply.merge.text.conventions import Text, join_lines, split_text
+from fastapply.merge.text.conventions import Text, join_lines, split_text, unfence
 
 SYSTEM_PROMPT = (
     "You are a code editing engine. You receive a file in <code> tags and an edit in <update> tags. "
@@ -67,9 +67,14 @@ def without_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
+def to_lf(text: str) -> str:
+    """The text with no BOM and LF line endings (CRLF and a lone CR each end one line)."""
+    return without_bom(text).replace("\r\n", "\n").replace("\r", "\n")
+
+
 def normalise(text: str) -> str:
     """No BOM, LF line endings and exactly the text's own lines, ending with a newline."""
-    text = without_bom(text).replace("\r\n", "\n").replace("\r", "\n")
+    text = to_lf(text)
     return text if text.endswith("\n") or text == "" else text + "\n"
 
 
@@ -134,8 +139,6 @@ def chat_answer_body(content: str, original: str = "") -> tuple[str, bool | None
     itself is so fenced (a Markdown file may be). Unlike our own model, which starts inside the
     answer (`ANSWER_PREFIX` is part of its prompt), a chat model writes the opening tag itself.
     """
-    from fastapply.merge.text.conventions import unfence
-
     text = content.replace("\r\n", "\n").replace("\r", "\n")
     start = text.find(ANSWER_PREFIX.strip())
     closed: bool | None = None

@@ -69,13 +69,13 @@ def join_lines(lines: list[str], like: Text) -> str:
 
 
 def _join_mixed(lines: list[str], like: Text) -> str:
-    from difflib import SequenceMatcher
+    from fastapply.merge.text.compare import line_opcodes  # compare builds on lines.py, not on this module
 
     ends = [like.newline] * len(lines)
-    matcher = SequenceMatcher(None, like.lines, lines, autojunk=False)
-    for i, j, size in matcher.get_matching_blocks():
-        for k in range(size):
-            ends[j + k] = like.endings[i + k] or like.newline
+    for tag, i1, i2, j1, _ in line_opcodes(like.lines, lines):
+        if tag == "equal":
+            for k in range(i2 - i1):
+                ends[j1 + k] = like.endings[i1 + k] or like.newline
     ends[-1] = (ends[-1] or like.newline) if like.final_newline else ""
     return "".join(line + end for line, end in zip(lines, ends))
 
