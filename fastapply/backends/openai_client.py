@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from fastapply.backends.remote_client import DEFAULT_TIMEOUT_S, TIMEOUT_ENV
+from fastapply.backends.remote_client import TIMEOUT_ENV, env_timeout_s, first_line
 from fastapply.errors import MissingDependencyError, RemoteError
 
 API_KEY_ENVS = ("FASTAPPLY_API_KEY", "OPENAI_API_KEY")
@@ -46,12 +46,9 @@ def api_key() -> str | None:
 
 
 def timeout_s() -> float:
-    raw = os.environ.get(TIMEOUT_ENV)
-    try:
-        value = float(raw) if raw else DEFAULT_TIMEOUT_S
-    except ValueError:
-        raise RemoteError(f"${TIMEOUT_ENV} must be a number of seconds, got {raw!r}") from None
+    value = env_timeout_s()
     if not value > 0:
+        raw = os.environ.get(TIMEOUT_ENV)
         raise RemoteError(f"${TIMEOUT_ENV} must be a positive number of seconds, got {raw!r}")
     return value
 
@@ -136,23 +133,18 @@ class ChatClient:
             return f"{where} did not answer within {self.timeout_s:g} s (raise ${TIMEOUT_ENV} for a slow server)"
         if isinstance(exc, o.APIConnectionError):
             cause = exc.__cause__ if exc.__cause__ is not None else exc
-            return f"cannot connect to {self.url}: {_first_line(cause)}"
+            return f"cannot connect to {self.url}: {first_line(cause, 300)}"
         if isinstance(exc, o.AuthenticationError):
             hint = "check" if self._key else "no key was set: set"
             return (f"{where} refused the request (HTTP 401: {_status_text(exc)}); {hint} "
                     f"${API_KEY_ENVS[0]} or ${API_KEY_ENVS[1]}")
         if isinstance(exc, o.APIStatusError):
             return f"{where} answered HTTP {exc.status_code}: {_status_text(exc)}"
-        return f"the request to {where} failed: {_first_line(exc)}"
+        return f"the request to {where} failed: {first_line(exc, 300)}"
 
     def _redact(self, text: str) -> str:
         """Never print the key, even where a server echoes it back."""
         return text.replace(self._key, "***") if self._key else text
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else type(exc).__name__
 
 
 def _status_text(exc) -> str:
@@ -164,7 +156,7 @@ def _status_text(exc) -> str:
         text = body.get("message") or body.get("detail") or body.get("error")
     elif isinstance(body, str):
         text = body
-    text = str(text).strip() if text else _first_line(exc)
+    text = str(text).strip() if text else first_line(exc, 300)
     return text.splitlines()[0][:300] if text else "(empty body)"
 
 

@@ -54,13 +54,7 @@ class RemoteClient:
         self.root = server_root(url)
         self.model = model
         key = api_key if api_key is not None else os.environ.get(API_KEY_ENV) or None
-        if timeout_s is None:
-            raw = os.environ.get(TIMEOUT_ENV)
-            try:
-                timeout_s = float(raw) if raw else DEFAULT_TIMEOUT_S
-            except ValueError:
-                raise RemoteError(f"${TIMEOUT_ENV} must be a number of seconds, got {raw!r}") from None
-        self.timeout_s = timeout_s
+        self.timeout_s = timeout_s if timeout_s is not None else env_timeout_s()
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._http = httpx.Client(headers=headers, timeout=timeout_s, transport=transport)
         self.requests = 0  # scoring requests sent (one per verification pass)
@@ -80,11 +74,11 @@ class RemoteClient:
             raise RemoteError(f"the server at {self.root} did not answer {path} within {self.timeout_s:g} s "
                               f"(raise ${TIMEOUT_ENV} for a slow server)") from None
         except httpx.ConnectError as exc:
-            raise RemoteError(f"cannot connect to {self.root}: {_first_line(exc)}") from None
+            raise RemoteError(f"cannot connect to {self.root}: {first_line(exc)}") from None
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise RemoteError(f"the connection to {self.root} dropped during {path}: {_first_line(exc)}") from None
+            raise RemoteError(f"the connection to {self.root} dropped during {path}: {first_line(exc)}") from None
         except httpx.HTTPError as exc:  # anything else httpx can raise (proxy errors, too many redirects, ...)
-            raise RemoteError(f"request to {url} failed: {_first_line(exc)}") from None
+            raise RemoteError(f"request to {url} failed: {first_line(exc)}") from None
         self.bytes_received += len(response.content)
         try:
             parsed = response.json()
@@ -171,9 +165,20 @@ class _Raw(str):
     """A response body that was not JSON."""
 
 
-def _first_line(exc: BaseException) -> str:
+def env_timeout_s() -> float:
+    """Seconds a request to a remote server may take: `$FASTAPPLY_REMOTE_TIMEOUT`, else the default
+    (the remote: and openai: backends alike)."""
+    raw = os.environ.get(TIMEOUT_ENV)
+    try:
+        return float(raw) if raw else DEFAULT_TIMEOUT_S
+    except ValueError:
+        raise RemoteError(f"${TIMEOUT_ENV} must be a number of seconds, got {raw!r}") from None
+
+
+def first_line(exc: BaseException, limit: int | None = None) -> str:
+    """An exception's message, its first line only (at most `limit` characters), else its type's name."""
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    return text.splitlines()[0][:limit] if text else type(exc).__name__
 
 
 def _error_text(parsed: Any) -> str:
