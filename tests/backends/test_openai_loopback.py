@@ -17,7 +17,7 @@ from fastapply.backends.openai_chat import load_openai
 from fastapply.pipeline import apply_edit
 from fastapply.serve.app import create_app
 from tests.backends.chat_fakes import tagged
-from tests.backends.test_openai_chat import CART_EXPECTED, CART_SNIPPET, NEW_DOC, OLD_DOC, STORE, STORE_SNIPPET, files
+from tests.backends.test_openai_chat import CART_EXPECTED, CART_SNIPPET, NEW_DOC, OLD_DOC, STORE, files
 from tests.serve.support import FakeChat, running
 
 _CODE = re.compile(r"<code>\n(?P<code>.*)</code>\n<update>", re.S)

@@ -86,7 +86,7 @@ def test_second_opinion_names_a_distinctive_line_never_a_bracket():
     # margin 0 between the two `if` blocks; the weakest line named is the changed statement,
     # never the lone `}` that both blocks share
     original = "if (a) {\n  go(1);\n}\nif (a) {\n  go(1);\n}"
-    snippet = f"// ... existing code ...\nif (a) {{\n  go(2);\n}}\n// ... existing code ..."
+    snippet = "// ... existing code ...\nif (a) {\n  go(2);\n}\n// ... existing code ..."
     o, s = lines(original), lines(snippet)
     a = align(o, s)
     opinion = second_opinion(o, s, reading_lines(a, o, s))
