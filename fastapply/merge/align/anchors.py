@@ -59,9 +59,6 @@ class LineIndex:
         b = bisect.bisect_left(found, hi) if hi is not None else len(found)
         return found[a:b]
 
-    def count(self, key: str, lo: int = 0, hi: int | None = None) -> int:
-        return len(self.places(key, lo, hi))
-
 
 def longest_chain(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of (snippet index, original index) pairs, given in snippet order,

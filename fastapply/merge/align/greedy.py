@@ -57,16 +57,7 @@ from fastapply.merge.align.anchors import collapse
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
 from fastapply.merge.snippet.sections import Section, section_label as _label, shift_indent, split_sections
-from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
-
-
-# --------------------------------------------------------------------------- snippet structure
-
-
-def has_markers(snippet: Sequence[str], original: Sequence[str]) -> bool:
-    original_stripped = frozenset(line.strip() for line in original)
-    return any(is_elision(line, original_stripped) for line in snippet)
 
 
 # --------------------------------------------------------------------------- line comparison
