@@ -61,13 +61,8 @@ def instant_merge(
     result = _instant(original, snippet, language, path)
     if result.merged or result.refusal is not None:
         return result
-    if not isinstance(original, str) or not isinstance(snippet, str) or check_input(original, snippet):
-        cause, fix = split_sentence(result.refused_reason or "refused")  # not read: no line to number
-        refusal = Refusal("form", cause, fix or "send the original and the snippet as text, within the size limits")
-        return replace(result, refused_reason=refusal.sentence, refusal=refusal)
     try:
-        refusal = explain(original if isinstance(original, str) else "", snippet if isinstance(snippet, str) else "",
-                          result.refused_reason or "", result.candidate,
+        refusal = explain(original, snippet, result.refused_reason or "", result.candidate,
                           syntax.normalize_language(language) or syntax.language_from_path(path))
     except Exception as exc:  # describing a refusal must never turn it into a crash
         refusal = Refusal("form", result.refused_reason or "refused", FORM_FIX, detail={"error": type(exc).__name__})
@@ -76,16 +71,23 @@ def instant_merge(
 
 def _instant(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
     if not isinstance(original, str) or not isinstance(snippet, str):
-        return _refuse("the original and the snippet must both be text")
+        return _unread("the original and the snippet must both be text")
     reason = check_input(original, snippet)
     if reason:
-        return _refuse(reason)
+        return _unread(reason)
     try:
         return _seconded(_merge(original, snippet, language, path), original, snippet)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+def _unread(reason: str) -> MergeResult:
+    """A refusal of input the merge did not read (no line to number): a "form" refusal."""
+    cause, fix = split_sentence(reason)
+    refusal = Refusal("form", cause, fix or "send the original and the snippet as text, within the size limits")
+    return MergeResult(None, refusal.sentence, None, None, None, refusal=refusal)
 
 
 def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:

@@ -637,3 +637,16 @@ def test_a_new_sibling_takes_the_originals_spacing_before_the_marker():
     assert r.merged, r.refused_reason
     assert "  }, 3600)\n}\n\nvar Session = Class({" in r.text
     assert r.text.startswith("function options() {\n  return set('session')\n}\n\nfunction reaper() {")
+
+
+def test_input_the_merge_cannot_read_is_a_form_refusal_with_its_fix():
+    # Binary data, a non-text argument and an oversized snippet are refused before any line is
+    # read: a "form" refusal that numbers no line and says what to send instead.
+    cases = [("a = 1\x00\n", "a = 2\n", "the original looks binary"), ("a = 1\n", "a = 2\x00\n", "send the edit as text"),
+             (None, "a = 2\n", "must both be text; send the original and the snippet as text"),
+             ("a = 1\n", "a = 2\n" * 200_000, "over the instant merge's limit")]
+    for original, snippet, words in cases:
+        r = instant_merge(original, snippet)
+        assert not r.merged and r.refusal is not None and r.refusal.kind == "form"
+        assert words in r.refused_reason and r.refused_reason == r.refusal.sentence
+        assert r.method is None and r.candidate is None and not r.refusal.original and not r.refusal.snippet
