@@ -404,7 +404,7 @@ _TWIN_SNIPPET = """\
 def test_a_new_twin_read_as_added_and_as_replacing_the_old_twin_writes_the_added_one():
     """The joint reading overwrites test_digest (its lines unique in the file anchor the new
     test); the greedy one adds test_digest_stream after it, copying two of its lines. Those
-    copies sit in a new block the snippet shows whole (new_blocks.py), so they are no evidence
+    copies sit in a new block the snippet shows whole (gate/copies.py), so they are no evidence
     against the greedy reading, and the joint one drops test_digest, which the snippet never
     shows: the added reading is written (it was refused while both readings counted as copying)."""
     result = instant_merge(_TWIN_ORIGINAL, _TWIN_SNIPPET)

@@ -5,7 +5,7 @@ rarely fails but a model (or a loose placement) can.
 - `check_snippet_lines`: every line the snippet shows is in the result, in each section's order;
 - `check_relative_indentation`: the snippet's lines keep their nesting (one shift for all);
 - `check_unshown_deletions`: removed lines need the snippet around them (or marking them, or
-  showing the whole new definition they were part of: rewrites.py);
+  showing the whole new definition they were part of: shown_whole.py);
 - `check_duplicated_lines` / `check_copied_lines`: no pasted twin of a distinctive original line;
 - `lost_distinctive_lines`: how many distinctive original lines a reading overwrote (weighs two readings).
 
@@ -198,7 +198,7 @@ def check_unshown_deletions(
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
     result no second reading confirms, only a unique line says the snippet was here.
     """
-    from fastapply.merge.gate import rewrites, shown_blocks  # rewrites reads headers with repeats.py, which imports this module
+    from fastapply.merge.gate import shown_whole  # reads headers with repeats.py, which imports this module
 
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
@@ -223,10 +223,10 @@ def check_unshown_deletions(
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
             continue
-        if tag == "delete" and len(lost) <= SHOWN_GAP and shown_blocks.deletion_in_shown_block(
+        if tag == "delete" and len(lost) <= SHOWN_GAP and shown_whole.deletion_in_shown_block(
                 original, result, snippet, j1):
             continue  # a few lines inside a bracketed block the snippet shows whole
-        if any(a <= i1 and i2 <= b for a, b in rewritten) or rewrites.inside_rewritten_definition(
+        if any(a <= i1 and i2 <= b for a, b in rewritten) or shown_whole.inside_rewritten_definition(
                 original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of
         before = _landmarks(original, i1 - 1, -1, counts, unique=strict, gone=gone)
@@ -310,8 +310,8 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
     not occur in the merge more often than in the original or in the snippet, whichever is more
     (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one).
-    Exempt: copies in new blocks shown whole (new_blocks.py) and changed lines that equal a line
-    the file has elsewhere, placed where the snippet's context points (changed_twins.py)."""
+    Exempt (copies.py): copies in new blocks shown whole and changed lines that equal a line the
+    file has elsewhere, placed where the snippet's context points."""
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     copied = list(copied_lines(original, result, snippet).items())
@@ -322,12 +322,10 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         # boilerplate comment line (a doc example's `/// # use clap::App;`)
         return None
     if copied:
-        from fastapply.merge.gate.new_blocks import copies_in_new_blocks
+        from fastapply.merge.gate.copies import copies_in_new_blocks, copies_replace_changed_lines
 
         if copies_in_new_blocks(original, result, snippet):
             return None  # new code shaped like old: each copy sits in a new block shown whole
-        from fastapply.merge.gate.changed_twins import copies_replace_changed_lines
-
         if copies_replace_changed_lines(original, result, snippet):
             return None  # a changed line that equals a line the file has elsewhere, at the place shown
     if len(copied) >= COPIED_LINES:

@@ -1,0 +1,151 @@
+"""Deletions the snippet shows by showing whole what enclosed them: a block, or a definition.
+
+A lazy snippet shows a deletion by showing the code around it; the unshown-deletions check
+(snippet_checks.check_unshown_deletions) wants a shown line next to every run of removed lines.
+Two readings of "shown" that need no neighbour:
+
+- `deletion_in_shown_block`: the deleted lines sat inside a bracketed block (`if (...) {` ...
+  `}`) that the snippet shows from its opener to its closer in one run, with no marker between:
+  the snippet shows every line the block keeps, so the lines missing from it are deleted by the
+  snippet itself, however generic the lines next to the gap are (`opts = {};` and `}` after an
+  `else if` branch was dropped). Asked only for short deletions (SHOWN_GAP non-blank lines): a
+  planner that shows a block's opener, a changed line and its closer with no marker may have
+  meant the rest of a long body to stay. Brackets only (lines.bracket_balance, roughly: strings
+  and line comments aside); a deletion inside a Python function is the next rule's.
+- `inside_rewritten_definition`: the snippet shows a definition's header (same name, edited
+  signature allowed) and runs, with no marker, to the next definition's header (or to its own end
+  for the file's last definition). Every line the definition now has is shown, and what is gone
+  of the old one was rewritten, not forgotten: a forgotten marker there would leave the old
+  definition and the new one side by side (the same name defined twice), which no reading of
+  such a snippet means. Example (the original's `first` against the snippet's; `def second`
+  follows in both):
+
+    def first(*decls, **attrs):             def first(*decls, **kwargs):
+        '''Shortcut ... equivalent to::         '''Add a ``--yes`` option.'''
+            def dropdb(): ...                   def callback(ctx, param, value): ...
+        '''                                     kwargs.setdefault("is_flag", True)
+        def decorator(f): ...   <- removed      return option(*decls, **kwargs)
+        attrs.setdefault(...)               def second(*decls, **attrs):
+    def second(*decls, **attrs):            # ... existing code ...
+
+This module knows brackets, definition headers (repeats.defined_name), indentation and markers;
+it does not parse and does not know how the result was made.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Sequence
+
+from fastapply.merge.text.conventions import indent_width as _depth
+from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.markers import is_marker
+
+
+def enclosing_block(lines: Sequence[str], at: int) -> tuple[int, int] | None:
+    """(opener, closer) indices of the innermost bracketed block around the gap before
+    `lines[at]`: the nearest line above whose bracket left open, and the nearest line below that
+    closes it; None when the gap is at top level or the brackets never balance."""
+    depth, opener = 0, None
+    for k in range(at - 1, -1, -1):
+        depth += bracket_balance([lines[k]])
+        if depth > 0:
+            opener = k
+            break
+    if opener is None:
+        return None
+    depth = 0
+    for k in range(at, len(lines)):
+        depth += bracket_balance([lines[k]])
+        if depth < 0:
+            return opener, k
+    return None
+
+
+def deletion_in_shown_block(original: Sequence[str], result: Sequence[str], snippet: Sequence[str], at: int) -> bool:
+    """True when the lines a merge deleted before `result[at]` sat inside a bracketed block that
+    the snippet shows whole: its opener, every line the result keeps in it and its closer, in one
+    run of the snippet with no marker between (blank lines aside). That run must lie in the result
+    as it stands around the block, and hold a distinctive line the original and the result each
+    have once (`_pins`), so it is this block the snippet shows, not a look-alike elsewhere (an
+    `if (typeof opts === 'function') {` that two functions open is pinned by the
+    `function got(url, opts, cb) {` the run starts with)."""
+    span = enclosing_block(result, at)
+    if span is None:
+        return False
+    rows = [k for k, line in enumerate(result) if line.strip()]
+    texts = [result[k].strip() for k in rows]
+    first, last = rows.index(span[0]), rows.index(span[1])
+    block = texts[first : last + 1]
+    once = _once(original, result)
+    run: list[str] = []
+    for line in [*snippet, "// ... existing code ..."]:
+        if not is_marker(line):
+            if line.strip():
+                run.append(line.strip())
+            continue
+        for i in range(len(run) - len(block) + 1):
+            lo = first - i
+            if run[i : i + len(block)] == block and lo >= 0 and texts[lo : lo + len(run)] == run \
+                    and any(l in once for l in run):
+                return True
+        run = []
+    return False
+
+
+def _once(original: Sequence[str], result: Sequence[str]) -> set[str]:
+    """Distinctive lines (stripped) the original and the result each have exactly once."""
+    before, after = Counter(l.strip() for l in original), Counter(l.strip() for l in result)
+    return {l for l, n in after.items() if n == 1 and before[l] == 1 and len(l) >= 8 and not is_generic(l)}
+
+
+def _header_name(line: str) -> str | None:
+    """The name a definition header defines (`def f(`, `func (r T) f(`, `function f(`, `class C`),
+    or None; object keys (`name: value`) are no headers here."""
+    from fastapply.merge.gate.repeats import defined_name
+
+    if re.match(r"^\s*['\"]?[\w$]+['\"]?\s*:", line):
+        return None
+    return defined_name(line)
+
+
+def inside_rewritten_definition(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:
+    """True when the removed original lines `original[i1:i2]` lie inside a definition that the
+    snippet shows whole in its new form: a definition header enclosing them (above them and
+    shallower) has a header of the same name in the snippet, once, and so does the next header
+    after them at that depth or shallower, with no marker between the two snippet headers (or,
+    for the file's last definition, no marker after the snippet's header)."""
+    run = [line for line in original[i1:i2] if line.strip()]
+    if not run:
+        return False
+    depth = min(_depth(line) for line in run)
+    names = [_header_name(line) for line in snippet]
+    for head in range(i1 - 1, -1, -1):
+        name = _header_name(original[head])
+        if not name or _depth(original[head]) >= depth:
+            continue
+        depth = _depth(original[head])  # the next enclosing header must be shallower still
+        if _shown_whole(original, snippet, names, head, i2):
+            return True
+        if depth == 0:
+            break
+    return False
+
+
+def _shown_whole(original: Sequence[str], snippet: Sequence[str], names: list[str | None], head: int, i2: int) -> bool:
+    """Whether the snippet shows the definition headed at `original[head]` (reaching past line
+    `i2`) whole: its header's name once, and from there to the header of the next definition
+    after `i2` at its depth or shallower (or to the snippet's end) no marker."""
+    level = _depth(original[head])
+    if any(_header_name(line) and _depth(line) <= level for line in original[head + 1 : i2]):
+        return False  # the definition ends before the removed lines
+    starts = [j for j, name in enumerate(names) if name == _header_name(original[head])]
+    if len(starts) != 1:
+        return False
+    after = next((k for k in range(i2, len(original)) if _header_name(original[k]) and _depth(original[k]) <= level), None)
+    rest = snippet[starts[0] + 1 :]
+    if after is None:
+        return not any(is_marker(line) for line in rest)
+    ends = [j for j, name in enumerate(names[starts[0] + 1 :]) if name == _header_name(original[after])]
+    return bool(ends) and not any(is_marker(line) for line in rest[: ends[0]])
