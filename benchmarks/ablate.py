@@ -126,7 +126,6 @@ SWITCHES: list[Switch] = [
     Switch("greedy-own-block", "settle", M + "align.greedy_locate:_own_block_inserted", _ret(False), "a new block closing on generic lines inserted, not closed over the original"),
     Switch("greedy-head-before-tail", "settle", M + "align.greedy_locate:_head_before_tail", _ret(None), "an ambiguous section with an open end placed by its head before its tail"),
     Switch("greedy-insertions-check", "guard", M + "align.greedy_locate:_check_insertions", _ret(None), "inserted lines alike to the ones they sit beside refused"),
-    Switch("excerpt-renamed-definition", "guard", M + "decide.excerpt:renamed_definition", _ret(None), "a loose excerpt end that renames a definition refused"),
     # exemptions from guards
     Switch("new-blocks", "exempt", M + "gate.copies:copies_in_new_blocks", _ret(False), "copies inside a new block shown whole pass the copied-lines guard"),
     Switch("changed-twins", "exempt", M + "gate.copies:copies_replace_changed_lines", _ret(False), "a changed line equal to one elsewhere passes the copied-lines guard"),

@@ -27,7 +27,6 @@ from collections import Counter
 from typing import Callable, Sequence
 
 from fastapply.merge.align import edge_edits
-from fastapply.merge.gate import landing
 from fastapply.merge.snippet.sections import line_label
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
@@ -68,9 +67,8 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     The unique line pins the change; the loose lines only continue the original beyond it (the
     `t.end();` `});` after a changed assertion). A change with no unique unchanged line on its
     inner side (a new test whose `var app = express();` lines repeat in every test) could go
-    after any of its look-alikes, a merge that drops a non-blank original line
-    (`dropped_lines`) swallowed code no marker bounds, and one that renames a definition
-    (`renamed_definition`) may have overwritten the twin of a new one: all are refused."""
+    after any of its look-alikes, and a merge that drops a non-blank original line
+    (`dropped_lines`) swallowed code no marker bounds: both are refused."""
     counts = Counter(line.strip() for line in original)
     shown = [line.strip() for line in snippet if line.strip()]
     rows = [j for j, line in enumerate(result) if line.strip()]
@@ -78,7 +76,7 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     if start is None:
         return False
     first, last = rows[start], rows[start + len(shown) - 1]
-    if dropped_lines(original, result) or renamed_definition(original, result):
+    if dropped_lines(original, result):
         return False
     if which == "last":  # read from the end: the mirror of the first end
         original, result = list(original)[::-1], list(result)[::-1]
@@ -151,14 +149,6 @@ def dropped_lines(original: Sequence[str], result: Sequence[str], ops=None) -> i
         elif tag == "replace":
             dropped += max(0, old - sum(1 for l in result[j1:j2] if l.strip()))
     return dropped
-
-
-def renamed_definition(original: Sequence[str], result: Sequence[str]) -> str | None:
-    """A function name the original defines and the result no longer does (landing.defined_names):
-    an excerpt that renames `func TestAuth401` into `func TestAuth401WithRealm` without a pinned
-    edge more likely adds a sibling shaped like it, after it, than edits it in place."""
-    before, after = landing.defined_names(original), landing.defined_names(result)
-    return next((name for name in before if not after.get(name)), None)
 
 
 def _find(texts: list[str], shown: list[str]) -> int | None:

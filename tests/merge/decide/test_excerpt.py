@@ -1,6 +1,6 @@
 """Marker-free excerpts: loose ends, and when the merged file still settles them."""
 
-from fastapply.merge.decide.excerpt import dropped_lines, edge_holds, edited_pin, loose_edge, renamed_definition
+from fastapply.merge.decide.excerpt import dropped_lines, edge_holds, edited_pin, loose_edge
 from fastapply.merge.instant import instant_merge
 
 TESTS = """test('first', async t => {
@@ -51,12 +51,6 @@ def test_dropped_lines_counts_deleted_and_overwritten_lines_only():
     assert dropped_lines(["a", "b", "", "c"], ["a", "c"]) == 1  # the blank line is no code
     assert dropped_lines(["a", "b", "c"], ["a", "B", "c"]) == 0
     assert dropped_lines(["a", "b", "c", "d"], ["a", "X", "d"]) == 1
-
-
-def test_renamed_definition_names_a_function_the_result_lost():
-    before = ["func TestAuth(t *testing.T) {", "}"]
-    assert renamed_definition(before, ["func TestAuthWithRealm(t *testing.T) {", "}"]) == "TestAuth"
-    assert renamed_definition(before, before + ["func TestAuthWithRealm(t *testing.T) {", "}"]) is None
 
 
 def test_an_excerpt_whose_loose_end_overwrites_a_look_alike_is_refused():
