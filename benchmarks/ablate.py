@@ -71,9 +71,9 @@ def _skip(old: str, new: str = "if False:"):
 
 SWITCHES: list[Switch] = [
     # tie-breakers between equal places of a section with no anchor (align/lazy.py calls them in turn)
-    Switch("order", "tie", M + "align.order:forced_place", _ret(None), "rival places settled by the later sections' order"),
-    Switch("pinned", "tie", M + "align.pinned:pinned_place", _ret(None), "rival places settled by a changed line's old form"),
-    Switch("enclosed", "tie", M + "align.enclosed:enclosed_place", _ret(None), "rival places settled by blocks the previous section left open"),
+    Switch("order", "tie", M + "align.ties:forced_place", _ret(None), "rival places settled by the later sections' order"),
+    Switch("pinned", "tie", M + "align.ties:pinned_place", _ret(None), "rival places settled by a changed line's old form"),
+    Switch("enclosed", "tie", M + "align.ties:enclosed_place", _ret(None), "rival places settled by blocks the previous section left open"),
     Switch("twins", "tie", M + "align.lazy:_twin_free", _ret(None), "rival places settled by the one reading without a pasted twin"),
     Switch("doubt-settled-elsewhere", "settle", M + "align.doubts:settled_reading", _ret(None), "a new/changed-line doubt the snippet settles by the same change elsewhere"),
     # settled readings (decide/)

@@ -7,7 +7,7 @@ occurs verbatim is pure context (None); equally good places are an ambiguity. A 
 whose lines occurs there may still be an edited copy of one run of original lines, line for line
 (`edited_block`: a lone changed line shown with no context at all); one that pairs with several
 runs alike (the same comment fixed in three functions) has those runs as rival places
-(`Ambiguous`), which order.py and the rules after it may settle.
+(`Ambiguous`), which the tie-breakers (ties.py) may settle.
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
@@ -80,7 +80,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
                 return Span(at, at + n, "exact"), list(sec)
             runs = edited_runs(sec, orig, key, lo, hi)
             if len(runs) > 1:
-                # the same edit fits several runs: rival places for order.py and the rules after it
+                # the same edit fits several runs: rival places for the tie-breakers (ties.py)
                 raise Ambiguous(sec[0], runs, guess=(Span(runs[0], runs[0] + n, "exact", ambiguous=True), list(sec)),
                                 regions=[(p, p + n) for p in runs])
         raise Unplaceable(unplaced_note(sec, orig, lo, hi))

@@ -10,9 +10,9 @@ between two spans. Placement, for the snippet as a whole:
    exactly one place fits, or refused. A section whose first anchor opens a block its own lines
    never close stays inside that block: a later line unique only past the block's end is no
    anchor of it (`inside_block`). Several equal places of a section with no anchor are settled,
-   in turn, by the order of the sections after it (order.py), by the old form of a line it changes
-   (pinned.py), by the blocks the previous section left open (enclosed.py), or by the one place
-   whose whole reading pastes no second copy of an original line (twins.py); else refused.
+   in turn, by the order of the sections after it, by the old form of a line it changes, by the
+   blocks the previous section left open, or by the one place whose whole reading pastes no second
+   copy of an original line (ties.py); else refused.
 2. **Edges** (edges.py): from its first and last anchors a section's span grows over equal
    neighbouring lines; the lines beyond are either inserted, or replace original lines up to a
    matching edge line further out (a generic closing `}` after new lines). Candidates are scored
@@ -41,22 +41,20 @@ import re
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed
-from fastapply.merge.align import doubts, edges, order
+from fastapply.merge.align import doubts, edges
 from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
 from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.align.floating import place_floating
-from fastapply.merge.align.pinned import pinned_place
-from fastapply.merge.align.enclosed import enclosed_place
-from fastapply.merge.align.twins import twin_free_stretch
+from fastapply.merge.align.ties import enclosed_place, forced_place, pinned_place, twin_free_stretch
 from fastapply.merge.snippet.sections import (
     Section, has_markers, line_label, section_label as _label, shift_indent, split_sections, undiff_lazy,
 )
 from fastapply.merge.result import Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
-TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (twins.py)
+TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (ties.py)
 TWIN_LINES = 200_000  # original lines those readings may go over in all (fewer readings of a long file)
 
 __all__ = ["Merged", "Section", "Span", "has_markers", "merge_lazy", "split_sections"]
@@ -87,7 +85,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
                 force: dict[int, tuple[int, int]] | None = None, reads: list[int] | None = None) -> Merged:
     """One rung's placement of all sections; `force`: section -> (start, end) places that section
-    within original[start:end] (twins.py reads the snippet once per rival place that way);
+    within original[start:end] (ties.twin_free_stretch reads the snippet once per rival place that way);
     `reads`: how many more such readings this merge may make (shared by the nested ones)."""
     force = force or {}
     reads = reads if reads is not None else [min(TWIN_READS, TWIN_LINES // max(1, len(orig)))]
@@ -115,11 +113,11 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     alt: tuple[list[str], int] | None = None  # the doubt's rival reading: (its lines so far, its cursor)
     pair: tuple[int, str] | None = None  # the doubt's (original line, shown line): edges.Ambiguous.pair
     regions: list[tuple[int, int]] = []
-    prev: list[str] | None = None  # the lines of the last section placed (enclosed.py)
+    prev: list[str] | None = None  # the lines of the last section placed (ties.enclosed_place)
     own_keys: dict[int, list[str | None]] = {}
 
     def section_keys(i: int) -> list[str | None]:
-        """Section i's keys for `unique_anchors`, once per section (order.py may place a section
+        """Section i's keys for `unique_anchors`, once per section (ties.forced_place may place a section
         200 times): None for a line that cannot anchor, is not unique in the section, or is not
         in the original at all, none of which any window changes."""
         if i not in own_keys:
@@ -132,8 +130,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
         return own_keys[i]
 
     def place(i: int, cursor: int, lo: int | None = None, hi: int | None = None, pinned: bool = False):
-        """Section i after `cursor`; a floating one only within [lo, hi) when given (order.py);
-        `pinned`: anchored on its lines unique within [lo, hi) too (pinned.py)."""
+        """Section i after `cursor`; a floating one only within [lo, hi) when given (ties.py);
+        `pinned`: anchored on its lines unique within [lo, hi) too (ties.pinned_place)."""
         t = trimmed[i]
         end = next((a[0][1] for a in anchors[i + 1 :] if a), len(orig))
         if pinned:
@@ -168,7 +166,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
         except Ambiguous as amb:
             forced = None
             if getattr(amb, "floating", False) and not amb.doubt and len(amb.places) > 1:
-                forced = order.forced_place(place, i, len(trimmed), cursor, amb.places)
+                forced = forced_place(place, i, len(trimmed), cursor, amb.places)
                 if forced is None:
                     forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
                 if forced is None:
@@ -225,7 +223,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
 def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, i: int, places, cursor: int,
                hi: int, place, force: dict[int, tuple[int, int]], reads: list[int]):
     """(span, lines) for section i at the one rival place whose whole reading pastes no twin
-    (twins.py), or None. Each reading forces section i (and the sections this one's caller forced)
+    (ties.twin_free_stretch), or None. Each reading forces section i (and the sections this one's caller forced)
     and settles later sections' rival places the same way, all within the `reads` budget; a
     reading the budget no longer allows, or one where section i itself cannot be placed (its own
     tie-breaks, not the sections after it), leaves the choice open."""
