@@ -23,11 +23,9 @@ import bisect
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from fastapply.merge.text.lines import collapse
+
 RUNGS = ("exact", "whitespace")
-
-
-def collapse(line: str) -> str:
-    return " ".join(line.split())
 
 
 def key_function(rung: str) -> Callable[[str], str]:

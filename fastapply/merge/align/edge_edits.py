@@ -19,8 +19,7 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import bracket_balance, is_generic
-from fastapply.merge.align.anchors import collapse
+from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
 from fastapply.merge.text.conventions import indent_width
 
 

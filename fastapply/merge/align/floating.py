@@ -17,8 +17,8 @@ from __future__ import annotations
 import difflib
 from typing import Sequence
 
-from fastapply.merge.align.anchors import LineIndex, collapse
-from fastapply.merge.text.lines import bracket_balance
+from fastapply.merge.align.anchors import LineIndex
+from fastapply.merge.text.lines import bracket_balance, collapse, indentation
 from fastapply.merge.align.edges import (
     MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
 )
@@ -174,11 +174,7 @@ def _pairs(new: str, old: str, key) -> bool:
     """A snippet line against the original line it would replace: both blank, equal, or edited."""
     if not new.strip() or not old.strip():
         return not new.strip() and not old.strip()
-    return key(new) == key(old) or (same_edit(new, old) and _indent(new) == _indent(old))
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
+    return key(new) == key(old) or (same_edit(new, old) and indentation(new) == indentation(old))
 
 
 def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> str:

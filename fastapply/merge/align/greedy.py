@@ -53,7 +53,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed
-from fastapply.merge.align.anchors import collapse
+from fastapply.merge.text.lines import collapse, indentation
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
 from fastapply.merge.snippet.sections import Section, section_label as _label, shift_indent, split_sections
@@ -217,13 +217,9 @@ def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
             continue
         for o in region:
             if o.strip() and collapse(o) == collapse(line):
-                pairs.append((_indent(o), _indent(line)))
+                pairs.append((indentation(o), indentation(line)))
                 break
     return shift_indent(lines, pairs)
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:

@@ -13,7 +13,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
 from fastapply.merge.snippet.sections import Section
 
 
@@ -34,20 +34,16 @@ class Span:
     skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 
-def _collapse(line: str) -> str:
-    return " ".join(line.split())
-
-
 def _eq_exact(a: str, b: str) -> bool:
     return a == b
 
 
 def _eq_whitespace(a: str, b: str) -> bool:
-    return _collapse(a) == _collapse(b)
+    return collapse(a) == collapse(b)
 
 
 def _eq_fuzzy(a: str, b: str) -> bool:
-    ca, cb = _collapse(a), _collapse(b)
+    ca, cb = collapse(a), collapse(b)
     if ca == cb:
         return True
     # Short lines (`}`, `end`, `return x`) are too easy to confuse: only equal counts for them.
@@ -280,11 +276,11 @@ def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
     new = next((l for l in repl if l.strip()), None)
     if old is None or new is None:
         return False
-    return _collapse(old) == _collapse(new) or same_edit(new, old) or similar(new, old)
+    return collapse(old) == collapse(new) or same_edit(new, old) or similar(new, old)
 
 
 def _similar(a: str, b: str) -> bool:
-    ca, cb = _collapse(a), _collapse(b)
+    ca, cb = collapse(a), collapse(b)
     if not ca or not cb:
         return False
     if ca == cb:

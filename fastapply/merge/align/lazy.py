@@ -43,8 +43,8 @@ from typing import Sequence
 from fastapply.merge.refuse.refusal import prefixed
 from fastapply.merge.align import doubts, edges
 from fastapply.merge.align.blank_edges import trim_blank_edges
-from fastapply.merge.align.anchors import RUNGS, LineIndex, collapse, key_function, unique_anchors
-from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.align.anchors import RUNGS, LineIndex, key_function, unique_anchors
+from fastapply.merge.text.lines import bracket_balance, collapse, indentation, is_generic
 from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.align.floating import place_floating
 from fastapply.merge.align.ties import enclosed_place, forced_place, pinned_place, twin_free_stretch
@@ -269,12 +269,8 @@ def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
     """Shift a section placed on collapsed whitespace by the constant indentation offset its
     matched lines show (a method pasted without its class indentation), if there is one."""
     region = {collapse(o): o for o in orig[span.start : span.end] if o.strip()}
-    pairs = [(_indent(region[collapse(l)]), _indent(l)) for l in lines if l.strip() and collapse(l) in region]
+    pairs = [(indentation(region[collapse(l)]), indentation(l)) for l in lines if l.strip() and collapse(l) in region]
     return shift_indent(lines, pairs)
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _no_anchor(line: str) -> bool:

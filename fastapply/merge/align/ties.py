@@ -99,11 +99,10 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from fastapply.merge.align.anchors import collapse
+from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
 from fastapply.merge.align.edge_edits import same_edit
 from fastapply.merge.align.edges import Ambiguous, Unplaceable
 from fastapply.merge.text.compare import copied_lines
-from fastapply.merge.text.lines import bracket_balance, is_generic
 
 MAX_RIVALS = 12  # rival places beyond which a section's first line is too common to pin or read once per place
 

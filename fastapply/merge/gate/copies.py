@@ -47,15 +47,11 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.lines import distinctive, indent_len
 from fastapply.merge.text.markers import is_marker
 
 _OPEN, _CLOSE = "([{", ")]}"
 MAX_SHIFT = 6  # how far an inserted run may slide along equal lines (difflib picks one of its rotations)
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def closed_block(lines: Sequence[str]) -> bool:
@@ -63,7 +59,7 @@ def closed_block(lines: Sequence[str]) -> bool:
     bracket they did not open and close every one they open (string contents are not told apart:
     a bracket in a string counts, which only makes the test stricter)."""
     body = [l for l in lines if l.strip()]
-    if not body or any(_indent(l) < _indent(body[0]) for l in body):
+    if not body or any(indent_len(l) < indent_len(body[0]) for l in body):
         return False
     depth = 0
     for line in body:

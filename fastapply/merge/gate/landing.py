@@ -48,17 +48,13 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.conventions import indent_width as _depth
-from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.lines import distinctive, indent_len
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
 _DEFINITION = re.compile(_MODIFIERS + r"(?:def|fn|func|function|class|struct|impl|trait|enum|interface|module|"
                          r"object|fun|sub|macro_rules!)\b")
 _CONTAINER = re.compile(_MODIFIERS + r"(?:class|impl|trait|interface|object|module|struct|enum|namespace|mod)\b")
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def definition_headers(lines: Sequence[str]) -> list[str]:
@@ -71,9 +67,9 @@ def definition_headers(lines: Sequence[str]) -> list[str]:
             continue
         if text.endswith(("(", "[", ",")):
             continue  # a signature continued on the next lines: its first line says little
-        depth = _indent(line)
+        depth = indent_len(line)
         if depth:
-            scope = next((x for x in reversed(lines[:k]) if x.strip() and _indent(x) < depth), None)
+            scope = next((x for x in reversed(lines[:k]) if x.strip() and indent_len(x) < depth), None)
             if scope is None or not _CONTAINER.match(scope.strip()):
                 continue  # nested inside a function body: files repeat such helpers freely
         found.append(text)

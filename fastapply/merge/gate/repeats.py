@@ -42,6 +42,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
+from fastapply.merge.text.lines import indent_len
 
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
               "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",
@@ -71,10 +72,6 @@ def defined_name(line: str) -> str | None:
     return None
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
 def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
     """(name, indentation) pairs that one block defines twice: two lines at the same indentation
     with no less-indented non-blank line between them define the same name."""
@@ -83,7 +80,7 @@ def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
     for line in lines:
         if not line.strip():
             continue
-        depth = _indent(line)
+        depth = indent_len(line)
         for deeper in [d for d in open_blocks if d > depth]:
             del open_blocks[deeper]
         name = defined_name(line)
@@ -165,17 +162,13 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
             continue
         at = [k for k, l in enumerate(result) if l.strip() == line]
         for x, y in zip(at, at[1:]):
-            width = _width(result[x])
-            if _width(result[y]) == width and all(not l.strip() or _width(l) >= width for l in result[x + 1 : y]):
+            width = indent_len(result[x])
+            if indent_len(result[y]) == width and all(not l.strip() or indent_len(l) >= width for l in result[x + 1 : y]):
                 return (
                     f"`{line[:60]}` (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows it "
                     "once, next to a marker, as context: include the lines around it"
                 )
     return None
-
-
-def _width(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:

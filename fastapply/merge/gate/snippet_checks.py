@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.lines import distinctive, indent_len
 from fastapply.merge.text.markers import marker_like
 
 
@@ -113,9 +113,6 @@ def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) ->
     and a merge may move the whole snippet left or right (another indentation width) but not
     re-nest part of it (a method re-indented to the top level). Only lines that occur once in
     the snippet and once in the result are compared; they say where they landed."""
-    def indent(line: str) -> int:
-        return len(line) - len(line.lstrip())
-
     in_result = Counter(l.strip() for l in result)
     in_snippet = Counter(l.strip() for l in snippet)
     where = {l.strip(): l for l in result}
@@ -123,7 +120,7 @@ def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) ->
     for line in snippet:
         text = line.strip()
         if text and in_result[text] == 1 and in_snippet[text] == 1:
-            shifts.setdefault(indent(where[text]) - indent(line), text)
+            shifts.setdefault(indent_len(where[text]) - indent_len(line), text)
     if len(shifts) > 1:
         (a, first), (b, second) = sorted(shifts.items())[:2]
         return (f"the snippet's lines would land re-nested (`{first[:40]}` moved by {a} columns, `{second[:40]}` by "

@@ -42,6 +42,7 @@ from typing import Sequence
 
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.lines import indent_len, indentation
 
 Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
 
@@ -61,10 +62,6 @@ _MAY_FOLLOW = re.compile(
 )
 
 PROSE = {"markdown", "md", "rst", "restructuredtext", "text", "txt", "plaintext"}
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def is_complete_exit(line: str) -> bool:
@@ -124,7 +121,7 @@ def check_code_after_exit(
         if not is_complete_exit(result[last]) or nxt is None:
             continue
         follower = result[nxt]
-        if _indent(follower) != _indent(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
+        if indentation(follower) != indentation(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
             continue
         if followed_by(snippet, result[last], follower) or followed_by(original, result[last], follower):
             continue
@@ -151,10 +148,6 @@ _DEFINITION = re.compile(
 )
 
 
-def _indent_width(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
 def check_orphaned_body(
     original: Sequence[str], result: Sequence[str], language: str | None = None,
     ops: Ops | None = None,
@@ -175,10 +168,10 @@ def check_orphaned_body(
         header = _removed_owner(original, i1, i2, kept)
         if header is None:
             continue
-        width = _indent_width(original[header])
+        width = indent_len(original[header])
         if sum(1 for l in original[header + 1 : kept] if l.strip()) > FUSED_BODY:
             continue  # a long body removed before the kept lines: a rewrite the diff aligns on shared lines
-        if not any(l.strip() and _indent_width(l) <= width for l in result[j1:j2]):
+        if not any(l.strip() and indent_len(l) <= width for l in result[j1:j2]):
             return (
                 f"the result removes `{original[header].strip()[:60]}` (line {header + 1}) but keeps its body "
                 f"from `{original[kept].strip()[:60]}` (line {kept + 1}), which now reads as the block above's; "
@@ -191,13 +184,13 @@ def _removed_owner(original: Sequence[str], i1: int, i2: int, kept: int) -> int 
     """The definition header among the removed lines `original[i1:i2]` that encloses the kept
     line `kept` (walking up through ever shallower lines), or None when an enclosing line is kept
     or none is a definition's header."""
-    width = _indent_width(original[kept])
+    width = indent_len(original[kept])
     for k in range(kept - 1, -1, -1):
-        if not original[k].strip() or _indent_width(original[k]) >= width:
+        if not original[k].strip() or indent_len(original[k]) >= width:
             continue
         if k < i1:
             return None  # an owner above the change is kept: the body still has it
-        width = _indent_width(original[k])
+        width = indent_len(original[k])
         if _DEFINITION.match(original[k].strip()):
             return k
         if width == 0:
@@ -240,13 +233,13 @@ def _in_triple_strings(lines: Sequence[str]) -> set[int]:
 def _block_siblings(lines: Sequence[str], k: int, strings: set[int] = frozenset()) -> list[str]:
     """The other non-blank lines at line `k`'s indentation in its block (up and down until a
     shallower non-blank line), stripped; lines of triple-quoted strings (`strings`) are skipped."""
-    width = _indent_width(lines[k])
+    width = indent_len(lines[k])
     found = []
     for step in (-1, 1):
         j = k + step
         while 0 <= j < len(lines):
             if lines[j].strip() and j not in strings:
-                w = _indent_width(lines[j])
+                w = indent_len(lines[j])
                 if w < width:
                     break
                 if w == width:

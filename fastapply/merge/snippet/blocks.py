@@ -32,6 +32,7 @@ from __future__ import annotations
 import difflib
 import re
 from fastapply.merge.result import Merged
+from fastapply.merge.text.lines import collapse, indentation
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -177,10 +178,6 @@ def _hunk_hints(header: re.Match) -> tuple[int | None, int | None]:
 # --------------------------------------------------------------------------- the ladder
 
 
-def _collapse(line: str) -> str:
-    return " ".join(line.split())
-
-
 def _trim_blank(lines: Sequence[str]) -> tuple[int, int]:
     a, b = 0, len(lines)
     while a < b and not lines[a].strip():
@@ -206,10 +203,10 @@ def match_exact(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list
 def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
     """Every place where `search` occurs ignoring whitespace amounts and blank lines at its ends."""
     a, b = _trim_blank(search)
-    core = [_collapse(line) for line in search[a:b]]
+    core = [collapse(line) for line in search[a:b]]
     if not core:
         return []
-    norm = [_collapse(line) for line in text]
+    norm = [collapse(line) for line in text]
     n = len(core)
     out = []
     for i in range(lo, len(text) - n + 1):
@@ -221,11 +218,11 @@ def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) ->
 def match_fuzzy(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
     """The window most similar to `search` when it is similar enough and clearly the best."""
     a, b = _trim_blank(search)
-    core = [_collapse(line) for line in search[a:b]]
+    core = [collapse(line) for line in search[a:b]]
     if not core:
         return []
     needle = "\n".join(core)
-    norm = [_collapse(line) for line in text]
+    norm = [collapse(line) for line in text]
     scored = []
     for size in {len(core) - 1, len(core), len(core) + 1}:
         if size < 1:
@@ -257,16 +254,12 @@ def _indent_shift(snippet: Sequence[str], found: Sequence[str]) -> tuple[tuple[s
     for s, o in zip(snippet, found):
         if not (s.strip() and o.strip()):
             continue
-        have, want = _ws(s), _ws(o)
+        have, want = indentation(s), indentation(o)
         if table.setdefault(have, want) != want:
             return None
     if all(h == w for h, w in table.items()):
         return None
     return tuple(sorted(table.items()))
-
-
-def _ws(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _shift(lines: Sequence[str], shift: tuple[tuple[str, str], ...] | None) -> list[str]:
@@ -282,7 +275,7 @@ def _shift(lines: Sequence[str], shift: tuple[tuple[str, str], ...] | None) -> l
             ratio = (ratios.pop(), char.pop())
     out = []
     for line in lines:
-        have = _ws(line)
+        have = indentation(line)
         if not line.strip():
             out.append(line)
         elif have in table:

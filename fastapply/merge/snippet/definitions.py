@@ -37,6 +37,7 @@ from typing import Any, Sequence
 
 from fastapply.merge.text import syntax
 from fastapply.merge.result import Merged
+from fastapply.merge.text.lines import indentation
 
 # Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.
 _KINDS = {
@@ -189,10 +190,6 @@ class _Edit:
     lines: tuple[str, ...]
 
 
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
-
-
 def with_comments(lines: Sequence[str], start: int, floor: int) -> int:
     """Move `start` up over comment lines directly above it (no blank line between)."""
     while start - 1 >= floor and lines[start - 1].strip().startswith(("#", "//", "/*", "*", "///")):
@@ -320,7 +317,7 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
         if s_comments < sd.start:
             s_start = s_comments
             o_start = with_comments(orig, od.start, 0)
-        new = _reindent(snip[s_start : sd.end], _indent(snip[sd.start]), _indent(orig[od.start]))
+        new = _reindent(snip[s_start : sd.end], indentation(snip[sd.start]), indentation(orig[od.start]))
         edits.append(_Edit(o_start, od.end, tuple(new)))
     for i, sd in enumerate(snip_defs):
         if i in placed:
@@ -350,7 +347,7 @@ def _insert(orig, snip, snip_defs, placed, i, edits) -> str | None:
     if prev is not None:
         od = placed[prev]
         gap = snip[snip_defs[prev].end : s_start]
-        new = list(gap) + _reindent(body, _indent(snip[sd.start]), _indent(orig[od.start]))
+        new = list(gap) + _reindent(body, indentation(snip[sd.start]), indentation(orig[od.start]))
         edits.append(_Edit(od.end, od.end, tuple(new)))
         return None
     nxt = next((j for j in range(i + 1, len(snip_defs)) if j in placed), None)
@@ -359,7 +356,7 @@ def _insert(orig, snip, snip_defs, placed, i, edits) -> str | None:
         n_start = with_comments(snip, snip_defs[nxt].start, sd.end)
         gap = snip[sd.end : n_start]
         at = with_comments(orig, od.start, 0)
-        new = _reindent(body, _indent(snip[sd.start]), _indent(orig[od.start])) + list(gap)
+        new = _reindent(body, indentation(snip[sd.start]), indentation(orig[od.start])) + list(gap)
         edits.append(_Edit(at, at, tuple(new)))
         return None
     # No neighbour: appending at the end is only a guess, so it becomes the candidate.

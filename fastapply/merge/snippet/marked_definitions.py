@@ -44,6 +44,7 @@ from typing import Sequence
 from fastapply.merge.snippet import definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.markers import is_elision
+from fastapply.merge.text.lines import indent_len
 
 _COMMENT_OPENERS = ("#", "//", "/*", "*", "///")
 
@@ -64,10 +65,6 @@ def _comment_start(lines: Sequence[str], start: int, floor: int, markers: set[in
     while start - 1 >= floor and start - 1 not in markers and lines[start - 1].strip().startswith(_COMMENT_OPENERS):
         start -= 1
     return start
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def _blank(lines: Sequence[str]) -> bool:
@@ -91,14 +88,14 @@ def read_marked_definitions(original: Sequence[str], snippet: Sequence[str], lan
     markers = _marker_lines(snippet, original)
     if not markers:
         return None
-    if any(_indent(snippet[k]) for k in markers):
+    if any(indent_len(snippet[k]) for k in markers):
         return None  # an indented marker elides code inside a definition: none is shown whole
     text = "\n".join("" if k in markers else line for k, line in enumerate(snippet))
     if not syntax.parses(text, language):
         return None
     snip_defs = definitions.list_definitions(text, language) or []
     orig_defs = definitions.list_definitions("\n".join(original), language)
-    if not snip_defs or orig_defs is None or any(_indent(snippet[d.start]) for d in snip_defs):
+    if not snip_defs or orig_defs is None or any(indent_len(snippet[d.start]) for d in snip_defs):
         return None
     names = [d.key[-1] for d in definitions.flatten(orig_defs)]
     spans: list[tuple[int, int]] = []  # each snippet definition's lines, with the comments above it

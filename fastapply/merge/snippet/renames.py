@@ -42,8 +42,7 @@ from fastapply.merge.text.conventions import indent_width as _width
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
-from fastapply.merge.text.lines import SAME_NAME, identity, is_opener
-from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_opener
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 

@@ -1,5 +1,8 @@
 """What one line says on its own: whether it pins a place, opens a block, and what it names.
 
+- `collapse`: a line with every run of whitespace one space and none at its ends (the
+  whitespace rung's comparison); `indentation` / `indent_len`: its leading whitespace, as text
+  and in characters (conventions.indent_width counts a tab as 4 columns);
 - `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
 - `distinctive`: a line with at least 8 letters or digits, which says where it is;
 - `bracket_balance` / `block_close`: opening minus closing brackets outside strings and line
@@ -15,6 +18,18 @@ from __future__ import annotations
 
 import re
 from typing import Sequence
+
+
+def collapse(line: str) -> str:
+    return " ".join(line.split())
+
+
+def indentation(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def indent_len(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 _GENERIC_WORDS = frozenset(
     "end else elif fi done esac pass return break continue default try finally do then begin "
