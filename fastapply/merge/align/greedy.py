@@ -53,10 +53,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed
-from fastapply.merge.text.lines import collapse, indentation
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
-from fastapply.merge.snippet.sections import Section, section_label as _label, shift_indent, split_sections
+from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
 from fastapply.merge.result import Merged
 
 
@@ -194,7 +193,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         weakest = max(weakest, RUNGS.index(span.rung))
         lines = list(section.lines[span.skip :])
         if span.rung != "exact":
-            lines = _reindent(lines, original, span)
+            lines = reindent(lines, original[span.start : span.end])
         out.extend(original[cursor : span.start])
         out.extend(lines)
         cursor = span.end
@@ -205,21 +204,6 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     if refusal:
         return Merged(None, refusal, rung, out, tuple(spans), shown)
     return Merged(out, None, rung, None, tuple(spans), shown)
-
-
-def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
-    """When a section was placed ignoring whitespace, shift its indentation by the constant
-    offset its matched lines show (a method pasted without its class indentation), if any."""
-    pairs = []
-    region = orig[span.start : span.end]
-    for line in lines:
-        if not line.strip():
-            continue
-        for o in region:
-            if o.strip() and collapse(o) == collapse(line):
-                pairs.append((indentation(o), indentation(line)))
-                break
-    return shift_indent(lines, pairs)
 
 
 def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:

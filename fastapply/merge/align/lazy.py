@@ -44,12 +44,12 @@ from fastapply.merge.refuse.refusal import prefixed
 from fastapply.merge.align import doubts, edges
 from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, key_function, unique_anchors
-from fastapply.merge.text.lines import bracket_balance, collapse, indentation, is_generic
+from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.align.floating import place_floating
 from fastapply.merge.align.ties import enclosed_place, forced_place, pinned_place, twin_free_stretch
 from fastapply.merge.snippet.sections import (
-    Section, has_markers, line_label, section_label as _label, shift_indent, split_sections, undiff_lazy,
+    Section, has_markers, line_label, reindent, section_label as _label, split_sections, undiff_lazy,
 )
 from fastapply.merge.result import Merged
 
@@ -249,7 +249,7 @@ def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, 
 
 
 def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) -> list[str]:
-    return lines if rung == "exact" else _reindent(lines, orig, span)
+    return lines if rung == "exact" else reindent(lines, orig[span.start : span.end])
 
 
 def _ambiguous_reason(label: str, amb: Ambiguous, lines: Sequence[str]) -> str:
@@ -263,14 +263,6 @@ def _ambiguous_reason(label: str, amb: Ambiguous, lines: Sequence[str]) -> str:
     more = "" if len(amb.places) <= 4 else ", ..."
     return (f"{label}: {line} matches {len(amb.places)} places in the original (lines {places}{more}) "
             "equally well; include a distinctive unchanged line next to it")
-
-
-def _reindent(lines: list[str], orig: Sequence[str], span: Span) -> list[str]:
-    """Shift a section placed on collapsed whitespace by the constant indentation offset its
-    matched lines show (a method pasted without its class indentation), if there is one."""
-    region = {collapse(o): o for o in orig[span.start : span.end] if o.strip()}
-    pairs = [(indentation(region[collapse(l)]), indentation(l)) for l in lines if l.strip() and collapse(l) in region]
-    return shift_indent(lines, pairs)
 
 
 def _no_anchor(line: str) -> bool:

@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from fastapply.merge.text.lines import collapse, indentation
 from fastapply.merge.text.markers import classify, is_elision
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
@@ -266,10 +267,17 @@ def diff_counts_agree(original: Sequence[str], merged: Sequence[str], snippet: S
     return undiff_lazy(snippet, original) is not None and check_diff_counts(original, merged, snippet) is None
 
 
-def shift_indent(lines: list[str], pairs: list[tuple[str, str]]) -> list[str]:
-    """Re-indent a placed section by the constant offset its matched lines show: `pairs` are
-    (original indent, snippet indent) of lines matched on collapsed whitespace. A snippet under-
-    indented by a constant prefix gets it added; one over-indented loses it; anything else stays."""
+def reindent(lines: list[str], region: Sequence[str]) -> list[str]:
+    """Re-indent a section placed on collapsed whitespace over the original `region` by the
+    constant offset its matched lines show (a method pasted without its class indentation): each
+    shown line is paired with the first region line equal to it but for whitespace. A snippet
+    under-indented by a constant prefix gets it added; one over-indented loses it; anything else
+    stays."""
+    first: dict[str, str] = {}
+    for o in region:
+        if o.strip():
+            first.setdefault(collapse(o), o)
+    pairs = [(indentation(first[collapse(l)]), indentation(l)) for l in lines if l.strip() and collapse(l) in first]
     if not pairs:
         return lines
     o0, s0 = pairs[0]

@@ -104,3 +104,16 @@ def test_line_label_quotes_a_distinctive_line_and_places_a_blank_or_a_bracket():
     assert line_label("}", lines) == "the line `}` before `def g():`"
     assert line_label("", ["", "  )", ""]) == "the blank line"
     assert line_label("", ["x = 1", ""]) == "the blank line after `x = 1`"  # the edge occurrence by default
+
+
+def test_reindent_shifts_a_section_by_the_constant_offset_of_its_matched_lines():
+    from fastapply.merge.snippet.sections import reindent
+
+    region = ["    def f(self):", "        return 1"]
+    assert reindent(["def f(self):", "    return 2", "", "    x = 1"], region) == \
+        ["    def f(self):", "        return 2", "", "        x = 1"]  # pasted without its class indentation
+    assert reindent(["        def f(self):"], region) == ["    def f(self):"]  # over-indented by a constant
+    assert reindent(["def f(self):", "        return 1"], region) == ["def f(self):", "        return 1"]  # no one offset
+    # A line the region has twice at two depths pairs with its first: the offset the joint and the
+    # greedy reading both take.
+    assert reindent(["pass"], ["        pass", "    pass"]) == ["        pass"]
