@@ -204,7 +204,7 @@ def test_auto_refuses_a_window_answer_that_drops_the_code_a_closing_marker_keeps
     # drops the three lines after it. Before the fix this was written as complete (exit 0).
     from fastapply.merge.instant import instant_merge
     from fastapply.rewrite.window import choose_window
-    from tests.merge.gate.test_answer_checks import HANDLER_5, _handlers, _replace_in_handler_5
+    from tests.merge.gate.test_kept_code import HANDLER_5, _handlers, _replace_in_handler_5
 
     lines = _handlers()
     original, snippet = "\n".join(lines) + "\n", "\n".join(HANDLER_5) + "\n"

@@ -11,13 +11,8 @@ line; these catch what they miss, measured on model answers that were written wr
 - `check_shown_adjacency`: the snippet shows two lines one right after the other (blank lines
   aside) that the original separates; the lines between are deleted (Morph's convention for a
   deletion). An answer that keeps one of them has not made the deletion.
-- `check_marker_gaps`: the snippet shows a line right before a marker; the answer drops the
-  original line after it (the code the marker keeps).
-- `check_kept_after_marker`: the snippet shows a line right before a marker; the answer deletes
-  original lines that followed the place of that line (beyond the one old line it may have changed):
-  the marker keeps them. The general form of `check_marker_gaps`, for a last line the original
-  does not have (a changed line: `return ctx.fallback` written over `return ctx.default` and the
-  three lines after it, issue 18 item 1).
+- the code a marker keeps after a shown line: kept_code.py (`check_marker_gaps`,
+  `check_kept_after_marker`).
 - `check_new_line_repeated`: a line the original does not have, which the snippet shows N times,
   written more than N times: the model applied the snippet's new line at more places than one (a
   tuned 0.5B answer put a new `__call__` body line into three sibling methods).
@@ -31,10 +26,9 @@ This module knows lines and the snippet's sections; it does not know how the ans
 from __future__ import annotations
 
 from collections import Counter
-from difflib import SequenceMatcher
 from typing import Sequence
 
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.gate.kept_code import non_blank, unique_places
 
 
 def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | None:
@@ -97,7 +91,7 @@ def check_shown_adjacency(original: Sequence[str], result: Sequence[str], snippe
     says where the pair is); the other is its nearest occurrence on that side that the snippet's
     run around it also matches (up to `RUN` lines: `}` after `  }` is the end of the block the
     snippet shows closing, not the nearer `}` of a block the answer kept)."""
-    where_o, where_r = _unique_places(original), _unique_places(result)
+    where_o, where_r = unique_places(original), unique_places(result)
     for run in shown_runs(snippet, original):
         for k in range(len(run) - 1):
             a, b = run[k], run[k + 1]
@@ -122,89 +116,6 @@ def check_shown_adjacency(original: Sequence[str], result: Sequence[str], snippe
 
 
 RUN = 3  # snippet lines of a run matched around a pair's non-distinctive line
-
-
-def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """Refuse when the snippet shows a line right before a marker and the answer drops the
-    original line that follows it there, a line the snippet shows nowhere: the marker says that
-    code stays. (A model that skips what a marker stands for deletes it while every line the
-    snippet shows is present and in order.) Not the mirror case, a line right after a marker:
-    planners put a marker before a changed line whose deleted predecessor they cannot show
-    (measured: 6 right files of 3,200 would be refused)."""
-    from fastapply.merge.text.markers import is_elision
-
-    known = frozenset(l.strip() for l in original)
-    shown = {l.strip() for l in snippet} | {l[1:].strip() for l in snippet if l[:1] in "+-"}
-    where_o, where_r = _unique_places(original), _unique_places(result)
-    lines = [l for l in snippet if l.strip()]
-    for k, line in enumerate(lines):
-        if not is_elision(line, known):
-            continue
-        for near, step in ((lines[k - 1] if k else None, +1),):
-            text = near.strip() if near is not None else None
-            if text is None or text not in where_o or text not in where_r or is_elision(near, known):
-                continue
-            o, r = where_o[text], where_r[text]
-            beyond_o = _non_blank(original, o, step)
-            if beyond_o is None or original[beyond_o].strip() in shown:
-                continue
-            beyond_r = _non_blank(result, r, step)
-            if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
-                return (f"the snippet keeps the code after `{text[:50]}` with a marker, but "
-                        f"the answer drops `{original[beyond_o].strip()[:50]}` there")
-    return None
-
-
-CHANGED_RATIO = 0.5  # a deleted line at least this similar to the snippet's last line is the line it changed
-
-
-def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """Refuse an answer that deletes original code a marker keeps: for each place where the answer
-    deletes original lines (a diff op deleting more non-blank lines than it writes), take the
-    answer's last line there (the last line it wrote, or the kept line before a pure deletion). When
-    the snippet shows that line once, as a distinctive line followed by a marker, the code after it
-    stays; so deleted lines after the old line it changed (the deleted line most similar to it) are
-    not shown deleted. Without such an old line, a net deletion there is not shown either.
-
-    Knows the diff of the original to the answer and the snippet's lines; not which reading the
-    model meant, nor the lines a marker before a change stands for (not checked: planners put a
-    marker before a changed line whose deleted predecessor they cannot show)."""
-    from fastapply.merge.text.compare import line_opcodes
-    from fastapply.merge.text.markers import is_elision
-
-    known = frozenset(l.strip() for l in original)
-    shown = [l for l in snippet if l.strip()]
-    counts = Counter(l.strip() for l in shown)
-    before_marker = {a.strip() for a, b in zip(shown, shown[1:])
-                     if counts[a.strip()] == 1 and not is_generic(a) and not is_elision(a, known) and is_elision(b, known)}
-    if not before_marker:
-        return None
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
-        if tag not in ("delete", "replace"):
-            continue
-        lost = [k for k in range(i1, i2) if original[k].strip()]
-        written = [k for k in range(j1, j2) if result[k].strip()]
-        if len(lost) <= len(written):
-            continue
-        last = result[written[-1]] if written else next((result[k] for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
-        if last is None or last.strip() not in before_marker:
-            continue
-        if written:
-            ratio = [SequenceMatcher(None, original[k].strip(), last.strip()).ratio() for k in lost]
-            best = max(range(len(lost)), key=ratio.__getitem__)
-            after = lost[best + 1:] if ratio[best] >= CHANGED_RATIO else lost[len(written):]
-        else:
-            after = lost
-        if after:
-            return (f"the snippet keeps the code after `{last.strip()[:50]}` with a marker, but the answer "
-                    f"deletes {len(after)} line(s) there (`{original[after[0]].strip()[:50]}`)")
-    return None
-
-
-def _unique_places(lines: Sequence[str]) -> dict[str, int]:
-    """Distinctive lines (stripped) that occur exactly once, with their index."""
-    counts = Counter(l.strip() for l in lines)
-    return {l.strip(): k for k, l in enumerate(lines) if counts[l.strip()] == 1 and not is_generic(l)}
 
 
 def _near_both(original: Sequence[str], o: int, result: Sequence[str], r: int, run: Sequence[str],
@@ -236,17 +147,10 @@ def _follows(lines: Sequence[str], k: int, part: Sequence[str], step: int) -> bo
     order = list(part) if step > 0 else list(reversed(part))
     j = k
     for text in order[1:]:
-        j = _non_blank(lines, j, step)
+        j = non_blank(lines, j, step)
         if j is None or lines[j].strip() != text:
             return False
     return True
-
-
-def _non_blank(lines: Sequence[str], start: int, step: int) -> int | None:
-    k = start + step
-    while 0 <= k < len(lines) and not lines[k].strip():
-        k += step
-    return k if 0 <= k < len(lines) else None
 
 
 def check_seam(window_original: str, answer: str, tail: str) -> str | None:

@@ -352,8 +352,8 @@ def check_answer(
         ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
         ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),
-        ("deletions", lambda: answer_checks.check_marker_gaps(original_lines, result_lines, snippet_lines)),
-        ("deletions", lambda: answer_checks.check_kept_after_marker(original_lines, result_lines, snippet_lines)),
+        ("deletions", lambda: kept_code.check_marker_gaps(original_lines, result_lines, snippet_lines)),
+        ("deletions", lambda: kept_code.check_kept_after_marker(original_lines, result_lines, snippet_lines)),
         ("structure", lambda: _check_added_lines(original_lines, result_lines, snippet_lines, language)),
         ("unchanged", lambda: answer_checks.check_unchanged(original_lines, result_lines)),
     )
