@@ -73,10 +73,10 @@ def test_an_unknown_source_pattern_is_a_clear_error():
 def test_the_table_reads_each_rule_from_its_side():
     counts = {k: 0 for k in ablate.COLS}
     counts.update({"right>refused": 2, "wrong>refused": 1, "+refused": 3, "+wrong": 0, "+right": 0})
-    report = {"switches": {"pinned": {"kind": "tie", "target": "fastapply.merge.align.pinned:pinned_place",
+    report = {"switches": {"pinned": {"kind": "tie", "target": "fastapply.merge.align.ties:pinned_place",
                                       "protects": "", "total": counts}}}
     row = ablate.markdown_table(report).split("\n")[2]
-    assert row.startswith("| pinned | tie | `align.pinned.pinned_place` |")
+    assert row.startswith("| pinned | tie | `align.ties.pinned_place` |")
     assert row.endswith("| 2 | 1 | 0 | 0 | 3 |")  # buys 2 right, makes 1 wrong; without it 3 more refused
 
 
