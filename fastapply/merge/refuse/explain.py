@@ -25,8 +25,8 @@ import difflib
 import re
 
 from fastapply.merge.refuse.options import (around, beside, dropped, edge_markers, indented, open_side,
-                                            pin_option, section_pins)
-from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_places
+                                            pin_option, reading_pins, section_pins, settle)
+from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic
 
@@ -175,7 +175,8 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     cause, fix = split_sentence(sentence)
     options = []
     if k is not None and at is not None and 0 <= at < len(inp.original):
-        side = open_side(inp, k)
+        step = detail.get("step") if detail else None
+        side = step if step in (1, -1) else open_side(inp, k)
         for line, what in ((at, "if it is new"), (beyond, "if it replaces that line")):
             if line is None or not 0 <= line < len(inp.original):
                 continue
@@ -218,12 +219,16 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
                  f"section: its line `{inp.snippet[k].strip()[:60]}` is at original line {i + 1}, outside the span the "
                  "sections around it leave")
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
-    may = re.search(r"`(.*?)` may change original line (\d+)", sentence)
+    may = re.search(r"`([^`]*)` may change original line (\d+)", sentence)
     if may is not None:
         k = find(inp, may.group(1))
         at = int(may.group(2)) - 1
         if k is not None and 0 <= at < len(inp.original):
-            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),), around(inp, k, at))
+            sec = section_of(inp, k) or (k, k)
+            width = sum(1 for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip())
+            options = settle(inp, sec, at) + (settle(inp, sec, at, width)[:1] if width > 1 else ())
+            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),),
+                           options + around(inp, k, at))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
     return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))
@@ -293,26 +298,30 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
                  lambda: _not_found(inp, sentence)):
         found = read()
         if found is not None:
-            return _with_pins(inp, sentence, found)
+            return _with_pins(inp, sentence, found, candidate)
     if site is not None and not site.options:
         made = _by_words(inp, sentence, candidate)
         return _with_pins(inp, sentence, site.with_(original=site.original or made.original,
-                                                    snippet=site.snippet or made.snippet, options=made.options))
-    return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate))
+                                                    snippet=site.snippet or made.snippet, options=made.options),
+                          candidate)
+    return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate), candidate)
 
 
 PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion")
 
 
-def _with_pins(inp: Input, sentence: str, refusal: Refusal) -> Refusal:
+def _with_pins(inp: Input, sentence: str, refusal: Refusal, candidate: str | None = None) -> Refusal:
     """The refusal with, after its own options, those that pin the section it names (every
-    section when it names none) at each place its edge lines fit."""
+    section when it names none) at each place its edge lines fit, and those that pin every
+    section where the merge's untrusted candidate put it."""
     if refusal.kind not in PINNED:
         return refusal
     n = _section_number(sentence)
     extra: list[Option] = []
     for m in ([n] if n is not None else range(len(inp.sections))):
         extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
+    known = {e for o in refusal.options + tuple(extra) for e in o.edits}
+    extra.extend(o for o in reading_pins(inp, candidate) if not known & set(o.edits))
     if not extra:
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)

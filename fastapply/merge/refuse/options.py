@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Sequence
 
 from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, unique
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.compare import line_opcodes
 
 MAX_CONTEXT = 8  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
@@ -111,14 +113,16 @@ def open_side(inp: Input, k: int) -> int:
 
 
 def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None:
-    """Show original `line` unchanged right beside snippet line k, on the marker's side, with the
-    original lines between it and the section's edge line if the edge is original."""
+    """Show original `line` unchanged on the marker's side of snippet line k: at the edge of k's
+    section (after its last line when `side` > 0, before its first line otherwise), since the
+    section's lines from k to that edge are the new run the doubt is about."""
     text = inp.original[line]
+    sec = section_of(inp, k) or (k, k)
     if side > 0:
-        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line {k + 1} {what}",
-                      (Edit("insert", at=k + 2, text=text, original_line=line + 1),))
-    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {k + 1} {what}",
-                  (Edit("insert", at=k + 1, text=text, original_line=line + 1),))
+        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line "
+                      f"{sec[1] + 1} {what}", (Edit("insert", at=sec[1] + 2, text=text, original_line=line + 1),))
+    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {sec[0] + 1} "
+                  f"{what}", (Edit("insert", at=sec[0] + 1, text=text, original_line=line + 1),))
 
 
 def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
@@ -225,4 +229,116 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
                 opt = pin_option(inp, sec[1], last)
             if opt is not None and opt not in out:
                 out.append(opt)
+    return tuple(out)
+
+
+def _reach(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the index of the first line that pins a place
+    (`unique`), within MAX_CONTEXT lines; None when there is none."""
+    q = i
+    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
+        if unique(inp, q):
+            return q
+        q += step
+    return None
+
+
+def _next_content(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the first non-blank line, or None."""
+    while 0 <= i < len(inp.original) and not inp.original[i].strip():
+        i += step
+    return i if 0 <= i < len(inp.original) else None
+
+
+def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1) -> tuple[Option, ...]:
+    """Options for a section of new lines (snippet indexes `sec`) whose first line is like
+    original line `at`: the unchanged original lines that close it in on both sides (on one
+    side up to a line the file holds once, on the other the nearest non-blank line), for each reading a planner may mean: it changes original lines
+    `at`..`at + width - 1`, it is new after `at`, or new before it. The two runs bracket the
+    section, so the merge reads the change (or insertion) between them."""
+    a, b = sec
+    n = len(inp.original)
+    head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
+    tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
+    out = []
+    for top, bottom, what in ((at - 1, at + width, f"if it changes original line{'s' if width > 1 else ''} "
+                                                   f"{at + 1}{f'-{at + width}' if width > 1 else ''}"),
+                              (at, at + 1, f"if it is new after original line {at + 1}"),
+                              (at - 1, at, f"if it is new before original line {at + 1}")):
+        if not (0 <= top < n or head and top < 0) or not (0 <= bottom < n or tail and bottom >= n):
+            continue
+        if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
+            hi, lo = (top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1)
+        else:
+            hi, lo = _reach(inp, top, -1), _next_content(inp, bottom, +1)
+            if hi is None:  # pinned below instead: the line above only closes the section in
+                hi, lo = _next_content(inp, top, -1), _reach(inp, bottom, +1)
+        if hi is None or lo is None:
+            continue
+        edits, words = [], []
+        if hi <= top:
+            edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
+            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {a + 1}")
+        if bottom <= lo:
+            edits.append(Edit("insert", at=b + 2, text="\n".join(inp.original[bottom : lo + 1]), original_line=bottom + 1))
+            words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
+                         f"line {b + 1}")
+        if edits:
+            out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
+    return tuple(out)
+
+
+def _run_at(lines: Sequence[str], texts: list[str]) -> list[int]:
+    """Indexes in `lines` where the stripped non-blank `texts` stand one after the other (blank
+    lines between them skipped)."""
+    content = [i for i, line in enumerate(lines) if line.strip()]
+    n = len(texts)
+    return [content[m] for m in range(len(content) - n + 1)
+            if all(lines[content[m + j]].strip() == texts[j] for j in range(n))]
+
+
+def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Option, ...]:
+    """Options that pin each section where the merge's untrusted `reading` (a whole file: its
+    candidate, or a rival) put it: the unchanged original lines the reading has right above the
+    section (and right below it), each run up to a line the file holds once. A planner who meant
+    that reading adds them; the section then has one place."""
+    if not reading:
+        return ()
+    cand = reading.splitlines()
+    to_original: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
+        if tag == "equal":
+            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    out: list[Option] = []
+    for a, b in inp.sections[:limit]:
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        at = _run_at(cand, texts)
+        if len(at) != 1:
+            continue
+        c = at[0]
+        end = c
+        for _ in texts[1:]:
+            end = next(j for j in range(end + 1, len(cand)) if cand[j].strip())
+        edits, words = [], []
+        for step, edge in ((-1, c), (+1, end)):
+            run: list[int] = []  # original indexes, nearest first
+            j = edge + step
+            while 0 <= j < len(cand) and j in to_original and len(run) < MAX_CONTEXT:
+                run.append(to_original[j])
+                if unique(inp, to_original[j]):
+                    break
+                j += step
+            if not run or not unique(inp, run[-1]):
+                continue
+            lo, hi = min(run), max(run)
+            text = "\n".join(inp.original[lo : hi + 1])
+            if step < 0:
+                edits.append(Edit("insert", at=a + 1, text=text, original_line=lo + 1))
+                words.append(f"the unchanged original lines {lo + 1}-{hi + 1} above snippet line {a + 1}")
+            else:
+                edits.append(Edit("insert", at=b + 2, text=text, original_line=lo + 1))
+                words.append(f"the unchanged original lines {lo + 1}-{hi + 1} below snippet line {b + 1}")
+        if edits:
+            out.append(Option("add " + " and ".join(words) + f" (where the section's lines "
+                              f"{a + 1}-{b + 1} would go)", tuple(edits)))
     return tuple(out)

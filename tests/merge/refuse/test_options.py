@@ -1,0 +1,73 @@
+"""options.py: each option, applied to the snippet it answers (revise.py), gives the file the
+planner meant; where it goes is the refusal's data (the doubted run's edge, the similar line, the
+place the merge's own reading put a section), not a guess."""
+
+from __future__ import annotations
+
+from fastapply.merge.align.doubts import doubt_note
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.explain import explain
+from fastapply.merge.refuse.options import reading_pins, settle
+from fastapply.merge.refuse.reading import read_input
+from fastapply.merge.refuse.revise import revise
+
+
+def test_a_doubt_about_the_first_of_two_new_lines_settles_at_the_runs_end_not_inside_it():
+    original = "def a():\n    total = add(x, y)\n    return total\n"
+    snippet = "def a():\n    total = add(x, y, z)\n    log(total)\n# ... existing code ...\n"
+    note = doubt_note("    total = add(x, y, z)", original.splitlines(), 1, 1)
+    r = explain(original, snippet, note)
+    replaces = next(o for o in r.options if "replaces" in o.says)
+    assert replaces.edits[0].at == 4  # after `log(total)` (snippet line 3), before the marker
+    revised = revise(snippet, replaces)
+    assert revised.splitlines()[1:4] == ["    total = add(x, y, z)", "    log(total)", "    return total"]
+    merged = instant_merge(original, revised)
+    assert merged.text == "def a():\n    total = add(x, y, z)\n    log(total)\n    return total\n"
+    new = next(o for o in r.options if "is new" in o.says)
+    assert revise(snippet, new).splitlines()[3] == "    total = add(x, y)"
+
+
+ORIGINAL = """\
+import os
+
+TIMEOUT = 10
+RETRIES = 3
+VERBOSE = False
+
+
+def connect(host):
+    return os.getenv(host)
+"""
+
+
+def test_a_section_of_new_lines_is_closed_in_by_original_lines_for_each_reading():
+    snippet = "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n"
+    inp = read_input(ORIGINAL, snippet)
+    options = settle(inp, inp.sections[0], 2)  # `TIMEOUT = 30` is like original line 3
+    says = [o.says for o in options]
+    assert [s.split(" if ")[1] for s in says] == ["it changes original line 3", "it is new after original line 3",
+                                                  "it is new before original line 3"]
+    changed = instant_merge(ORIGINAL, revise(snippet, options[0]))
+    assert changed.text == ORIGINAL.replace("TIMEOUT = 10", "TIMEOUT = 30")
+    after = instant_merge(ORIGINAL, revise(snippet, options[1]))
+    assert after.text == ORIGINAL.replace("TIMEOUT = 10\n", "TIMEOUT = 10\nTIMEOUT = 30\n")
+
+
+def test_a_refused_lone_line_offers_the_settling_context_through_instant_merge():
+    snippet = "# ... existing code ...\nRETRIES = 5\n# ... existing code ...\n    return os.environ[host]\n"
+    r = instant_merge(ORIGINAL, snippet)
+    assert r.refusal.kind == "new-or-changed" and "may change original line 9" in r.refused_reason
+    change = [o for o in r.refusal.options if "changes original line 9" in o.says]
+    merged = instant_merge(ORIGINAL, revise(snippet, change[0]))
+    assert merged.text == ORIGINAL.replace("RETRIES = 3", "RETRIES = 5").replace("os.getenv(host)", "os.environ[host]")
+
+
+def test_a_section_is_pinned_where_the_merges_reading_put_it():
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(3))
+    snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+    reading = original.replace("    return value\n\ndef handler_2", "    return value + 1\n\ndef handler_2")
+    (pin,) = reading_pins(read_input(original, snippet), reading)
+    revised = revise(snippet, pin)
+    assert "def handler_1(request):" in revised and "def handler_2(request):" in revised
+    assert instant_merge(original, revised).text == reading
+    assert reading_pins(read_input(original, snippet), None) == ()
