@@ -283,9 +283,12 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
 
 
 def explain(original: str, snippet: str, sentence: str, candidate: str | None = None,
-            language: str | None = None) -> Refusal:
-    """The Refusal for the instant merge's refusal `sentence` of `snippet` on `original`."""
+            language: str | None = None, readings: tuple[str, ...] = ()) -> Refusal:
+    """The Refusal for the instant merge's refusal `sentence` of `snippet` on `original`;
+    `candidate` and `readings` (the whole-file readings the merge refused between) are where
+    the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
+    readings = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
     site = attached(sentence)
     detail = site.detail if site is not None else {}
     if re.search(r"could not be found|places in the original|would appear|could be a new line|two ways", sentence):
@@ -298,30 +301,33 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
                  lambda: _not_found(inp, sentence)):
         found = read()
         if found is not None:
-            return _with_pins(inp, sentence, found, candidate)
+            return _with_pins(inp, sentence, found, readings)
     if site is not None and not site.options:
         made = _by_words(inp, sentence, candidate)
         return _with_pins(inp, sentence, site.with_(original=site.original or made.original,
                                                     snippet=site.snippet or made.snippet, options=made.options),
-                          candidate)
-    return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate), candidate)
+                          readings)
+    return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate), readings)
 
 
 PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion")
+READ_PINNED = ("would-delete-edge",)  # pinned only where a reading put a section (not "unbalanced", "no-change":
+# there the reading itself is what is doubted, and its places led the retry to wrong files)
 
 
-def _with_pins(inp: Input, sentence: str, refusal: Refusal, candidate: str | None = None) -> Refusal:
+def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str, ...] = ()) -> Refusal:
     """The refusal with, after its own options, those that pin the section it names (every
     section when it names none) at each place its edge lines fit, and those that pin every
-    section where the merge's untrusted candidate put it."""
-    if refusal.kind not in PINNED:
+    section where each of the merge's untrusted readings (its candidate, its rival) put it."""
+    if refusal.kind not in PINNED and refusal.kind not in READ_PINNED:
         return refusal
     n = _section_number(sentence)
     extra: list[Option] = []
-    for m in ([n] if n is not None else range(len(inp.sections))):
+    for m in ([n] if n is not None else range(len(inp.sections))) if refusal.kind in PINNED else ():
         extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
     known = {e for o in refusal.options + tuple(extra) for e in o.edits}
-    extra.extend(o for o in reading_pins(inp, candidate) if not known & set(o.edits))
+    for reading in readings:
+        extra.extend(o for o in reading_pins(inp, reading) if not known & set(o.edits) and o not in extra)
     if not extra:
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)

@@ -302,9 +302,9 @@ def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Optio
     candidate, or a rival) put it: the unchanged original lines the reading has right above the
     section (and right below it), each run up to a line the file holds once. A planner who meant
     that reading adds them; the section then has one place."""
-    if not reading:
+    cand = reading.splitlines() if reading else []
+    if not cand or cand == inp.original:  # a reading that changes nothing pins no change
         return ()
-    cand = reading.splitlines()
     to_original: dict[int, int] = {}
     for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
         if tag == "equal":

@@ -71,3 +71,10 @@ def test_a_section_is_pinned_where_the_merges_reading_put_it():
     assert "def handler_1(request):" in revised and "def handler_2(request):" in revised
     assert instant_merge(original, revised).text == reading
     assert reading_pins(read_input(original, snippet), None) == ()
+
+
+def test_a_reading_that_changes_nothing_pins_nothing():
+    # a snippet line the file already has (`no-change`): the unchanged file is no reading to pin
+    original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    snippet = "# ... existing code ...\n    return 2\n# ... existing code ...\n"
+    assert reading_pins(read_input(original, snippet), original) == ()
