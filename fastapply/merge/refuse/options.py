@@ -49,6 +49,20 @@ def _matched_run(inp: Input, k: int, p: int, step: int, stop: int) -> int | None
             return None
 
 
+def below(inp: Input, b: int, lo: int, hi: int) -> tuple[Edit, ...]:
+    """The edits that put original lines lo..hi below a section ending at snippet line b. The
+    section's own blank lines before the next marker stand for the original's first blank lines
+    there: they are replaced by the original's (its exact whitespace), so that no blank line is
+    left ending the section (a doubt of its own) and none is doubled."""
+    pad = 0
+    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
+        pad += 1
+    insert = Edit("insert", at=b + 2, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1)
+    if pad and all(lo + d < hi and not inp.original[lo + d].strip() for d in range(pad)):
+        return (insert, Edit("remove", start=b + 2, end=b + 1 + pad))
+    return (insert,)
+
+
 def pin_option(inp: Input, k: int, p: int) -> Option | None:
     """The option that pins snippet line k to original line p: the unchanged original lines
     between its section's edge and the nearest line that occurs once in the file, added above the
@@ -72,9 +86,8 @@ def pin_option(inp: Input, k: int, p: int) -> Option | None:
         while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not unique(inp, q):
             q += 1
         if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
-            text = "\n".join(inp.original[bottom + 1 : q + 1])
             return Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} (for the "
-                          f"place at original line {p + 1})", (Edit("insert", at=b + 2, text=text, original_line=bottom + 2),))
+                          f"place at original line {p + 1})", below(inp, b, bottom + 1, q))
     return None
 
 
@@ -331,13 +344,12 @@ def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Optio
             if not run or not unique(inp, run[-1]):
                 continue
             lo, hi = min(run), max(run)
-            text = "\n".join(inp.original[lo : hi + 1])
             if step < 0:
-                edits.append(Edit("insert", at=a + 1, text=text, original_line=lo + 1))
+                edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1))
                 words.append(f"the unchanged original lines {lo + 1}-{hi + 1} above snippet line {a + 1}")
-            else:
-                edits.append(Edit("insert", at=b + 2, text=text, original_line=lo + 1))
-                words.append(f"the unchanged original lines {lo + 1}-{hi + 1} below snippet line {b + 1}")
+                continue
+            edits.extend(below(inp, b, lo, hi))
+            words.append(f"the unchanged original lines {lo + 1}-{hi + 1} below snippet line {b + 1}")
         if edits:
             out.append(Option("add " + " and ".join(words) + f" (where the section's lines "
                               f"{a + 1}-{b + 1} would go)", tuple(edits)))

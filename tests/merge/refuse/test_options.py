@@ -9,6 +9,7 @@ from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
 from fastapply.merge.refuse.options import reading_pins, settle
 from fastapply.merge.refuse.reading import read_input
+from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.refuse.revise import revise
 
 
@@ -78,3 +79,16 @@ def test_a_reading_that_changes_nothing_pins_nothing():
     original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
     snippet = "# ... existing code ...\n    return 2\n# ... existing code ...\n"
     assert reading_pins(read_input(original, snippet), original) == ()
+
+
+def test_context_below_a_section_replaces_its_blank_padding_with_the_originals_own_lines():
+    from fastapply.merge.refuse.options import below
+
+    original = "def a():\n    x = 1\n    \n    return x\n"  # line 3 is a blank line with spaces
+    snippet = "# ... existing code ...\n    x = 2\n\n# ... existing code ...\n"
+    inp = read_input(original, snippet)
+    edits = below(inp, 1, 2, 3)  # original lines 3-4 below snippet line 2
+    revised = revise(snippet, Option("x", edits))
+    assert revised.splitlines() == ["# ... existing code ...", "    x = 2", "    ", "    return x", "# ... existing code ..."]
+    assert below(read_input(original, "x = 2\n# ... existing code ...\n"), 0, 2, 3) == (
+        Edit("insert", at=2, text="    \n    return x", original_line=3),)
