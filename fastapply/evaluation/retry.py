@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Callable, Sequence
 
-from fastapply.merge.refuse.refusal import Option, Refusal
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
 from fastapply.merge.text.markers import is_marker
 
@@ -40,11 +40,17 @@ def _runs_in(needle: list[str], hay: list[str]) -> bool:
     return n == 0 or any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
 
 
+_JOIN = "\x01"  # stands where the option removed a marker: the sections around it become one
+
+
 def _tagged(snippet: str, option: Option) -> list[tuple[str, bool]]:
-    """The revised snippet's lines, each with True when the option put it there."""
+    """The revised snippet's lines, each with True when the option put it there (a removed
+    marker leaves `_JOIN`, so the section it joins counts as touched)."""
     lines = snippet.splitlines()
     marks = [f"\x00{k}" for k in range(len(lines))]  # each original line by its index, to tell them apart
-    revised = revise("\n".join(marks) + "\n", option).splitlines()
+    joins = tuple(Edit("insert", at=k, text=_JOIN) for e in option.edits if e.action == "remove"
+                  for k in range(e.start, e.end + 1) if 0 < k <= len(lines) and is_marker(lines[k - 1].strip()))
+    revised = revise("\n".join(marks) + "\n", Option(option.says, option.edits + joins)).splitlines()
     moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
     return [(lines[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
             for t in revised]
@@ -74,6 +80,9 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
     touched = False
     marker_edges: list[int] = []  # section counts at which a new marker stands
     for text, new in tagged:
+        if text == _JOIN:
+            touched = True
+            continue
         if is_marker(text.strip()):
             sections.append((current, touched))
             if new:

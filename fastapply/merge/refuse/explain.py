@@ -25,7 +25,7 @@ import difflib
 import re
 
 from fastapply.merge.refuse.options import (around, beside, dropped, edge_markers, indented, open_side,
-                                            pin_option, reading_pins, section_pins, settle)
+                                            gap_options, pin_option, reading_pins, section_pins, settle)
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic
@@ -323,6 +323,9 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
         return refusal
     n = _section_number(sentence)
     extra: list[Option] = []
+    for reading in readings:  # first: where the readings differ under a marker, that settles it
+        other = next((r for r in readings if r != reading), None)
+        extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)
     for m in ([n] if n is not None else range(len(inp.sections))) if refusal.kind in PINNED else ():
         extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
     known = {e for o in refusal.options + tuple(extra) for e in o.edits}

@@ -354,3 +354,58 @@ def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Optio
             out.append(Option("add " + " and ".join(words) + f" (where the section's lines "
                               f"{a + 1}-{b + 1} would go)", tuple(edits)))
     return tuple(out)
+
+
+MAX_GAP = 24  # original lines an option may show in place of a marker
+
+
+def _placed(inp: Input, cand: list[str]) -> list[tuple[int, int] | None]:
+    """Each section's [first, last] line index in the reading `cand`, or None where its lines do
+    not stand there exactly once."""
+    out: list[tuple[int, int] | None] = []
+    for a, b in inp.sections:
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        at = _run_at(cand, texts)
+        if len(at) != 1:
+            out.append(None)
+            continue
+        end = at[0]
+        for _ in texts[1:]:
+            end = next(j for j in range(end + 1, len(cand)) if cand[j].strip())
+        out.append((at[0], end))
+    return out
+
+
+def gap_options(inp: Input, reading: str | None, other: str | None) -> tuple[Option, ...]:
+    """Where two whole-file readings the merge refused between differ under a marker (what the
+    marker keeps), the option that settles it for `reading`: show the unchanged lines `reading`
+    has between the two sections around that marker in place of the marker (at most MAX_GAP)."""
+    if not reading or not other or reading == other:
+        return ()
+    cand, rival = reading.splitlines(), other.splitlines()
+    places = _placed(inp, cand)
+    to_original: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
+        if tag == "equal":
+            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    hunks = [(j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(rival, cand) if tag != "equal"]
+    out: list[Option] = []
+    for n in range(len(inp.sections) - 1):
+        (a, b), (c, _) = inp.sections[n], inp.sections[n + 1]
+        here, there = places[n], places[n + 1]
+        marks = [m for m in inp.markers if b < m < c]
+        if here is None or there is None or len(marks) != 1 or not here[1] < there[0]:
+            continue
+        lo, hi = here[1] + 1, there[0]  # the reading's lines between the two sections
+        if not any(lo <= j2 and j1 <= hi for j1, j2 in hunks) or hi - lo > MAX_GAP:
+            continue
+        if any(j not in to_original for j in range(lo, hi)):
+            continue  # only unchanged original lines may stand in for a marker
+        # the marker and the blank lines around it give way to the reading's own lines
+        first = to_original[lo] if hi > lo else None
+        edits = (Edit("remove", start=b + 2, end=c),) + (
+            (Edit("insert", at=b + 2, text="\n".join(cand[lo:hi]), original_line=first + 1),) if hi > lo else ())
+        says = (f"show the unchanged original lines {first + 1}-{first + hi - lo} in place of the marker at snippet line "
+                f"{marks[0] + 1}" if hi > lo else f"remove the marker at snippet line {marks[0] + 1}: nothing stands there")
+        out.append(Option(says, edits))
+    return tuple(out)

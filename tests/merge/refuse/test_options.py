@@ -92,3 +92,17 @@ def test_context_below_a_section_replaces_its_blank_padding_with_the_originals_o
     assert revised.splitlines() == ["# ... existing code ...", "    x = 2", "    ", "    return x", "# ... existing code ..."]
     assert below(read_input(original, "x = 2\n# ... existing code ...\n"), 0, 2, 3) == (
         Edit("insert", at=2, text="    \n    return x", original_line=3),)
+
+
+def test_where_two_readings_differ_under_a_marker_the_option_shows_what_it_keeps():
+    from fastapply.merge.refuse.options import gap_options
+
+    original = "def a():\n    x = 1\n    y = 2\n    return x\n"
+    snippet = "def a():\n    x = 10\n\n# ... existing code ...\n\n    return x\n"
+    keeps = original.replace("x = 1\n", "x = 10\n")  # the marker keeps `y = 2`
+    drops = keeps.replace("    y = 2\n", "")  # the marker stands for nothing: `y = 2` deleted
+    (option,) = gap_options(read_input(original, snippet), keeps, drops)
+    revised = revise(snippet, option)
+    assert revised == "def a():\n    x = 10\n    y = 2\n    return x\n"
+    assert instant_merge(original, revised).text == keeps
+    assert gap_options(read_input(original, snippet), keeps, keeps) == ()
