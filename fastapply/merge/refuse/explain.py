@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import (around, beside, dropped, edge_markers, indented, open_side,
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_side,
                                             gap_options, pin_option, reading_pins, section_pins, settle)
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
@@ -304,6 +304,9 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
             return _with_pins(inp, sentence, found, readings)
     if site is not None and not site.options:
         made = _by_words(inp, sentence, candidate)
+        if "dropped" in detail:  # the file's head the result drops: keep it (a marker) or delete it (`-` lines)
+            head = deleted_head(inp, *detail["dropped"])
+            made = made.with_(options=made.options + ((head,) if head is not None else ()))
         return _with_pins(inp, sentence, site.with_(original=site.original or made.original,
                                                     snippet=site.snippet or made.snippet, options=made.options),
                           readings)

@@ -155,6 +155,15 @@ def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
     return tuple(out)
 
 
+def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:
+    """The option that says the snippet means to delete original lines lo..hi-1 above its first
+    line (the file's head): those lines as `-` lines at the snippet's start."""
+    if not inp.snippet or not 0 <= lo < hi <= len(inp.original):
+        return None
+    return Option(f"show the original lines {lo + 1}-{hi} as `-` lines at the start of the snippet if you delete them",
+                  (Edit("deleted", at=1, text="\n".join(inp.original[lo:hi]), original_line=lo + 1),))
+
+
 def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, ...]:
     """A marker where the candidate drops original lines: between the two snippet lines the
     deletion sits between (the largest deletion, or the one at the sentence's line)."""

@@ -106,3 +106,17 @@ def test_where_two_readings_differ_under_a_marker_the_option_shows_what_it_keeps
     assert revised == "def a():\n    x = 10\n    y = 2\n    return x\n"
     assert instant_merge(original, revised).text == keeps
     assert gap_options(read_input(original, snippet), keeps, keeps) == ()
+
+
+def test_a_dropped_file_head_can_be_kept_with_a_marker_or_deleted_with_minus_lines():
+    original = ('// Expose the helpers\nrequire.paths.unshift(__dirname + "/support");\n\n/**\n * Module dependencies.\n'
+                ' */\n\nvar express = require("express");\n')
+    snippet = "/**\n * Module dependencies.\n// ... existing code ...\n"
+    r = instant_merge(original, snippet)
+    assert r.refusal.kind == "would-delete-edge" and "first 2 line(s)" in r.refused_reason
+    (minus,) = [o for o in r.refusal.options if o.edits[0].action == "deleted"]
+    revised = revise(snippet, minus)
+    assert revised.startswith('-// Expose the helpers\n-require.paths.unshift(__dirname + "/support");\n-\n/**')
+    assert instant_merge(original, revised).text == original[original.index("/**"):]
+    (keep,) = [o for o in r.refusal.options if o.edits[0].action == "marker"]
+    assert instant_merge(original, revise(snippet, keep)).text == original
