@@ -6,7 +6,13 @@
 - `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
   beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
-- `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion).
+- `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion; the
+  same lines as `-` lines were measured: one more wrong file, one less right); `deleted_head`:
+  the file's head the result drops, as `-` lines, for a snippet that means to delete it;
+- `reading_pins`, `gap_options`: where the merge's own readings (its candidate, its rival) put each
+  section: the unchanged lines around it, or the lines a marker stands for where the readings differ;
+- `settle`: a section of new lines like one original line, closed in for each reading (changed, new);
+- `below`: original lines put below a section take the place of its blank padding.
 
 This module builds options from an `Input` (reading.py); which refusal gets which options, and
 its words, are explain.py's.
@@ -192,9 +198,9 @@ def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, .
         if at is None or at in inp.markers or (at - 1) in inp.markers:
             continue
         like = inp.snippet[at - 1] if at > 0 else inp.snippet[at]
+        first = inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]
         out.append(Option(f"add a marker line before snippet line {at + 1} to keep original lines {i1 + 1}-{i2} "
-                          f"(`{inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]}`)",
-                          (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
+                          f"(`{first}`)", (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
     return tuple(out)
 
 
