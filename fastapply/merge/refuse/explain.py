@@ -155,7 +155,8 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
                 if opt is not None:
                     options.append(opt)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
-    shown = (inp.sline(nearest_distinctive(inp.snippet, k)),) if k is not None else ()
+    sec = section_of(inp, k) if k is not None else None
+    shown = (inp.sline(nearest_distinctive(inp.snippet[sec[0] : sec[1] + 1], k - sec[0]) + sec[0]),) if sec else ()
     if options:
         fix = ("add the unchanged lines that pin the place you mean: " +
                "; or ".join(o.says for o in options[:3]))
