@@ -25,7 +25,7 @@ import difflib
 import re
 
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_side,
-                                            gap_options, pin_option, reading_pins, section_pins, settle)
+                                            gap_options, new_sections, pin_option, reading_pins, section_pins, settle)
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic
@@ -229,7 +229,7 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
             width = sum(1 for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip())
             options = settle(inp, sec, at) + (settle(inp, sec, at, width)[:1] if width > 1 else ())
             return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),),
-                           options + around(inp, k, at))
+                           options + around(inp, k, at) + new_sections(inp, sec))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
     return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))

@@ -271,6 +271,46 @@ def _reach(inp: Input, i: int, step: int) -> int | None:
     return None
 
 
+def similar_line(inp: Input, text: str) -> int | None:
+    """The original line most like `text` (difflib ratio of the stripped lines, at least 0.6), or
+    None when there is none or two are as like it."""
+    want = text.strip()
+    if len(want) < 5:
+        return None
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(want)
+    best, at = 0.6, []
+    for i, line in enumerate(inp.original):
+        got = line.strip()
+        if not got or got == want:
+            continue
+        m.set_seq1(got)
+        if m.real_quick_ratio() < best or m.quick_ratio() < best:
+            continue
+        r = m.ratio()
+        if r > best:
+            best, at = r, [i]
+        elif r == best:
+            at.append(i)
+    return at[0] if len(at) == 1 else None
+
+
+def new_sections(inp: Input, but: tuple[int, int] | None = None) -> tuple[Option, ...]:
+    """`settle`'s options for every section (other than `but`) whose lines the original does not
+    have at all, by the original line most like its first line: a snippet that sends one such
+    section without context mostly sends others, and one revision should settle them all."""
+    out: list[Option] = []
+    for sec in inp.sections:
+        a, b = sec
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        if sec == but or not texts or any(inp.counts.get(t) for t in texts):
+            continue
+        at = similar_line(inp, texts[0])
+        if at is not None:
+            out.extend(settle(inp, sec, at) + (settle(inp, sec, at, len(texts))[:1] if len(texts) > 1 else ()))
+    return tuple(out)
+
+
 def _next_content(inp: Input, i: int, step: int) -> int | None:
     """From original line i (included) by `step`, the first non-blank line, or None."""
     while 0 <= i < len(inp.original) and not inp.original[i].strip():

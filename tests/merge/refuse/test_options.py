@@ -120,3 +120,17 @@ def test_a_dropped_file_head_can_be_kept_with_a_marker_or_deleted_with_minus_lin
     assert instant_merge(original, revised).text == original[original.index("/**"):]
     (keep,) = [o for o in r.refusal.options if o.edits[0].action == "marker"]
     assert instant_merge(original, revise(snippet, keep)).text == original
+
+
+def test_every_section_of_new_lines_gets_the_context_that_settles_it():
+    from fastapply.merge.refuse.options import new_sections
+
+    snippet = "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n    return os.environ[host]\n"
+    inp = read_input(ORIGINAL, snippet)
+    options = new_sections(inp)
+    changes = [o for o in options if " if it changes original line" in o.says]
+    assert [o.says.rsplit(" ", 1)[1] for o in changes] == ["3", "9"]
+    both = Option("both", changes[0].edits + changes[1].edits)
+    merged = instant_merge(ORIGINAL, revise(snippet, both))
+    assert merged.text == ORIGINAL.replace("TIMEOUT = 10", "TIMEOUT = 30").replace("os.getenv(host)", "os.environ[host]")
+    assert new_sections(inp, inp.sections[0]) == tuple(o for o in options if "snippet line 4" in o.says)
