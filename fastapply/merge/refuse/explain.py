@@ -25,7 +25,8 @@ import difflib
 import re
 
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_side,
-                                            gap_options, new_sections, pin_option, reading_pins, section_pins, settle)
+                                            new_sections, pin_option, section_pins, settle)
+from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic

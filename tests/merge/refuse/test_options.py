@@ -7,7 +7,8 @@ from __future__ import annotations
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
-from fastapply.merge.refuse.options import reading_pins, settle
+from fastapply.merge.refuse.options import settle
+from fastapply.merge.refuse.readings import reading_pins
 from fastapply.merge.refuse.reading import read_input
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.refuse.revise import revise
@@ -95,7 +96,7 @@ def test_context_below_a_section_replaces_its_blank_padding_with_the_originals_o
 
 
 def test_where_two_readings_differ_under_a_marker_the_option_shows_what_it_keeps():
-    from fastapply.merge.refuse.options import gap_options
+    from fastapply.merge.refuse.readings import gap_options
 
     original = "def a():\n    x = 1\n    y = 2\n    return x\n"
     snippet = "def a():\n    x = 10\n\n# ... existing code ...\n\n    return x\n"
