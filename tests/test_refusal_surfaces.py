@@ -67,3 +67,16 @@ def test_the_mcp_answer_names_the_kind_the_lines_the_fix_and_the_options(tmp_pat
     assert "file line 2 `value = compute(request)`" in message and "code_edit line 2" in message
     assert "Fix: " in message and "Option 1: add the unchanged original lines 1-1 above snippet line 2" in message
     assert (tmp_path / "a.py").read_text() == ORIGINAL
+
+
+def test_the_mcp_answer_shows_lines_to_delete_as_minus_lines(tmp_path):
+    from fastapply.mcp.tool import EditFailed, FileEditor
+
+    original = ('// Expose the helpers\nrequire.paths.unshift(__dirname + "/support");\n\n/**\n * Module dependencies.\n'
+                ' */\n\nvar express = require("express");\n')
+    (tmp_path / "a.js").write_text(original)
+    with pytest.raises(EditFailed) as exc:
+        FileEditor([tmp_path], strategy="instant").edit("a.js", "", "/**\n * Module dependencies.\n// ... existing code ...\n")
+    message = str(exc.value)
+    assert "(would-delete-edge)" in message and "as `-` lines" in message
+    assert "\n    -// Expose the helpers\n" in message

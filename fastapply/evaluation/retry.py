@@ -10,7 +10,7 @@ choose between the options the refusal offers, as a planner knows its own intent
 - a marker must stand where the expected file has lines the snippet does not show (the two snippet
   lines around it are not neighbours there; the file goes on above a leading one, below a trailing one);
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
-- removed lines must be absent from the expected file;
+- removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Callable, Sequence
 
-from fastapply.merge.refuse.refusal import Option, Refusal
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
 from fastapply.merge.text.markers import is_marker
 
@@ -40,11 +40,20 @@ def _runs_in(needle: list[str], hay: list[str]) -> bool:
     return n == 0 or any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
 
 
+_JOIN = "\x01"  # stands where the option removed a marker: the sections around it become one
+_GONE = "\x02"  # starts a line the option shows deleted (`-`)
+
+
 def _tagged(snippet: str, option: Option) -> list[tuple[str, bool]]:
-    """The revised snippet's lines, each with True when the option put it there."""
+    """The revised snippet's lines, each with True when the option put it there (a removed
+    marker leaves `_JOIN`, so the section it joins counts as touched)."""
     lines = snippet.splitlines()
     marks = [f"\x00{k}" for k in range(len(lines))]  # each original line by its index, to tell them apart
-    revised = revise("\n".join(marks) + "\n", option).splitlines()
+    joins = tuple(Edit("insert", at=k, text=_JOIN) for e in option.edits if e.action == "remove"
+                  for k in range(e.start, e.end + 1) if 0 < k <= len(lines) and is_marker(lines[k - 1].strip()))
+    shown = tuple(Edit("insert", at=e.at, text="\n".join(_GONE + line for line in e.text.split("\n")))
+                  if e.action == "deleted" else e for e in option.edits)  # `-` lines: deletions, not runs
+    revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins)).splitlines()
     moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
     return [(lines[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
             for t in revised]
@@ -65,6 +74,8 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
     for edit in option.edits:
         if edit.action == "remove" and any(line in want for line in _content(lines[edit.start - 1 : edit.end])):
             return False
+        if edit.action == "deleted" and any(line in want for line in _content(edit.text.split("\n"))):
+            return False
     try:
         tagged = _tagged(snippet, option)
     except ValueError:
@@ -74,6 +85,9 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
     touched = False
     marker_edges: list[int] = []  # section counts at which a new marker stands
     for text, new in tagged:
+        if text == _JOIN or text.startswith(_GONE):
+            touched = True
+            continue
         if is_marker(text.strip()):
             sections.append((current, touched))
             if new:

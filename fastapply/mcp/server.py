@@ -62,7 +62,8 @@ context not in the file as written; new-or-changed: a line could be new or repla
 unshown-deletion or would-delete-edge: code would be deleted that you did not show deleted, usually a \
 missing `... existing code ...` comment; unbalanced; duplicate; no-change), the file's lines and your \
 code_edit's lines involved (by number), a fix, and options: concrete edits of your code_edit (add \
-these unchanged file lines above line K, add a marker at the start, move lines K-L before line M). \
+these unchanged file lines above line K, add a marker at the start, show these file lines as `-` lines \
+to delete them, move lines K-L before line M). \
 Pick the option that matches what you meant, apply it to your code_edit, and call again once.
 """
 

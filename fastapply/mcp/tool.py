@@ -106,7 +106,8 @@ def refusal_answer(target: str, refusal, max_options: int = 3) -> str:
     out.append(f"Fix: {refusal.fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
     for n, option in enumerate(refusal.options[:max_options], 1):
         out.append(f"Option {n}: {option.says}" + "".join(
-            "\n    " + line for e in option.edits if e.action == "insert" and e.text for line in e.text.split("\n")))
+            "\n    " + ("-" if e.action == "deleted" else "") + line for e in option.edits
+            if e.action in ("insert", "deleted") and e.text for line in e.text.split("\n")))
     return "\n".join(out)
 
 

@@ -63,7 +63,7 @@ def instant_merge(
         return result
     try:
         refusal = explain(original, snippet, result.refused_reason or "", result.candidate,
-                          syntax.normalize_language(language) or syntax.language_from_path(path))
+                          syntax.normalize_language(language) or syntax.language_from_path(path), result.alternatives)
     except Exception as exc:  # describing a refusal must never turn it into a crash
         refusal = Refusal("form", result.refused_reason or "refused", FORM_FIX, detail={"error": type(exc).__name__})
     return replace(result, refused_reason=refusal.sentence, refusal=refusal)

@@ -52,3 +52,17 @@ def test_a_leading_marker_alone_does_not_agree_when_the_file_goes_on_below_the_s
     assert not agrees(lead, snippet, "a = 1\nb = 2\nc = 3\nd = 4\n")
     both = Option("both", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
     assert agrees(both, snippet, "a = 1\nb = 2\nc = 3\nd = 4\n")
+
+
+def test_removing_a_marker_joins_two_sections_and_the_joined_run_must_be_the_intents():
+    snippet = "a = 1\n# ...\nz = 9\n"
+    join = Option("show what stands there", (Edit("remove", start=2, end=2), Edit("insert", at=2, text="    ")))
+    assert agrees(join, snippet, "a = 1\n    \nz = 9\n")
+    assert not agrees(join, snippet, "a = 1\nb = 2\nz = 9\n")  # the marker kept `b = 2`: joining drops it
+
+
+def test_lines_shown_deleted_agree_only_when_the_intent_has_them_gone():
+    snippet = "b = 2\n# ...\n"
+    minus = Option("delete the head", (Edit("deleted", at=1, text="a = 1"),))
+    assert agrees(minus, snippet, "b = 2\nc = 3\n")
+    assert not agrees(minus, snippet, "a = 1\nb = 2\nc = 3\n")

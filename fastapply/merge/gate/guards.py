@@ -154,9 +154,12 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     marked = marked_deletions(snippet)
     if not lost or all(l in marked for l in lost):
         return None
-    return (f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
-            "first line; start the snippet with a marker (`... existing code ...`) to keep them, or show them "
-            "as `-` lines to delete them")
+    from fastapply.merge.refuse.refusal import reason
+
+    return reason("would-delete-edge",
+                  f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
+                  "first line", "start the snippet with a marker (`... existing code ...`) to keep them, or show them "
+                  "as `-` lines to delete them", dropped=(ops[0][1], ops[0][2]))
 
 
 def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:

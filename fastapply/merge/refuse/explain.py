@@ -24,9 +24,10 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import (around, beside, dropped, edge_markers, indented, open_side,
-                                            pin_option, section_pins)
-from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_places
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_side,
+                                            new_sections, pin_option, section_pins, settle)
+from fastapply.merge.refuse.readings import gap_options, reading_pins
+from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic
 
@@ -155,7 +156,8 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
                 if opt is not None:
                     options.append(opt)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
-    shown = (inp.sline(nearest_distinctive(inp.snippet, k)),) if k is not None else ()
+    sec = section_of(inp, k) if k is not None else None
+    shown = (inp.sline(nearest_distinctive(inp.snippet[sec[0] : sec[1] + 1], k - sec[0]) + sec[0]),) if sec else ()
     if options:
         fix = ("add the unchanged lines that pin the place you mean: " +
                "; or ".join(o.says for o in options[:3]))
@@ -175,7 +177,8 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     cause, fix = split_sentence(sentence)
     options = []
     if k is not None and at is not None and 0 <= at < len(inp.original):
-        side = open_side(inp, k)
+        step = detail.get("step") if detail else None
+        side = step if step in (1, -1) else open_side(inp, k)
         for line, what in ((at, "if it is new"), (beyond, "if it replaces that line")):
             if line is None or not 0 <= line < len(inp.original):
                 continue
@@ -218,12 +221,16 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
                  f"section: its line `{inp.snippet[k].strip()[:60]}` is at original line {i + 1}, outside the span the "
                  "sections around it leave")
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
-    may = re.search(r"`(.*?)` may change original line (\d+)", sentence)
+    may = re.search(r"`([^`]*)` may change original line (\d+)", sentence)
     if may is not None:
         k = find(inp, may.group(1))
         at = int(may.group(2)) - 1
         if k is not None and 0 <= at < len(inp.original):
-            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),), around(inp, k, at))
+            sec = section_of(inp, k) or (k, k)
+            width = sum(1 for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip())
+            options = settle(inp, sec, at) + (settle(inp, sec, at, width)[:1] if width > 1 else ())
+            return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),),
+                           options + around(inp, k, at) + new_sections(inp, sec))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
     return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))
@@ -278,9 +285,12 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
 
 
 def explain(original: str, snippet: str, sentence: str, candidate: str | None = None,
-            language: str | None = None) -> Refusal:
-    """The Refusal for the instant merge's refusal `sentence` of `snippet` on `original`."""
+            language: str | None = None, readings: tuple[str, ...] = ()) -> Refusal:
+    """The Refusal for the instant merge's refusal `sentence` of `snippet` on `original`;
+    `candidate` and `readings` (the whole-file readings the merge refused between) are where
+    the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
+    readings = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
     site = attached(sentence)
     detail = site.detail if site is not None else {}
     if re.search(r"could not be found|places in the original|would appear|could be a new line|two ways", sentence):
@@ -293,26 +303,39 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
                  lambda: _not_found(inp, sentence)):
         found = read()
         if found is not None:
-            return _with_pins(inp, sentence, found)
+            return _with_pins(inp, sentence, found, readings)
     if site is not None and not site.options:
         made = _by_words(inp, sentence, candidate)
+        if "dropped" in detail:  # the file's head the result drops: keep it (a marker) or delete it (`-` lines)
+            head = deleted_head(inp, *detail["dropped"])
+            made = made.with_(options=made.options + ((head,) if head is not None else ()))
         return _with_pins(inp, sentence, site.with_(original=site.original or made.original,
-                                                    snippet=site.snippet or made.snippet, options=made.options))
-    return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate))
+                                                    snippet=site.snippet or made.snippet, options=made.options),
+                          readings)
+    return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate), readings)
 
 
 PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion")
+READ_PINNED = ("would-delete-edge",)  # pinned only where a reading put a section (not "unbalanced", "no-change":
+# there the reading itself is what is doubted, and its places led the retry to wrong files)
 
 
-def _with_pins(inp: Input, sentence: str, refusal: Refusal) -> Refusal:
+def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str, ...] = ()) -> Refusal:
     """The refusal with, after its own options, those that pin the section it names (every
-    section when it names none) at each place its edge lines fit."""
-    if refusal.kind not in PINNED:
+    section when it names none) at each place its edge lines fit, and those that pin every
+    section where each of the merge's untrusted readings (its candidate, its rival) put it."""
+    if refusal.kind not in PINNED and refusal.kind not in READ_PINNED:
         return refusal
     n = _section_number(sentence)
     extra: list[Option] = []
-    for m in ([n] if n is not None else range(len(inp.sections))):
+    for reading in readings:  # first: where the readings differ under a marker, that settles it
+        other = next((r for r in readings if r != reading), None)
+        extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)
+    for m in ([n] if n is not None else range(len(inp.sections))) if refusal.kind in PINNED else ():
         extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
+    known = {e for o in refusal.options + tuple(extra) for e in o.edits}
+    for reading in readings:
+        extra.extend(o for o in reading_pins(inp, reading) if not known & set(o.edits) and o not in extra)
     if not extra:
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)

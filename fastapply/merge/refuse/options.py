@@ -6,10 +6,14 @@
 - `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
   beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
-- `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion).
+- `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion; the
+  same lines as `-` lines were measured: one more wrong file, one less right); `deleted_head`:
+  the file's head the result drops, as `-` lines, for a snippet that means to delete it;
+- `settle`: a section of new lines like one original line, closed in for each reading (changed, new);
+- `below`: original lines put below a section take the place of its blank padding.
 
-This module builds options from an `Input` (reading.py); which refusal gets which options, and
-its words, are explain.py's.
+This module builds options from an `Input` (reading.py); those from the merge's own readings are
+readings.py's; which refusal gets which options, and its words, are explain.py's.
 """
 
 from __future__ import annotations
@@ -47,6 +51,20 @@ def _matched_run(inp: Input, k: int, p: int, step: int, stop: int) -> int | None
             return None
 
 
+def below(inp: Input, b: int, lo: int, hi: int) -> tuple[Edit, ...]:
+    """The edits that put original lines lo..hi below a section ending at snippet line b. The
+    section's own blank lines before the next marker stand for the original's first blank lines
+    there: they are replaced by the original's (its exact whitespace), so that no blank line is
+    left ending the section (a doubt of its own) and none is doubled."""
+    pad = 0
+    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
+        pad += 1
+    insert = Edit("insert", at=b + 2, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1)
+    if pad and all(lo + d < hi and not inp.original[lo + d].strip() for d in range(pad)):
+        return (insert, Edit("remove", start=b + 2, end=b + 1 + pad))
+    return (insert,)
+
+
 def pin_option(inp: Input, k: int, p: int) -> Option | None:
     """The option that pins snippet line k to original line p: the unchanged original lines
     between its section's edge and the nearest line that occurs once in the file, added above the
@@ -70,9 +88,8 @@ def pin_option(inp: Input, k: int, p: int) -> Option | None:
         while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not unique(inp, q):
             q += 1
         if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
-            text = "\n".join(inp.original[bottom + 1 : q + 1])
             return Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} (for the "
-                          f"place at original line {p + 1})", (Edit("insert", at=b + 2, text=text, original_line=bottom + 2),))
+                          f"place at original line {p + 1})", below(inp, b, bottom + 1, q))
     return None
 
 
@@ -111,14 +128,16 @@ def open_side(inp: Input, k: int) -> int:
 
 
 def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None:
-    """Show original `line` unchanged right beside snippet line k, on the marker's side, with the
-    original lines between it and the section's edge line if the edge is original."""
+    """Show original `line` unchanged on the marker's side of snippet line k: at the edge of k's
+    section (after its last line when `side` > 0, before its first line otherwise), since the
+    section's lines from k to that edge are the new run the doubt is about."""
     text = inp.original[line]
+    sec = section_of(inp, k) or (k, k)
     if side > 0:
-        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line {k + 1} {what}",
-                      (Edit("insert", at=k + 2, text=text, original_line=line + 1),))
-    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {k + 1} {what}",
-                  (Edit("insert", at=k + 1, text=text, original_line=line + 1),))
+        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line "
+                      f"{sec[1] + 1} {what}", (Edit("insert", at=sec[1] + 2, text=text, original_line=line + 1),))
+    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {sec[0] + 1} "
+                  f"{what}", (Edit("insert", at=sec[0] + 1, text=text, original_line=line + 1),))
 
 
 def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
@@ -136,6 +155,15 @@ def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
     if trail:
         out.append(Option("add a marker line at the end of the snippet (the file goes on below it)", (end,)))
     return tuple(out)
+
+
+def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:
+    """The option that says the snippet means to delete original lines lo..hi-1 above its first
+    line (the file's head): those lines as `-` lines at the snippet's start."""
+    if not inp.snippet or not 0 <= lo < hi <= len(inp.original):
+        return None
+    return Option(f"show the original lines {lo + 1}-{hi} as `-` lines at the start of the snippet if you delete them",
+                  (Edit("deleted", at=1, text="\n".join(inp.original[lo:hi]), original_line=lo + 1),))
 
 
 def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, ...]:
@@ -166,9 +194,9 @@ def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, .
         if at is None or at in inp.markers or (at - 1) in inp.markers:
             continue
         like = inp.snippet[at - 1] if at > 0 else inp.snippet[at]
+        first = inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]
         out.append(Option(f"add a marker line before snippet line {at + 1} to keep original lines {i1 + 1}-{i2} "
-                          f"(`{inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]}`)",
-                          (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
+                          f"(`{first}`)", (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
     return tuple(out)
 
 
@@ -225,4 +253,100 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
                 opt = pin_option(inp, sec[1], last)
             if opt is not None and opt not in out:
                 out.append(opt)
+    return tuple(out)
+
+
+def _reach(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the index of the first line that pins a place
+    (`unique`), within MAX_CONTEXT lines; None when there is none."""
+    q = i
+    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
+        if unique(inp, q):
+            return q
+        q += step
+    return None
+
+
+def similar_line(inp: Input, text: str) -> int | None:
+    """The original line most like `text` (difflib ratio of the stripped lines, at least 0.6), or
+    None when there is none or two are as like it."""
+    want = text.strip()
+    if len(want) < 5:
+        return None
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(want)
+    best, at = 0.6, []
+    for i, line in enumerate(inp.original):
+        got = line.strip()
+        if not got or got == want:
+            continue
+        m.set_seq1(got)
+        if m.real_quick_ratio() < best or m.quick_ratio() < best:
+            continue
+        r = m.ratio()
+        if r > best:
+            best, at = r, [i]
+        elif r == best:
+            at.append(i)
+    return at[0] if len(at) == 1 else None
+
+
+def new_sections(inp: Input, but: tuple[int, int] | None = None) -> tuple[Option, ...]:
+    """`settle`'s options for every section (other than `but`) whose lines the original does not
+    have at all, by the original line most like its first line: a snippet that sends one such
+    section without context mostly sends others, and one revision should settle them all."""
+    out: list[Option] = []
+    for sec in inp.sections:
+        a, b = sec
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        if sec == but or not texts or any(inp.counts.get(t) for t in texts):
+            continue
+        at = similar_line(inp, texts[0])
+        if at is not None:
+            out.extend(settle(inp, sec, at) + (settle(inp, sec, at, len(texts))[:1] if len(texts) > 1 else ()))
+    return tuple(out)
+
+
+def _next_content(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the first non-blank line, or None."""
+    while 0 <= i < len(inp.original) and not inp.original[i].strip():
+        i += step
+    return i if 0 <= i < len(inp.original) else None
+
+
+def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1) -> tuple[Option, ...]:
+    """Options for a section of new lines (snippet indexes `sec`) whose first line is like
+    original line `at`: the unchanged original lines that close it in on both sides (on one
+    side up to a line the file holds once, on the other the nearest non-blank line), for each reading a planner may mean: it changes original lines
+    `at`..`at + width - 1`, it is new after `at`, or new before it. The two runs bracket the
+    section, so the merge reads the change (or insertion) between them."""
+    a, b = sec
+    n = len(inp.original)
+    head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
+    tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
+    out = []
+    for top, bottom, what in ((at - 1, at + width, f"if it changes original line{'s' if width > 1 else ''} "
+                                                   f"{at + 1}{f'-{at + width}' if width > 1 else ''}"),
+                              (at, at + 1, f"if it is new after original line {at + 1}"),
+                              (at - 1, at, f"if it is new before original line {at + 1}")):
+        if not (0 <= top < n or head and top < 0) or not (0 <= bottom < n or tail and bottom >= n):
+            continue
+        if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
+            hi, lo = (top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1)
+        else:
+            hi, lo = _reach(inp, top, -1), _next_content(inp, bottom, +1)
+            if hi is None:  # pinned below instead: the line above only closes the section in
+                hi, lo = _next_content(inp, top, -1), _reach(inp, bottom, +1)
+        if hi is None or lo is None:
+            continue
+        edits, words = [], []
+        if hi <= top:
+            edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
+            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {a + 1}")
+        if bottom <= lo:
+            edits.append(Edit("insert", at=b + 2, text="\n".join(inp.original[bottom : lo + 1]), original_line=bottom + 1))
+            words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
+                         f"line {b + 1}")
+        if edits:
+            out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
     return tuple(out)

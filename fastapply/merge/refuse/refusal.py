@@ -24,6 +24,7 @@ An option is a sentence and the edits (`Edit.action`) that carry it out together
     insert   put `text` (original lines from `original_line`, when they are) before snippet line `at`
              (`at` = number of lines + 1 appends)
     marker   put the marker line `text` before snippet line `at`
+    deleted  put the original lines `text` (from `original_line`), each as a `-` line, before snippet line `at`
     move     move snippet lines `start`..`end` to before snippet line `at`
     remove   delete snippet lines `start`..`end`
 
@@ -50,7 +51,7 @@ KINDS = {
     "no-change": "the snippet changes nothing the merge could place",
     "form": "the input's form, or a cause not yet given a kind of its own",
 }
-ACTIONS = ("insert", "marker", "move", "remove")
+ACTIONS = ("insert", "marker", "deleted", "move", "remove")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class Edit:
 
     action: str
     at: int | None = None  # snippet line number the insert, marker or move goes before
-    text: str | None = None  # the line(s) inserted (insert, marker), "\n"-joined
+    text: str | None = None  # the line(s) inserted (insert, marker, deleted), "\n"-joined
     original_line: int | None = None  # the original line `text` starts with (insert)
     start: int | None = None  # first snippet line moved or removed
     end: int | None = None  # last snippet line moved or removed (inclusive)

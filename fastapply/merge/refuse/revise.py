@@ -1,7 +1,7 @@
 """Apply a refusal's option to the snippet it was about: the edit a planner would make, mechanically.
 
 `revise(snippet, option)` returns the snippet text with every edit of `option` (refusal.py's
-`Edit`: insert, marker, move, remove) applied. Line numbers in the edits are the snippet's as
+`Edit`: insert, marker, deleted, move, remove) applied. Line numbers in the edits are the snippet's as
 sent (1-based); the edits of one option are applied against those numbers, so they do not shift
 each other. The snippet's line ending is kept.
 
@@ -32,10 +32,13 @@ def revise(snippet: str, option: Option) -> str:
     before: dict[int, list[str]] = {}  # 0-based index -> lines put before it (n: at the end)
     removed: set[int] = set()
     for edit in option.edits:
-        if edit.action in ("insert", "marker"):
+        if edit.action in ("insert", "marker", "deleted"):
             if edit.at is None or edit.text is None or not 1 <= edit.at <= n + 1:
                 raise ValueError(f"{edit.action} at {edit.at} does not fit a snippet of {n} lines")
-            before.setdefault(edit.at - 1, []).extend(edit.text.split("\n"))
+            text = edit.text.split("\n")
+            if edit.action == "deleted":
+                text = [f"-{line}" for line in text]
+            before.setdefault(edit.at - 1, []).extend(text)
         else:
             if edit.start is None or edit.end is None or not 1 <= edit.start <= edit.end <= n:
                 raise ValueError(f"{edit.action} of lines {edit.start}-{edit.end} does not fit a snippet of {n} lines")

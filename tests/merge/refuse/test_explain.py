@@ -76,3 +76,13 @@ def test_a_doubt_site_attaches_its_lines_and_explain_numbers_the_snippet_line():
     says = [o.says for o in r.options]
     assert any("line 2" in s and "if it is new" in s for s in says)
     assert any("line 3" in s and "replaces" in s for s in says)
+
+
+def test_an_ambiguous_bracket_line_is_named_by_a_line_of_its_own_section_never_a_marker():
+    block = "  it('works', function(done){\n    call(1);\n    done();\n    });\n  })\n})\n"
+    original = "describe('a', function(){\n" + block + "\ndescribe('b', function(){\n" + block
+    snippet = ("// ... existing code ...\n    call(1);\n    done();\n    });\n  })\n})\n// ... existing code ...\n")
+    r = explain(original, snippet, "section 1 (starting `call(1);`): the line `})` after `});` matches 2 places in "
+                "the original (lines 6, 14) equally well")
+    assert r.kind == "ambiguous-place"
+    assert [line.text for line in r.snippet] == ["call(1);"]

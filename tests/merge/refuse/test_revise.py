@@ -16,3 +16,10 @@ def test_revise_applies_each_edit_against_the_snippet_as_sent():
     assert revise(snippet, Option("move", (Edit("move", at=1, start=3, end=3),))) == "c\na\nb\n"
     with pytest.raises(ValueError):
         revise(snippet, Option("bad", (Edit("insert", at=9, text="z"),)))
+
+
+def test_deleted_lines_are_written_as_minus_lines():
+    from fastapply.merge.refuse.refusal import Edit, Option
+
+    option = Option("delete", (Edit("deleted", at=2, text="x = 1\n", original_line=3),))
+    assert revise("a\nb\n", option) == "a\n-x = 1\n-\nb\n"

@@ -1,0 +1,133 @@
+"""Options from the merge's own readings: where its untrusted whole-file readings put each section.
+
+When the instant merge refuses it often holds a complete reading (its `candidate`) and, for a choice
+between two, the rival (`MergeResult.alternatives`). A planner who meant one of them settles the
+refusal by showing what that reading has around each section:
+
+- `reading_pins`: the unchanged original lines right above and below each section (each run up to a
+  line the file holds once), where the reading put it; a reading that changes nothing pins nothing;
+- `gap_options`: where the two readings differ under a marker, the unchanged lines the reading has
+  between the two sections around it, in place of the marker and its blank padding.
+
+This module reads lines and readings (text/ compares them); which refusal gets these options is
+explain.py's.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from fastapply.merge.refuse.options import MAX_CONTEXT, below
+from fastapply.merge.refuse.reading import Input, unique
+from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.compare import line_opcodes
+
+
+def _run_at(lines: Sequence[str], texts: list[str]) -> list[int]:
+    """Indexes in `lines` where the stripped non-blank `texts` stand one after the other (blank
+    lines between them skipped)."""
+    content = [i for i, line in enumerate(lines) if line.strip()]
+    n = len(texts)
+    return [content[m] for m in range(len(content) - n + 1)
+            if all(lines[content[m + j]].strip() == texts[j] for j in range(n))]
+
+
+def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Option, ...]:
+    """Options that pin each section where the merge's untrusted `reading` (a whole file: its
+    candidate, or a rival) put it: the unchanged original lines the reading has right above the
+    section (and right below it), each run up to a line the file holds once. A planner who meant
+    that reading adds them; the section then has one place."""
+    cand = reading.splitlines() if reading else []
+    if not cand or cand == inp.original:  # a reading that changes nothing pins no change
+        return ()
+    to_original: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
+        if tag == "equal":
+            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    out: list[Option] = []
+    for a, b in inp.sections[:limit]:
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        at = _run_at(cand, texts)
+        if len(at) != 1:
+            continue
+        c = at[0]
+        end = c
+        for _ in texts[1:]:
+            end = next(j for j in range(end + 1, len(cand)) if cand[j].strip())
+        edits, words = [], []
+        for step, edge in ((-1, c), (+1, end)):
+            run: list[int] = []  # original indexes, nearest first
+            j = edge + step
+            while 0 <= j < len(cand) and j in to_original and len(run) < MAX_CONTEXT:
+                run.append(to_original[j])
+                if unique(inp, to_original[j]):
+                    break
+                j += step
+            if not run or not unique(inp, run[-1]):
+                continue
+            lo, hi = min(run), max(run)
+            if step < 0:
+                edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1))
+                words.append(f"the unchanged original lines {lo + 1}-{hi + 1} above snippet line {a + 1}")
+                continue
+            edits.extend(below(inp, b, lo, hi))
+            words.append(f"the unchanged original lines {lo + 1}-{hi + 1} below snippet line {b + 1}")
+        if edits:
+            out.append(Option("add " + " and ".join(words) + f" (where the section's lines "
+                              f"{a + 1}-{b + 1} would go)", tuple(edits)))
+    return tuple(out)
+
+
+MAX_GAP = 24  # original lines an option may show in place of a marker
+
+
+def _placed(inp: Input, cand: list[str]) -> list[tuple[int, int] | None]:
+    """Each section's [first, last] line index in the reading `cand`, or None where its lines do
+    not stand there exactly once."""
+    out: list[tuple[int, int] | None] = []
+    for a, b in inp.sections:
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        at = _run_at(cand, texts)
+        if len(at) != 1:
+            out.append(None)
+            continue
+        end = at[0]
+        for _ in texts[1:]:
+            end = next(j for j in range(end + 1, len(cand)) if cand[j].strip())
+        out.append((at[0], end))
+    return out
+
+
+def gap_options(inp: Input, reading: str | None, other: str | None) -> tuple[Option, ...]:
+    """Where two whole-file readings the merge refused between differ under a marker (what the
+    marker keeps), the option that settles it for `reading`: show the unchanged lines `reading`
+    has between the two sections around that marker in place of the marker (at most MAX_GAP)."""
+    if not reading or not other or reading == other:
+        return ()
+    cand, rival = reading.splitlines(), other.splitlines()
+    places = _placed(inp, cand)
+    to_original: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
+        if tag == "equal":
+            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    hunks = [(j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(rival, cand) if tag != "equal"]
+    out: list[Option] = []
+    for n in range(len(inp.sections) - 1):
+        (_, b), (c, _) = inp.sections[n], inp.sections[n + 1]
+        here, there = places[n], places[n + 1]
+        marks = [m for m in inp.markers if b < m < c]
+        if here is None or there is None or len(marks) != 1 or not here[1] < there[0]:
+            continue
+        lo, hi = here[1] + 1, there[0]  # the reading's lines between the two sections
+        if not any(lo <= j2 and j1 <= hi for j1, j2 in hunks) or hi - lo > MAX_GAP:
+            continue
+        if any(j not in to_original for j in range(lo, hi)):
+            continue  # only unchanged original lines may stand in for a marker
+        # the marker and the blank lines around it give way to the reading's own lines
+        first = to_original[lo] if hi > lo else None
+        edits = (Edit("remove", start=b + 2, end=c),) + (
+            (Edit("insert", at=b + 2, text="\n".join(cand[lo:hi]), original_line=first + 1),) if hi > lo else ())
+        says = (f"show the unchanged original lines {first + 1}-{first + hi - lo} in place of the marker at snippet line "
+                f"{marks[0] + 1}" if hi > lo else f"remove the marker at snippet line {marks[0] + 1}: nothing stands there")
+        out.append(Option(says, edits))
+    return tuple(out)

@@ -1,0 +1,137 @@
+"""options.py: each option, applied to the snippet it answers (revise.py), gives the file the
+planner meant; where it goes is the refusal's data (the doubted run's edge, the similar line, the
+place the merge's own reading put a section), not a guess."""
+
+from __future__ import annotations
+
+from fastapply.merge.align.doubts import doubt_note
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.explain import explain
+from fastapply.merge.refuse.options import settle
+from fastapply.merge.refuse.readings import reading_pins
+from fastapply.merge.refuse.reading import read_input
+from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.revise import revise
+
+
+def test_a_doubt_about_the_first_of_two_new_lines_settles_at_the_runs_end_not_inside_it():
+    original = "def a():\n    total = add(x, y)\n    return total\n"
+    snippet = "def a():\n    total = add(x, y, z)\n    log(total)\n# ... existing code ...\n"
+    note = doubt_note("    total = add(x, y, z)", original.splitlines(), 1, 1)
+    r = explain(original, snippet, note)
+    replaces = next(o for o in r.options if "replaces" in o.says)
+    assert replaces.edits[0].at == 4  # after `log(total)` (snippet line 3), before the marker
+    revised = revise(snippet, replaces)
+    assert revised.splitlines()[1:4] == ["    total = add(x, y, z)", "    log(total)", "    return total"]
+    merged = instant_merge(original, revised)
+    assert merged.text == "def a():\n    total = add(x, y, z)\n    log(total)\n    return total\n"
+    new = next(o for o in r.options if "is new" in o.says)
+    assert revise(snippet, new).splitlines()[3] == "    total = add(x, y)"
+
+
+ORIGINAL = """\
+import os
+
+TIMEOUT = 10
+RETRIES = 3
+VERBOSE = False
+
+
+def connect(host):
+    return os.getenv(host)
+"""
+
+
+def test_a_section_of_new_lines_is_closed_in_by_original_lines_for_each_reading():
+    snippet = "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n"
+    inp = read_input(ORIGINAL, snippet)
+    options = settle(inp, inp.sections[0], 2)  # `TIMEOUT = 30` is like original line 3
+    says = [o.says for o in options]
+    assert [s.split(" if ")[1] for s in says] == ["it changes original line 3", "it is new after original line 3",
+                                                  "it is new before original line 3"]
+    changed = instant_merge(ORIGINAL, revise(snippet, options[0]))
+    assert changed.text == ORIGINAL.replace("TIMEOUT = 10", "TIMEOUT = 30")
+    after = instant_merge(ORIGINAL, revise(snippet, options[1]))
+    assert after.text == ORIGINAL.replace("TIMEOUT = 10\n", "TIMEOUT = 10\nTIMEOUT = 30\n")
+
+
+def test_a_refused_lone_line_offers_the_settling_context_through_instant_merge():
+    snippet = "# ... existing code ...\nRETRIES = 5\n# ... existing code ...\n    return os.environ[host]\n"
+    r = instant_merge(ORIGINAL, snippet)
+    assert r.refusal.kind == "new-or-changed" and "may change original line 9" in r.refused_reason
+    change = [o for o in r.refusal.options if "changes original line 9" in o.says]
+    merged = instant_merge(ORIGINAL, revise(snippet, change[0]))
+    assert merged.text == ORIGINAL.replace("RETRIES = 3", "RETRIES = 5").replace("os.getenv(host)", "os.environ[host]")
+
+
+def test_a_section_is_pinned_where_the_merges_reading_put_it():
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(3))
+    snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+    reading = original.replace("    return value\n\ndef handler_2", "    return value + 1\n\ndef handler_2")
+    (pin,) = reading_pins(read_input(original, snippet), reading)
+    revised = revise(snippet, pin)
+    assert "def handler_1(request):" in revised and "def handler_2(request):" in revised
+    assert instant_merge(original, revised).text == reading
+    assert reading_pins(read_input(original, snippet), None) == ()
+
+
+def test_a_reading_that_changes_nothing_pins_nothing():
+    # a snippet line the file already has (`no-change`): the unchanged file is no reading to pin
+    original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    snippet = "# ... existing code ...\n    return 2\n# ... existing code ...\n"
+    assert reading_pins(read_input(original, snippet), original) == ()
+
+
+def test_context_below_a_section_replaces_its_blank_padding_with_the_originals_own_lines():
+    from fastapply.merge.refuse.options import below
+
+    original = "def a():\n    x = 1\n    \n    return x\n"  # line 3 is a blank line with spaces
+    snippet = "# ... existing code ...\n    x = 2\n\n# ... existing code ...\n"
+    inp = read_input(original, snippet)
+    edits = below(inp, 1, 2, 3)  # original lines 3-4 below snippet line 2
+    revised = revise(snippet, Option("x", edits))
+    assert revised.splitlines() == ["# ... existing code ...", "    x = 2", "    ", "    return x", "# ... existing code ..."]
+    assert below(read_input(original, "x = 2\n# ... existing code ...\n"), 0, 2, 3) == (
+        Edit("insert", at=2, text="    \n    return x", original_line=3),)
+
+
+def test_where_two_readings_differ_under_a_marker_the_option_shows_what_it_keeps():
+    from fastapply.merge.refuse.readings import gap_options
+
+    original = "def a():\n    x = 1\n    y = 2\n    return x\n"
+    snippet = "def a():\n    x = 10\n\n# ... existing code ...\n\n    return x\n"
+    keeps = original.replace("x = 1\n", "x = 10\n")  # the marker keeps `y = 2`
+    drops = keeps.replace("    y = 2\n", "")  # the marker stands for nothing: `y = 2` deleted
+    (option,) = gap_options(read_input(original, snippet), keeps, drops)
+    revised = revise(snippet, option)
+    assert revised == "def a():\n    x = 10\n    y = 2\n    return x\n"
+    assert instant_merge(original, revised).text == keeps
+    assert gap_options(read_input(original, snippet), keeps, keeps) == ()
+
+
+def test_a_dropped_file_head_can_be_kept_with_a_marker_or_deleted_with_minus_lines():
+    original = ('// Expose the helpers\nrequire.paths.unshift(__dirname + "/support");\n\n/**\n * Module dependencies.\n'
+                ' */\n\nvar express = require("express");\n')
+    snippet = "/**\n * Module dependencies.\n// ... existing code ...\n"
+    r = instant_merge(original, snippet)
+    assert r.refusal.kind == "would-delete-edge" and "first 2 line(s)" in r.refused_reason
+    (minus,) = [o for o in r.refusal.options if o.edits[0].action == "deleted"]
+    revised = revise(snippet, minus)
+    assert revised.startswith('-// Expose the helpers\n-require.paths.unshift(__dirname + "/support");\n-\n/**')
+    assert instant_merge(original, revised).text == original[original.index("/**"):]
+    (keep,) = [o for o in r.refusal.options if o.edits[0].action == "marker"]
+    assert instant_merge(original, revise(snippet, keep)).text == original
+
+
+def test_every_section_of_new_lines_gets_the_context_that_settles_it():
+    from fastapply.merge.refuse.options import new_sections
+
+    snippet = "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n    return os.environ[host]\n"
+    inp = read_input(ORIGINAL, snippet)
+    options = new_sections(inp)
+    changes = [o for o in options if " if it changes original line" in o.says]
+    assert [o.says.rsplit(" ", 1)[1] for o in changes] == ["3", "9"]
+    both = Option("both", changes[0].edits + changes[1].edits)
+    merged = instant_merge(ORIGINAL, revise(snippet, both))
+    assert merged.text == ORIGINAL.replace("TIMEOUT = 10", "TIMEOUT = 30").replace("os.getenv(host)", "os.environ[host]")
+    assert new_sections(inp, inp.sections[0]) == tuple(o for o in options if "snippet line 4" in o.says)
