@@ -177,6 +177,26 @@ def parses(text: str, language: str | None) -> bool | None:
     return not tree.root_node.has_error
 
 
+def compile_error(text: str, language: str | None) -> int | None | bool:
+    """Python only, where tree-sitter is lenient (it reads `try:` followed by unindented code as
+    fine): Python's own parser's verdict. False when `text` compiles, the 0-based line of the first
+    error when it does not, None for other languages or when the parser cannot say (too deep)."""
+    if language != "python":
+        return None
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as exc:  # IndentationError included
+        return max(0, (exc.lineno or 1) - 1)
+    except Exception:  # ValueError (NUL), RecursionError, MemoryError: no verdict
+        return None
+    return False
+
+
 def error_lines(text: str, language: str | None) -> list[int] | None:
     """0-based line numbers of the first few syntax errors, for refusal messages."""
     tree = parse_tree(text, language)
