@@ -84,10 +84,8 @@ def check_parses(original: str, result: str, language: str | None) -> str | None
         where = syntax.error_lines(result, language) or []
         at = f" near line {where[0] + 1}" if where else ""
         return f"the merged {language} file no longer parses{at}, although the original did"
-    if syntax.compile_error(original, language) is False:
-        line = syntax.compile_error(result, language)
-        if line is not None and line is not False:
-            return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
+    if language == "python" and (line := syntax.python_break(original, result)) is not None:
+        return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
     return None
 
 
