@@ -64,7 +64,9 @@ def same_edit(new: str, old: str) -> bool:
     prefix (a comment reworded at its end)."""
     a, b = collapse(new), collapse(old)
     if a and a == b:
-        return new != old  # the same line re-indented
+        # the same line re-indented; a lone closer or keyword re-indented is another block's
+        # (`    }` closing a new method is not the class's `}` edited)
+        return new != old and not is_generic(a)
     if not a or not b or is_generic(a) or is_generic(b):
         return False
     na, nb = leading_name(a), leading_name(b)
