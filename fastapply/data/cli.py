@@ -1,5 +1,5 @@
-"""`fastapply data build`, `data planner-set` and `data mine`: argparse wiring over build.py,
-regions.py and pairs.py.
+"""`fastapply data build`, `data planner-set`, `data patterns` and `data mine`: argparse wiring over build.py,
+regions.py, patterns.py and pairs.py.
 
 `add_arguments(subparsers)` registers a `data` command with `build` and `mine` subcommands, each
 setting `func(args) -> int`. Errors a user can cause raise `InputError` with a one-line message.
@@ -86,6 +86,20 @@ def cmd_planner_set(args) -> int:
     return 0
 
 
+def cmd_patterns(args) -> int:
+    from fastapply.data.build import write_jsonl
+    from fastapply.data.patterns import LANGUAGES, pattern_rows
+
+    unknown = sorted(set(args.language or ()) - set(LANGUAGES))
+    if unknown:
+        raise InputError(f"unknown language(s) {', '.join(unknown)}; known: {', '.join(LANGUAGES)}")
+    rows = pattern_rows(languages=tuple(args.language or LANGUAGES), seed=args.seed)
+    write_jsonl(rows, args.out)
+    print(f"{len(rows)} pattern eval rows written to {args.out} "
+          f"(measure: fastapply eval --data {args.out} --strategy instant)")
+    return 0
+
+
 def cmd_mine(args) -> int:
     from fastapply.data.pairs import mine_repo, write_pairs
 
@@ -104,7 +118,7 @@ def cmd_mine(args) -> int:
 
 def add_arguments(subparsers) -> None:
     data = subparsers.add_parser("data", help="build training data from real edits")
-    dsub = data.add_subparsers(dest="data_command", metavar="{build,planner-set,mine}")
+    dsub = data.add_subparsers(dest="data_command", metavar="{build,planner-set,patterns,mine}")
     dsub.required = True
 
     b = dsub.add_parser("build", help="synthesise snippets from (before, after) pairs and write examples")
@@ -139,6 +153,12 @@ def add_arguments(subparsers) -> None:
     ps.add_argument("--seed", type=int, default=7)
     ps.add_argument("--max-lines", type=int, default=600, help="skip originals longer than this")
     ps.set_defaults(func=cmd_planner_set)
+
+    pt = dsub.add_parser("patterns", help="write eval rows of everyday edits in 12 languages, every planner style")
+    pt.add_argument("-o", "--out", default="runs/patterns.jsonl", help="eval rows JSONL")
+    pt.add_argument("--language", action="append", help="only this language (repeatable)")
+    pt.add_argument("--seed", type=int, default=0)
+    pt.set_defaults(func=cmd_patterns)
 
     m = dsub.add_parser("mine", help="mine (before, after) pairs from a local git repository")
     m.add_argument("repo_dir")

@@ -63,7 +63,9 @@ def same_edit(new: str, old: str) -> bool:
     prefix (a comment reworded at its end)."""
     a, b = collapse(new), collapse(old)
     if a and a == b:
-        return new != old  # the same line re-indented
+        # the same line re-indented; a lone closer or keyword re-indented is another block's
+        # (`    }` closing a new method is not the class's `}` edited)
+        return new != old and not is_generic(a)
     if not a or not b or is_generic(a) or is_generic(b):
         return False
     na, nb = leading_name(a), leading_name(b)
@@ -141,6 +143,8 @@ def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inne
     the inserted lines are whole blocks between sibling blocks (`new_sibling`; `forward`: False
     when both run backwards, for a head; `inner`: the matched line on the edge's other side).
     """
+    if forward and _another_sibling(inserted, beyond, inner):
+        return 0  # a whole new definition before the next one, named otherwise: the marker keeps that one
     i = j = consumed = skipped = 0
     edited = False
     while i < len(inserted) and j < len(beyond):
@@ -180,6 +184,72 @@ def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inne
     return 0
 
 
+def _another_sibling(inserted: Sequence[str], beyond: Sequence[str], inner: str | None) -> bool:
+    """The tail's inserted lines are whole blocks after a closed one (`new_sibling`), the original
+    goes on with a sibling header (`_sibling_header`), and the first new block names another
+    definition than that header (`header_name`) with another body: a new definition, not that one
+    edited. (`public function delta($x)` shares most of `public function beta($x)`, so line by
+    line it reads as its edited copy, and the next method would be overwritten.) A block whose
+    body equals the next one's is that block renamed: left to the pairing."""
+    ins = [l for l in inserted if l.strip()]
+    if not beyond or not _sibling_header(beyond, True) or not new_sibling(ins, inner, True):
+        return False
+    theirs = [l for l in beyond[:60] if l.strip() and not _COMMENT.match(l.strip())]
+    mine_name, their_name = header_name(ins[0]), header_name(theirs[0]) if theirs else None
+    if mine_name is None or their_name is None or mine_name == their_name:
+        return False
+    size = _block_size(ins)
+    return [l.strip() for l in ins[1:size]] != [l.strip() for l in theirs[1:size]]
+
+
+_NOT_NAMES = frozenset("func function def fn sub if for while switch catch return new await async".split())
+# A definition header: modifiers, types or a keyword (`public static int`, `def`, `func (s *T)`),
+# an optional qualifier (`Shop::`, `Shop:`, `self.`), the name, its parameter list.
+_HEADER = re.compile(r"^(?:func\s*\([^)]*\)\s*)?(?:[\w$<>\[\],]+\s+)*(?:[\w$]+(?:::|:|\.))?([A-Za-z_$][\w$]*)\s*\(")
+_STATEMENT_WORDS = frozenset("return if for while switch catch await yield throw new else echo print elif when".split())
+
+
+def header_name(line: str) -> str | None:
+    """The name a line defines when it reads as a definition header (`delta` of `int Shop::delta(int
+    x) {`, of `public function delta($x)`, of `def delta(self):`), else None: a statement (`return
+    f(x)`, `x = f(y);`, `en: f('en'),`) defines nothing."""
+    text = line.strip()
+    if not text or text.endswith((";", ",")) or text.split()[0].rstrip("(") in _STATEMENT_WORDS:
+        return None
+    m = _HEADER.match(text)
+    return m.group(1) if m is not None and m.group(1) not in _NOT_NAMES else None
+
+
+def another_definition(new: Sequence[str], old: Sequence[str]) -> bool:
+    """The first non-blank lines of `new` and `old` are both definition headers (they open a
+    block, on their line or on the next one as a lone `{`) that define different names
+    (`header_name`): two sibling definitions, however alike their lines read."""
+    new_body = [l for l in new if l.strip()]
+    old_body = [l for l in old if l.strip()]
+    if not new_body or not old_body or not all(_header(b) for b in (new_body, old_body)):
+        return False
+    a, b = header_name(new_body[0]), header_name(old_body[0])
+    return a is not None and b is not None and a != b
+
+
+def _header(body: Sequence[str]) -> bool:
+    text = body[0].strip()
+    return opens_block(body[0]) or bool(_KEYWORD_HEADER.match(text)) or _allman(body, 0)
+
+
+def _block_size(lines: Sequence[str]) -> int:
+    """How many of the non-blank `lines` (a header first) the first block takes: to the first line
+    back at the header's indentation that is not a lone `{` (its closer), or all of them."""
+    head = indent_width(lines[0])
+    for k in range(1, len(lines)):
+        if indent_width(lines[k]) <= head and lines[k].strip() != "{":
+            return k + 1 if _CLOSER.match(lines[k].strip()) else k
+    return len(lines)
+
+
+_CLOSER = re.compile(r"^([)\]}]+[;,)]*|end)$")
+
+
 def new_sibling(ins: list[str], inner: str | None, forward: bool) -> bool:
     """True when inserted lines (`ins`, outwards from the edge) are whole blocks (`whole_blocks`)
     placed between sibling blocks: after a matched line that closes one (`}` ending the previous
@@ -190,7 +260,11 @@ def new_sibling(ins: list[str], inner: str | None, forward: bool) -> bool:
     may rewrite the block that follows, and stay doubted.)"""
     if inner is None or not whole_blocks(ins if forward else ins[::-1]):
         return False
-    return bracket_balance([inner]) < 0 if forward else opens_block(inner)
+    if not forward:
+        return opens_block(inner)
+    first = next(l for l in ins if l.strip())
+    return (bracket_balance([inner]) < 0 or inner.strip() == "end"
+            or (bool(_COLON_HEADER.match(first.strip())) and indent_width(inner) > indent_width(first)))
 
 
 _COMMENT = re.compile(r"^(#(?!\[)|//|/\*|\*|--)")
@@ -204,8 +278,21 @@ def _sibling_header(beyond: Sequence[str], forward: bool) -> bool:
         text = line.strip()
         if not text or (forward and _COMMENT.match(text)):
             continue
-        return opens_block(line) if forward else bracket_balance([line]) < 0
+        if not forward:
+            return bracket_balance([line]) < 0
+        return opens_block(line) or bool(_KEYWORD_HEADER.match(text)) or _allman(beyond, beyond.index(line))
     return False
+
+
+def _allman(lines: Sequence[str], k: int) -> bool:
+    """Line k is a header whose block opens on the next non-blank line, a lone `{` (Allman style:
+    C#, PHP's PSR-12 methods)."""
+    nxt = next((l for l in lines[k + 1 : k + 3] if l.strip()), None)
+    return nxt is not None and nxt.strip() == "{" and indent_width(nxt) == indent_width(lines[k])
+
+
+# A definition opened by a keyword and closed by `end` (Ruby, Lua, Elixir, Julia).
+_KEYWORD_HEADER = re.compile(r"^(def|function|local\s+function|class|module|defmodule)\b(?!.*\bend$)")
 
 
 def nearest_line(lines: Sequence[str], i: int, step: int) -> str | None:
@@ -243,9 +330,16 @@ def whole_blocks(lines: Sequence[str]) -> bool:
     a `:` header, every later line is indented deeper than it. At least three non-blank lines: a
     header and its `}` alone may stand for a block whose body the snippet elides."""
     body = [l for l in lines if l.strip()]
-    if len(body) < 3 or not opens_block(body[0]):
+    if len(body) < 3:
         return False
     indent = [indent_width(l) for l in body]
+    if not opens_block(body[0]):
+        if _KEYWORD_HEADER.match(body[0].strip()):  # `def x` ... `end`
+            return (body[-1].strip() == "end" and indent[-1] == indent[0]
+                    and all(i > indent[0] for i in indent[1:-1]))
+        if not _allman(body, 0):
+            return False
+        body, indent = body[1:], indent[1:]  # the block from its lone `{`
     if bracket_balance(body[:1]) > 0:
         depth = 0
         for line in body:

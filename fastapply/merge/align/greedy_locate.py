@@ -10,6 +10,7 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -52,7 +53,16 @@ def _eq_fuzzy(a: str, b: str) -> bool:
     matcher = difflib.SequenceMatcher(None, ca, cb, autojunk=False)
     if matcher.real_quick_ratio() < FUZZY_THRESHOLD or matcher.quick_ratio() < FUZZY_THRESHOLD:
         return False
-    return matcher.ratio() >= FUZZY_THRESHOLD
+    return matcher.ratio() >= FUZZY_THRESHOLD and not _two_headers(ca, cb)
+
+
+def _two_headers(a: str, b: str) -> bool:
+    """Two definition headers naming different things: `public function delta($x)` is not
+    `public function beta($x)` however alike they read (edge_edits.header_name)."""
+    from fastapply.merge.align.edge_edits import header_name
+
+    x, y = header_name(a), header_name(b)
+    return x is not None and y is not None and x != y
 
 
 EQUALS: dict[str, Callable[[str, str], bool]] = {  # how two lines compare on each rung
@@ -257,9 +267,14 @@ def _own_block_inserted(rest: Sequence[str], tail: Sequence[str], region: Sequen
     moved below the one the head shows, or added there), not as a rewrite of what lies between.
     Example: the head shows a filter block's last lines, the rest is a whole `if (...) { ... }`
     moved there; its `  }` also matches the end of a loop 40 lines down, which the snippet never
-    shows."""
+    shows. A block defining another name than the region's first definition header is inserted
+    whatever the lengths (edge_edits.another_definition)."""
     if not closes_own_block(rest) or not all(is_generic(line) for line in tail):
         return False
+    from fastapply.merge.align.edge_edits import another_definition
+
+    if another_definition(repl, region):
+        return True  # a new definition before a sibling: closing on the sibling's `}` would overwrite it
     if _opens_alike(region, repl):
         return False
     shown = sum(1 for line in repl if line.strip())
@@ -270,12 +285,12 @@ def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
     """True when the first non-blank lines of an original region and the lines that would
     replace it are equal or alike (an edited copy, `similar`): the replacement reads as a new
     version of the region's block, so closing on the region's `}` stays a fair reading."""
-    from fastapply.merge.align.edge_edits import same_edit, similar
+    from fastapply.merge.align.edge_edits import another_definition, same_edit, similar
 
     old = next((l for l in region if l.strip()), None)
     new = next((l for l in repl if l.strip()), None)
-    if old is None or new is None:
-        return False
+    if old is None or new is None or another_definition(repl, region):
+        return False  # a new sibling definition (`delta(...)` before `beta(...)`) is no new version of it
     return collapse(old) == collapse(new) or same_edit(new, old) or similar(new, old)
 
 

@@ -27,7 +27,8 @@ snippet's distinctive lines. Ties are never broken silently: a margin of 0 says 
 score the same.
 
 Worked example. Original `a() / x = 1 / b() / x = 1 / c()`, snippet `# ... / b() / x = 2 / # ...`:
-`b()` is unique (earns 3), `x = 2` is similar to the `x = 1` after `b()` (a change, earns ~0.7);
+`b()` is unique (earns UNIQUE), `x = 2` is similar to the `x = 1` after `b()` (a change, earns
+CHANGE * its similarity);
 the reading that changes the first `x = 1` instead needs `b()` as an insertion (a twin of existing
 code, costs) and scores far lower, so the margin is large.
 
@@ -48,16 +49,17 @@ from fastapply.merge.text.lines import is_generic
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
 
-UNIQUE = 3.0  # an equal, distinctive line the original has once
-GENERIC = 0.3  # an equal generic line (`}`, `end`, `else:`)
-CHANGE = 1.0  # a changed line earns CHANGE * similarity
+# Calibrated on eval rows by benchmarks/calibrate_aligner.py (its docstring has the run and its numbers).
+UNIQUE = 2.25  # an equal, distinctive line the original has once
+GENERIC = 0.11  # an equal generic line (`}`, `end`, `else:`)
+CHANGE = 0.375  # a changed line earns CHANGE * similarity
 CHANGE_MIN = 0.6  # word similarity under which two lines are not one line changed
-DELETE = 0.5  # each distinctive original line deleted inside a section
-DELETE_GENERIC = 0.1  # each generic original line deleted inside a section
+DELETE = 0.665  # each distinctive original line deleted inside a section
+DELETE_GENERIC = 0.133  # each generic original line deleted inside a section
 TWIN = 1.0  # an inserted line the original already has (per its distinctiveness weight)
-TWIN_CHANGE = 1.0  # the share of TWIN a changed line that the original already has costs
-LEAD_SIM = 0.7  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
-EDGE = 6.0  # a section's first or last line inserted (not matched)
+TWIN_CHANGE = 5.32  # TWIN's multiple a changed line that the original already has costs
+LEAD_SIM = 0.93  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
+EDGE = 32.0  # a section's first or last line inserted (not matched)
 NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence

@@ -76,13 +76,16 @@ def check_markers_left(original: Sequence[str], result: Sequence[str]) -> str | 
 
 
 def check_parses(original: str, result: str, language: str | None) -> str | None:
-    """Refuse when the original parses cleanly and the result does not."""
+    """Refuse when the original parses cleanly and the result does not (tree-sitter, and for
+    Python also Python's own parser, which tree-sitter's error recovery is more lenient than)."""
     if not language or not syntax.has_grammar(language):
         return None
     if syntax.parses(original, language) and syntax.parses(result, language) is False:
         where = syntax.error_lines(result, language) or []
         at = f" near line {where[0] + 1}" if where else ""
         return f"the merged {language} file no longer parses{at}, although the original did"
+    if language == "python" and (line := syntax.python_break(original, result)) is not None:
+        return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
     return None
 
 

@@ -50,8 +50,10 @@ _STRONG_PHRASE = re.compile(
     r"|^(the\s+)?rest\s+of\s+(the\s+)?(code|file)(\s+(is\s+|remains\s+)?(unchanged|the\s+same|as\s+before))?$"
 )
 _WEAK_PHRASE = re.compile(
-    r"^(keep\s+|keeps\s+|kept\s+)?(the\s+)?(existing|unchanged|remaining|original|other|previous|same)"
+    r"^(keep\s+|keeps\s+|kept\s+)?(the\s+)?(existing|unchanged|remaining)"
     r"(\s+\w+){1,2}(\s+(here|below|above|unchanged|omitted|elided|as\s+is|as\s+before))?$"
+    r"|^(keep\s+|keeps\s+|kept\s+)?(the\s+)?(original|other|previous|same)(\s+\w+)?\s+(" + "|".join(sorted(_KEYWORDS))
+    + r")(\s+(here|below|above|unchanged|omitted|elided|as\s+is|as\s+before))?$"
     r"|^(the\s+)?(rest|remainder)\s+of\s+(the\s+)?\w+(\s+\w+)?"
     r"(\s+(is\s+|are\s+|remains?\s+)?(unchanged|the\s+same|as\s+before|omitted))?$"
     r"|^(\w+\s+){0,3}(unchanged|omitted|omitted\s+for\s+brevity|elided|snipped?)$"
@@ -83,6 +85,10 @@ def _comment_body(stripped: str) -> str | None:
             break
     return body.strip()
 
+
+# A comment opener, blank space, then another comment: a comment inside a comment (a doc
+# comment's example code, `///     // ...`), which is content, never a marker.
+_NESTED = re.compile(r"^(///?|//!|#+|--|\*|/\*\*?)\s+(//|#|--|/\*)")
 
 _FRAMED = re.compile(r"^\s*(\.{3,}|…)(?P<note>.*?)(\.{3,}|…)\s*$", re.DOTALL)
 
@@ -131,7 +137,7 @@ def classify(line: str) -> Marker | None:
     if _ELLIPSIS.fullmatch(stripped) or stripped in ("[...]", "(...)", "{...}", "{ ... }"):
         return Marker(indent, strong=False)
     body = _comment_body(stripped)
-    if body is None:
+    if body is None or _NESTED.match(stripped):
         return None
     lowered = body.lower().strip(" .,:;!()[]{}<>\"'`…")
     has_ellipsis = bool(_ELLIPSIS.search(body))

@@ -177,6 +177,67 @@ def parses(text: str, language: str | None) -> bool | None:
     return not tree.root_node.has_error
 
 
+def _python_error(text: str) -> int | None | bool:
+    """False when `text` compiles as Python, the 0-based line of its first syntax error when it
+    does not, None when the parser cannot say (NUL bytes, nesting too deep)."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as exc:  # IndentationError included
+        return max(0, (exc.lineno or 1) - 1)
+    except Exception:
+        return None
+    return False
+
+
+_CONTINUES = re.compile(r"^(else|elif|except|finally)\b|^[)\]}]")
+
+
+def _statement_start(lines: list[str], i: int, step: int) -> int:
+    """From line i, the nearest line (up for step -1, down for +1) that starts a top-level
+    statement: unindented, not blank, not a comment, not continuing one (`else:`, a closing
+    bracket); going up, decorators above it come with it. Falls back to the file's edge."""
+    while 0 <= i < len(lines):
+        line = lines[i]
+        if line[:1] not in ("", " ", "\t", "#") and not _CONTINUES.match(line):
+            if step < 0:
+                while i > 0 and lines[i - 1].startswith("@"):
+                    i -= 1
+            return i
+        i += step
+    return 0 if step < 0 else len(lines)
+
+
+def python_break(original: str, result: str) -> int | None:
+    """Where tree-sitter is lenient (it reads `try:` followed by unindented code as fine), Python's
+    own parser: the 0-based line of a syntax error in `result` where `original` compiles, else
+    None. Fast on long files: only the top-level statements around the changed lines are parsed
+    (the common head and tail trimmed), and the whole files only to confirm an error."""
+    a, b = original.split("\n"), result.split("\n")
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    if head == len(a) == len(b):
+        return None
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    start = _statement_start(b, min(head, len(b) - 1), -1)
+    end_b = _statement_start(b, len(b) - tail, +1) if len(b) - tail < len(b) else len(b)
+    end_a = end_b - len(b) + len(a)
+    if _python_error("\n".join(a[start:end_a])) is False and _python_error("\n".join(b[start:end_b])) is False:
+        return None  # the changed statements parse: the rest of the file is the original's
+    if _python_error(original) is not False:
+        return None  # the original does not compile (or cannot be judged): no opinion
+    line = _python_error(result)
+    return line if line is not None and line is not False else None
+
+
 def error_lines(text: str, language: str | None) -> list[int] | None:
     """0-based line numbers of the first few syntax errors, for refusal messages."""
     tree = parse_tree(text, language)

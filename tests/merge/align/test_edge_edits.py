@@ -29,6 +29,8 @@ def test_edited_copies(new, old):
         ("if (x) {", "if (y) {"),  # keyword-led lines say nothing
         ("value = compute(1) + 1", "total = compute(1)"),  # another name
         ("}", "}"),
+        ("    }", "}"),  # a closer re-indented closes another block: the class's `}` is not a new method's
+        ("        end", "    end"),
     ],
 )
 def test_look_alikes_are_not_edits(new, old):
@@ -138,3 +140,60 @@ def test_a_changed_loop_opener_after_a_marker_replaces_the_original_one():
     # Kept beside the new header, the old one would leave an unclosed `{`.
     expected = original.replace("for i, c", "for _, c").replace("log(i)", "more(c)")
     assert instant_merge(original, snippet, language="go").text == expected
+
+
+CLASS_END = {  # a method added after the last one: its `}` must not take the class's
+    "java": ("class Bag {\n    int count() {\n        return n;\n    }\n}\n",
+             "// ... existing code ...\n    int count() {\n        return n;\n    }\n\n    void clear() {\n"
+             "        n = 0;\n    }\n// ... existing code ...\n"),
+    "javascript": ("class Bag {\n  count() {\n    return this.n;\n  }\n}\n\nmodule.exports = Bag;\n",
+                   "// ... existing code ...\n  count() {\n    return this.n;\n  }\n\n  clear() {\n    this.n = 0;\n"
+                   "  }\n// ... existing code ...\n"),
+    "csharp": ("namespace Demo\n{\n    public class Bag\n    {\n        public int Count()\n        {\n"
+               "            return n;\n        }\n    }\n}\n",
+               "// ... existing code ...\n        public int Count()\n        {\n            return n;\n        }\n\n"
+               "        public void Clear()\n        {\n            n = 0;\n        }\n// ... existing code ...\n"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CLASS_END))
+def test_a_method_added_after_the_last_one_keeps_the_class_closer(language):
+    from fastapply.merge.instant import instant_merge
+
+    original, snippet = CLASS_END[language]
+    r = instant_merge(original, snippet, language=language)
+    assert r.merged, r.refused_reason
+    body = "".join(l + "\n" for l in snippet.split("\n")[1:-2])  # the snippet between its markers
+    old = body.split("\n\n")[0] + "\n"  # the last method, as the original has it
+    assert r.text == original.replace(old, body)  # every original `}` kept, the new method after the last
+
+
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("public function delta($x)", "delta"),
+        ("int Shop::delta(int x) {", "delta"),
+        ("func (s *Shop) Delta(x int) int {", "Delta"),
+        ("def delta(self, x):", "delta"),
+        ("function Shop:delta(x)", "delta"),
+        ("en: req.acceptsLanguage('en')", None),  # a key and a call: defines nothing
+        ("return total(x)", None),
+        ("total = compute(x);", None),
+        ("if (ready) {", None),
+    ],
+)
+def test_header_name(line, name):
+    from fastapply.merge.align.edge_edits import header_name
+
+    assert header_name(line) == name
+
+
+def test_another_definition_sees_siblings_in_allman_and_keyword_styles():
+    from fastapply.merge.align.edge_edits import another_definition
+
+    delta = ["    public function delta($x)", "    {", "        return $x;", "    }"]
+    beta = ["    public function beta($x)", "    {", "        return 2;", "    }"]
+    assert another_definition(delta, beta)
+    assert not another_definition(delta, delta)
+    assert another_definition(["def delta(x)", "  x", "end"], ["def beta(x)", "  2", "end"])
+    assert not another_definition(["x = delta(1)"], ["x = beta(1)"])  # statements are no headers

@@ -19,6 +19,15 @@ def test_parse_regression_refuses():
     assert guards.check_parses("x", "y(", "cobol") is None  # no grammar: no opinion
 
 
+def test_parse_regression_python_uses_pythons_own_parser_where_tree_sitter_is_lenient():
+    original = "is_py3 = True\n\ntry:\n    import json\nexcept ImportError:\n    json = None\n"
+    # a `try:` inserted before unindented code: tree-sitter reads it without an error node
+    merged = "is_py3 = True\n\ntry:\n\nis_py30 = False\n\ntry:\n    import json\nexcept ImportError:\n    json = None\n"
+    assert "no longer parses near line 5" in guards.check_parses(original, merged, "python")
+    py2 = "print 'hello'\n"  # Python's parser rejects the original: no opinion from it
+    assert guards.check_parses(py2, py2 + "try:\n\nx = 1\n", "python") is None
+
+
 def test_empty_body_refuses():
     emptied = ORIGINAL.replace("    return 2", "    pass")
     assert "empty body" in guards.check_empty_bodies(ORIGINAL, emptied, "python")

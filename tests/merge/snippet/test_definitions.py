@@ -106,3 +106,23 @@ def test_a_method_defined_in_two_classes_is_refused_naming_both():
     assert not result.merged
     assert "defined 2 times" in result.refused_reason
     assert "Inventory.remove" in result.refused_reason and "Cart.remove" in result.refused_reason
+
+
+TWO_LINE_BODY = "class K:\n    def m(self, x):\n        y = x + 1\n        return y\n\n    def n(self):\n        return 3\n"
+
+
+def test_a_definition_cut_short_at_the_snippets_end_is_no_whole_definition():
+    # the snippet stops after `y = x + 1`: in Python that still parses, but replacing `def m`
+    # with it would delete `return y`, which nothing in the snippet shows deleted
+    m = merge_definitions(lines(TWO_LINE_BODY), lines("def m(self, x):\n    y = x + 1\n"), "python")
+    assert m.lines is None and "ends inside `def m(self, x):`" in m.refused_reason
+    whole = merge_definitions(lines(TWO_LINE_BODY), lines("def m(self, x):\n    y = x + 2\n    return y\n"), "python")
+    assert whole.lines is not None and "        y = x + 2" in whole.lines
+
+
+def test_a_snippet_ending_inside_a_definition_is_read_as_an_excerpt():
+    from fastapply.merge.instant import instant_merge
+
+    snippet = "class K:\n    def l(self):\n        return 0\n\n    def m(self, x):\n        y = x + 1\n"
+    r = instant_merge(TWO_LINE_BODY, snippet, language="python")
+    assert r.merged and "return y" in r.text and "def l(self):" in r.text

@@ -28,6 +28,10 @@ from fastapply.merge.text.markers import classify, count_marker_lines, is_elisio
         "# rest of the code",
         "/// ... existing code ...",
         " * ... existing code ...",
+        "// other methods",  # `other` / `original` / `previous` / `same` + a word about code
+        "# original code",
+        "-- other functions unchanged",
+        "// existing handlers",  # `existing` + any word stays a marker
     ],
 )
 def test_marker_wordings_are_recognised(line):
@@ -46,6 +50,11 @@ def test_marker_wordings_are_recognised(line):
         "    ",
         "// TODO: handle the rest",
         "*ptr = value;",
+        "// Original mobile sizing",  # `original` + words that are not about elided code
+        "// Other options",
+        "# Previous behaviour",
+        "///     // ...",  # a doc comment's example code, holding a comment of its own
+        " * // ... more setup",
     ],
 )
 def test_code_and_real_comments_are_not_markers(line):

@@ -42,3 +42,26 @@ def test_language_from_content_when_the_path_says_nothing():
     assert syntax.detect_language(None, lua) == "lua"
     assert syntax.detect_language("README", cpp) == "cpp"
     assert syntax.normalize_language("C++") == "cpp"
+
+
+def test_python_break_finds_what_tree_sitter_reads_as_fine():
+    original = "import os\n\n\ndef f():\n    return 1\n\n\ntry:\n    import json\nexcept ImportError:\n    json = None\n"
+    broken = original.replace("def f():\n    return 1\n", "def f():\n    return 1\n\ntry:\n\nx = 2\n")
+    assert syntax.parses(broken, "python")  # tree-sitter's error recovery lets it through
+    assert syntax.python_break(original, broken) == 8  # 0-based: the unindented line after `try:`
+    assert syntax.python_break(original, original.replace("return 1", "return 2")) is None
+    assert syntax.python_break(original, original) is None
+
+
+def test_python_break_parses_whole_statements_around_the_change():
+    # the change sits in an `else:` branch under a decorated function: the chunk must take the
+    # decorator and the `if` it continues, or a correct edit would read as broken
+    original = "@wrap\ndef f(x):\n    if x:\n        return 1\n    else:\n        return 2\n\nvalue = f(1)\n"
+    edited = original.replace("return 2", "return 3")
+    assert syntax.python_break(original, edited) is None
+    assert syntax.python_break(original, original.replace("        return 2\n", "        return (2\n")) is not None
+
+
+def test_python_break_has_no_opinion_when_the_original_does_not_compile():
+    py2 = "print 'hello'\n\ndef f():\n    return 1\n"
+    assert syntax.python_break(py2, py2.replace("    return 1\n", "try:\n\nx = 1\n")) is None
