@@ -58,11 +58,15 @@ def _eq_fuzzy(a: str, b: str) -> bool:
 
 def _two_headers(a: str, b: str) -> bool:
     """Two definition headers naming different things: `public function delta($x)` is not
-    `public function beta($x)` however alike they read (edge_edits.header_name)."""
+    `public function beta($x)` however alike they read (edge_edits.header_name). Names at least
+    lines.SAME_NAME alike are one definition renamed (`acceptsLanguages` -> `acceptsLanguage`)."""
     from fastapply.merge.align.edge_edits import header_name
+    from fastapply.merge.text.lines import SAME_NAME
 
     x, y = header_name(a), header_name(b)
-    return x is not None and y is not None and x != y
+    if x is None or y is None or x == y:
+        return False
+    return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() < SAME_NAME
 
 
 EQUALS: dict[str, Callable[[str, str], bool]] = {  # how two lines compare on each rung

@@ -114,3 +114,11 @@ def test_closes_own_block_wants_a_balanced_block_ending_on_a_closer():
     assert not closes_own_block(["    y();", "  }"])  # closes a block opened before it
     assert not closes_own_block(["  if (x) {", "    y();"])  # still open
     assert not closes_own_block(['    """', "    text", '    """'])  # no bracket closes it
+
+
+def test_the_fuzzy_rung_keeps_two_sibling_headers_apart_but_not_a_renamed_one():
+    from fastapply.merge.align.greedy_locate import _eq_fuzzy
+
+    assert not _eq_fuzzy("    public function delta($x)", "    public function beta($x)")  # another method
+    assert _eq_fuzzy("    public function acceptsLanguages($x)", "    public function acceptsLanguage($x)")  # renamed
+    assert _eq_fuzzy("    total = compute_total(items, tax)", "    total = compute_total(items, tax2)")  # no header
