@@ -241,7 +241,8 @@ def _cut_short(snip_lines: Sequence[str], snip_defs: Sequence[Definition], origi
     """A reason when a definition the snippet shows is the first lines of the original one of
     its name and nothing more, and runs into the snippet's end: an excerpt cut short there (in
     Python a cut body still parses), not the whole definition, so replacing it would delete the
-    rest. instant.py then reads the snippet as an excerpt (a marker at each end)."""
+    rest. instant.py then reads the snippet as an excerpt (a marker at each end). Both are
+    compared from their header line, so a decorator the snippet adds above it does not hide the cut."""
     end = max(d.end for d in snip_defs)
     if any(l.strip() for l in snip_lines[end:]):
         return None
@@ -250,12 +251,21 @@ def _cut_short(snip_lines: Sequence[str], snip_defs: Sequence[Definition], origi
         theirs = _only(everywhere, last.key)
         if theirs is None:
             continue
-        mine = [l.strip() for l in snip_lines[last.start : last.end] if l.strip()]
-        old = [l.strip() for l in original[theirs.start : theirs.end] if l.strip()]
-        if len(mine) < len(old) and old[: len(mine)] == mine:
+        mine = _from_header([l.strip() for l in snip_lines[last.start : last.end] if l.strip()], last.key[-1])
+        old = _from_header([l.strip() for l in original[theirs.start : theirs.end] if l.strip()], last.key[-1])
+        if mine and len(mine) < len(old) and old[: len(mine)] == mine:
             return (f"the snippet ends inside `{mine[0]}`, which the original goes on after (`{old[len(mine)]}`): "
                     "add a marker after it, or show the definition whole")
     return None
+
+
+def _from_header(lines: list[str], name: str) -> list[str]:
+    """`lines` from the first one naming the definition (its header): a decorator, annotation
+    or comment above it, which the snippet may add, is not part of what it cuts short."""
+    for i, line in enumerate(lines):
+        if name in line:
+            return lines[i:]
+    return lines
 
 
 def _only(defs: Sequence[Definition], key: tuple[str, ...]) -> Definition | None:

@@ -272,13 +272,18 @@ def reindent(lines: list[str], region: Sequence[str]) -> list[str]:
     constant offset its matched lines show (a method pasted without its class indentation): each
     shown line is paired with the first region line equal to it but for whitespace. A snippet
     under-indented by a constant prefix gets it added; one over-indented loses it; anything else
-    stays."""
+    stays. The offset must show at the section's base: when every least-indented shown line is
+    new (none matches the region), a deeper matched line may be one the edit itself re-nests (a
+    statement wrapped in an `if`), and the section stays as written."""
     first: dict[str, str] = {}
     for o in region:
         if o.strip():
             first.setdefault(collapse(o), o)
     pairs = [(indentation(first[collapse(l)]), indentation(l)) for l in lines if l.strip() and collapse(l) in first]
     if not pairs:
+        return lines
+    base = min(len(indentation(l)) for l in lines if l.strip())
+    if all(len(s) > base for _, s in pairs):
         return lines
     o0, s0 = pairs[0]
     if o0.endswith(s0) and len(o0) > len(s0):

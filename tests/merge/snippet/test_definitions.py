@@ -126,3 +126,15 @@ def test_a_snippet_ending_inside_a_definition_is_read_as_an_excerpt():
     snippet = "class K:\n    def l(self):\n        return 0\n\n    def m(self, x):\n        y = x + 1\n"
     r = instant_merge(TWO_LINE_BODY, snippet, language="python")
     assert r.merged and "return y" in r.text and "def l(self):" in r.text
+
+
+def test_a_decorator_added_above_a_definition_cut_short_does_not_hide_the_cut():
+    # the grid's `add_annotation` edit without edge markers: the snippet adds `@functools.cache`
+    # above `def m` and stops after its first body line; the decorated definition's lines do not
+    # start like the original's, but from the header on they are its first lines: cut short
+    m = merge_definitions(lines(TWO_LINE_BODY), lines("@functools.cache\ndef m(self, x):\n    y = x + 1\n"), "python")
+    assert m.lines is None and "ends inside `def m(self, x):`" in m.refused_reason
+    from fastapply.merge.instant import instant_merge
+
+    r = instant_merge(TWO_LINE_BODY, "    @functools.cache\n    def m(self, x):\n        y = x + 1\n", language="python")
+    assert not r.merged or ("return y" in r.text and "@functools.cache" in r.text)

@@ -117,3 +117,27 @@ def test_reindent_shifts_a_section_by_the_constant_offset_of_its_matched_lines()
     # A line the region has twice at two depths pairs with its first: the offset the joint and the
     # greedy reading both take.
     assert reindent(["pass"], ["        pass", "    pass"]) == ["        pass"]
+
+
+def test_reindent_keeps_a_section_whose_base_lines_are_all_new():
+    # a statement wrapped in an `if` (the grid's C# `wrap_in_if`, minimal style): the matched
+    # line is one level deeper than the original only because the edit nests it; the new `if`
+    # at the section's base is at the original's depth, so nothing is shifted
+    from fastapply.merge.snippet.sections import reindent
+
+    region = ["            var label = FormatLabel(x);", "            Log(label);", "            return label;"]
+    wrapped = ["            if (x > 0)", "                Log(label);"]
+    assert reindent(wrapped, region) == wrapped
+    # a matched line at the base still shows the offset
+    assert reindent(["                var label = FormatLabel(x);", "                if (x > 0)"], region) == \
+        ["            var label = FormatLabel(x);", "            if (x > 0)"]
+
+
+def test_a_statement_wrapped_in_an_if_keeps_its_new_depth():
+    from fastapply.merge.instant import instant_merge
+
+    original = ("class A\n{\n    int G(int x)\n    {\n        var label = F(x);\n        Log(label);\n"
+                "        return label;\n    }\n}\n")
+    snippet = "// ... existing code ...\n        if (x > 0)\n            Log(label);\n// ... existing code ...\n"
+    r = instant_merge(original, snippet, language="csharp")
+    assert not r.merged or r.text == original.replace("        Log(label);\n", "        if (x > 0)\n            Log(label);\n")
