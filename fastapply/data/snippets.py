@@ -43,7 +43,7 @@ MARKER_WORDS = (
     "... unchanged code ...",
     "...",
 )
-HASH_LANGS = {"python", "shell", "ruby"}
+HASH_LANGS = {"python", "shell", "ruby", "perl", "r", "elixir", "yaml", "toml"}
 _DEF_RE = re.compile(
     r"^\s*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?"
     r"(?:def|class|func|function|fn|impl|struct|enum|trait|mod|module|interface|type|describe|it|test)\b"
@@ -61,8 +61,12 @@ class Snippet:
     n_sections: int
 
 
+DASH_LANGS = {"lua", "sql", "haskell"}
+
+
 def comment_prefix(language: str) -> str:
-    return "#" if language in HASH_LANGS else "//"
+    """The line-comment opener a marker is written with (`#`, `--`, else `//`)."""
+    return "#" if language in HASH_LANGS else "--" if language in DASH_LANGS else "//"
 
 
 def marker_line(language: str, rng: random.Random) -> str:

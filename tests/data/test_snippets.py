@@ -78,3 +78,9 @@ def test_round_trip_on_real_pairs():
                 made += 1
                 assert reference_merge(r["before"], snip.text) == r["after"], (r["id"], style)
     assert made >= 0.9 * 3 * len(rows)
+
+
+def test_markers_are_written_as_comments_of_the_language():
+    from fastapply.data.snippets import comment_prefix
+
+    assert comment_prefix("python") == "#" and comment_prefix("lua") == "--" and comment_prefix("go") == "//"
