@@ -80,6 +80,9 @@ def check_parses(original: str, result: str, language: str | None) -> str | None
     Python also Python's own parser, which tree-sitter's error recovery is more lenient than)."""
     if not language or not syntax.has_grammar(language):
         return None
+    # Both as files end: the merged lines come without the final newline, and a Go `type T
+    # struct {...}` last in a file without one reads as an error to tree-sitter.
+    original, result = (t if t.endswith("\n") else t + "\n" for t in (original, result))
     if syntax.parses(original, language) and syntax.parses(result, language) is False:
         where = syntax.error_lines(result, language) or []
         at = f" near line {where[0] + 1}" if where else ""

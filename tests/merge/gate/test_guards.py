@@ -198,3 +198,9 @@ def test_a_deleted_line_is_no_landmark_for_the_deletion_beside_it():
     # The snippet that shows only the lines above the gap still shows no deletion.
     above = ["# ... existing code ...", "    _r.history.append(r)", "# ... existing code ..."]
     assert "does not touch" in snippet_checks.check_unshown_deletions(original, result, above)
+
+
+def test_parse_check_reads_the_texts_as_files_ending_in_a_newline():
+    original = "package shop\n\nfunc A() int {\n\treturn 1\n}"
+    result = original + "\n\ntype Item struct {\n\tID int\n}"  # fine as a file; without "\n" tree-sitter errs
+    assert guards.check_parses(original, result, "go") is None
