@@ -34,6 +34,8 @@ deletions the snippet does not show, pasted twins, copied lines) live in snippet
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -92,6 +94,12 @@ def check_parses(original: str, result: str, language: str | None) -> str | None
     return None
 
 
+def _named(shown: Sequence[str]) -> str:
+    """A snippet part named by its first line with a word in it (a `}` locates nothing)."""
+    line = next((l for l in shown if re.search(r"\w", l)), shown[0])
+    return f"`{line[:60]}`"
+
+
 def check_empty_bodies(original: str, result: str, language: str | None) -> str | None:
     """Refuse when a definition that had a body in the original has an empty one now."""
     before = definitions.body_states(original, language)
@@ -124,12 +132,12 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
     for section in split_sections(snippet, original):
         shown = [l.strip() for l in section.lines if l.strip()]
         if shown and not any(counts.get(l) == 1 for l in shown):
-            return (f"the snippet would change nothing: its part starting `{shown[0][:60]}` matches text already "
+            return (f"the snippet would change nothing: its part with {_named(shown)} matches text already "
                     "in the file, and no line of it is unique there; include a line that says where the change goes")
         for edge in (shown[:1] + shown[-1:]) if shown else []:
             if counts.get(edge) != 1:
                 return (f"the snippet would change nothing: every line it shows is already in the file, and its part "
-                        f"starting `{shown[0][:60]}` has `{edge[:60]}` at an edge, a line the file does not have "
+                        f"with {_named(shown)} has `{edge[:60]}` at an edge, a line the file does not have "
                         "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
                         "lines with `-`)")
     from fastapply.merge.gate.unchanged import check_unchanged_suspect  # a tail it would delete, a near twin

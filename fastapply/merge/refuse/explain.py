@@ -102,7 +102,7 @@ def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tup
 
 
 _QUOTE = r"`(.*?)`"
-_SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`\)")
+_SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`(?:, (?:before|after) `.*?`)?\)")
 _PLACES = re.compile(r"matches (\d+) places in the original \(lines ([\d, .]+)\)")
 _NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|`(.*?)`) matches")
 _DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the similar original line (\d+) \(`.*?`\) "

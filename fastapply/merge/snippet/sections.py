@@ -298,10 +298,17 @@ def reindent(lines: list[str], region: Sequence[str]) -> list[str]:
 
 
 def section_label(section: Section, index: int) -> str:
-    """How refusals name a section: its number and first non-blank line."""
-    first = next((line.strip() for line in section.lines if line.strip()), "")
+    """How refusals name a section: its number and first non-blank line; a first line of
+    brackets alone (`}`) is placed by the section's nearest distinctive line, which is what
+    locates it: "section 2 (starting `}`, before `def g():`)"."""
+    at = next((i for i, line in enumerate(section.lines) if line.strip()), 0)
+    first = section.lines[at].strip() if section.lines else ""
     if len(first) > 50:
         first = first[:47] + "..."
+    if first and not re.search(r"\w", first):
+        where = re.search(r" ((?:before|after) `.*`)$", line_label(section.lines[at], section.lines, at))
+        if where:  # `the line `}` before `X``: keep the place, drop the repeated line
+            return f"section {index + 1} (starting `{first}`, {where.group(1)})"
     return f"section {index + 1} (starting `{first}`)"
 
 

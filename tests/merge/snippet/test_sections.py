@@ -141,3 +141,21 @@ def test_a_statement_wrapped_in_an_if_keeps_its_new_depth():
     snippet = "// ... existing code ...\n        if (x > 0)\n            Log(label);\n// ... existing code ...\n"
     r = instant_merge(original, snippet, language="csharp")
     assert not r.merged or r.text == original.replace("        Log(label);\n", "        if (x > 0)\n            Log(label);\n")
+
+
+def test_a_section_starting_with_a_bracket_is_named_by_the_line_that_locates_it():
+    from fastapply.merge.snippet.sections import Section, section_label
+
+    sec = Section(("    }", "", "    public int gamma(int x) {"), True, True)
+    assert section_label(sec, 1) == "section 2 (starting `}`, before `public int gamma(int x) {`)"
+    assert section_label(Section(("def f():", "    pass"), True, True), 0) == "section 1 (starting `def f():`)"
+
+
+def test_a_refusal_naming_such_a_section_is_still_read_as_data():
+    from fastapply.merge.instant import instant_merge
+
+    original = "class A {\n  int a() {\n    return 1;\n  }\n\n  int b() {\n    return 2;\n  }\n\n  int c() {\n    return 3;\n  }\n}\n"
+    snippet = "// ... existing code ...\n  }\n\n  int c() {\n// ... existing code ...\n"  # deletes b() or nothing?
+    r = instant_merge(original, snippet, language="java")
+    assert not r.merged and r.refusal is not None and r.refusal.kind != "form"
+    assert "its part with `int c() {`" in r.refused_reason  # not "its part starting `}`"
