@@ -1,0 +1,64 @@
+"""text/whitespace.py: a blank run the snippet does not show is never longer than the original's."""
+
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.text.whitespace import keep_original_whitespace
+
+ORIGINAL = """\
+function Partial(view, options){
+  options = options || {};
+  this.path = this.resolve();
+};
+
+/**
+ * Resolve the partial path.
+ */
+
+Partial.prototype.resolve = function(){
+  return this.dirname;
+};
+
+/**
+ * Resolve the partial object name.
+ */
+
+Partial.prototype.name = function(){
+  var name = basename(this.path);
+  name = name.split('.')[0];
+  return name.replace(/^_/, '');
+};
+
+/**
+ * Expose `Partial`.
+ */
+
+module.exports = Partial;
+"""
+
+
+def test_blank_lines_ending_a_snippet_before_a_forgotten_marker_are_not_added():
+    # the snippet ends `};` and two blank lines, no end marker: the file's tail is kept, and the
+    # blank run between `};` and `/**` stays the original's one line (it was two)
+    snippet = ("  options = options || {};\n  this.path = this.resolve(this.dirname);\n};\n\n"
+               "// ... existing code ...\n * Resolve the partial path.\n */\n\n"
+               "Partial.prototype.resolve = function(dir){\n  return dir;\n};\n\n\n")
+    r = instant_merge(ORIGINAL, snippet, language="javascript")
+    assert r.merged, r.refused_reason
+    assert r.text == (ORIGINAL.replace("this.resolve();", "this.resolve(this.dirname);")
+                      .replace("function(){\n  return this.dirname;", "function(dir){\n  return dir;"))
+
+
+def test_a_run_the_snippet_shows_whole_is_the_snippets():
+    snippet = "// ... existing code ...\n};\n\n\n/**\n * Resolve the partial path.\n// ... existing code ...\n"
+    r = instant_merge(ORIGINAL, snippet, language="javascript")
+    assert r.merged
+    assert r.text == ORIGINAL.replace("};\n\n/**", "};\n\n\n/**", 1)
+
+
+def test_unit_run_between_original_neighbours_capped_unless_shown():
+    original = ["a", "", "b", "c"]
+    result = ["a", "", "", "b", "x"]
+    assert keep_original_whitespace(original, result, ["x"]) == ["a", "", "b", "x"]
+    assert keep_original_whitespace(original, result, ["a", "", "", "b"]) == result
+    # a shorter run than the original's, and a run next to a new line, are left as written
+    assert keep_original_whitespace(["a", "", "", "b"], ["a", "", "b"], ["z"]) == ["a", "", "b"]
+    assert keep_original_whitespace(["a", "b"], ["a", "new", "", "", "b"], ["z"]) == ["a", "new", "", "", "b"]
