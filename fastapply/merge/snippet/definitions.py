@@ -31,13 +31,13 @@ where a definition goes, and leaves trust decisions to guards.py.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from fastapply.merge.text import syntax
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import indentation
+from fastapply.merge.text.whitespace import dedent
 
 # Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.
 _KINDS = {
@@ -213,7 +213,7 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     """Merge a marker-free snippet of whole definitions into the original (lists of lines)."""
     if not syntax.has_grammar(language):
         return Merged(None, "no grammar to find definitions in this language")
-    snippet_text = textwrap.dedent("\n".join(snippet))
+    snippet_text = dedent("\n".join(snippet))
     snip_lines = snippet_text.split("\n")
     shown = sum(1 for line in snip_lines if line.strip())
     snip_defs = _snippet_definitions(snippet_text, language)
@@ -268,7 +268,7 @@ def shows_definitions(snippet: Sequence[str], language: str | None) -> bool:
     """True when the marker-free snippet parses as one or more whole definitions."""
     if not syntax.has_grammar(language):
         return False
-    return bool(_snippet_definitions(textwrap.dedent("\n".join(snippet)), language))
+    return bool(_snippet_definitions(dedent("\n".join(snippet)), language))
 
 
 def _snippet_definitions(text: str, language: str | None) -> list[Definition] | None:

@@ -62,3 +62,22 @@ def test_unit_run_between_original_neighbours_capped_unless_shown():
     # a shorter run than the original's, and a run next to a new line, are left as written
     assert keep_original_whitespace(["a", "", "", "b"], ["a", "", "b"], ["z"]) == ["a", "", "b"]
     assert keep_original_whitespace(["a", "b"], ["a", "new", "", "", "b"], ["z"]) == ["a", "new", "", "", "b"]
+
+
+def test_dedent_keeps_whitespace_only_lines_beyond_the_margin():
+    from fastapply.merge.text.whitespace import dedent
+
+    assert dedent("    a\n        \n    b") == "a\n    \nb"
+    assert dedent("\ta\n\t\t\n\tb\n") == "a\n\t\nb\n"
+    assert dedent("    a\n  \n    b") == "a\n\nb"  # shorter than the margin: nothing beyond it
+
+
+def test_a_whole_definition_keeps_its_indented_blank_line():
+    # the whole-definition merger read the snippet through textwrap.dedent, which empties `\t\t\t`
+    original = ("def first(url):\n\treturn url\n\n\n"
+                "def lookup(url):\n\tfor (prefix, auth) in AUTHS:\n\t\tif prefix in url:\n\t\t\treturn auth\n\t\t\t\n\treturn None\n\n\n"
+                "class Failure(Exception):\n\tpass\n")
+    snippet = "def lookup(url):\n\tfor (prefix, auth) in AUTHS:\n\t\tif url.startswith(prefix):\n\t\t\treturn auth\n\t\t\t\n\treturn None\n"
+    r = instant_merge(original, snippet, language="python")
+    assert r.merged, r.refused_reason
+    assert r.text == original.replace("if prefix in url:", "if url.startswith(prefix):")
