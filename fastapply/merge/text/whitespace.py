@@ -3,11 +3,12 @@
 Blank lines next to a marker (or at a snippet's end, where a forgotten marker keeps the file's
 tail) carry no content. A merger that keeps them beside the original's own blank lines doubles a
 run (a section ending `};` and two blank lines before the code a marker keeps). After the merge
-(instant.py calls `keep_original_whitespace` on the result it writes), a maximal run of blank lines
-between two non-blank lines that are neighbours in the original (the diff of original and result,
-on lines without trailing whitespace, pairs both with original lines that only blank lines
-separate) is never longer than the original's run there, unless the snippet shows that run whole:
-the two lines with exactly that many blank lines between them.
+(instant.py calls `keep_original_whitespace` on the result it writes), a maximal run of blank lines between two non-blank lines whose length the snippet shows nowhere
+(the two lines with exactly that many blank lines between them; a diff's `-` lines read as absent)
+is never longer than the original's: where the diff of original and result (on lines without
+trailing whitespace) pairs both lines with original lines that only blank lines separate, the
+original's run between them; where it pairs one of them, the original's run on that line's side
+(at least one blank line between new code and original code).
 
 `dedent` removes a snippet's common indentation and keeps whitespace-only lines (the whole-definition
 merger read `\t\t\t` in a Python function as an empty line through `textwrap.dedent`).
@@ -15,9 +16,10 @@ merger read `\t\t\t` in a Python function as an empty line through `textwrap.ded
 Not done here, measured (2026-11-26, seven tuned sets, 3,900 rows): writing every line the diff
 pairs with an original line as the original has it (trailing whitespace, a blank line's spaces)
 turned 15-17 right files wrong per 700-row set and fixed none: the real commits strip the
-trailing whitespace the snippet strips. Shortening a run to the original's, or capping a run
-next to one original line, turned rights wrong too. Runs at the file's start and end are left
-as the merger wrote them; indentation is never touched. This module knows lines, not markers.
+trailing whitespace the snippet strips. Lengthening a shorter run back to the original's turned
+rights wrong too (a commit that drops a blank line beside its change). Runs at the file's start
+and end are left as the merger wrote them; indentation is never touched. This module knows
+lines, not markers.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ def dedent(text: str) -> str:
 
 
 def keep_original_whitespace(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> list[str]:
-    """`result` with every blank run between two original neighbours that the snippet does not
-    show no longer than the original's run between them (module docstring)."""
+    """`result` with every blank run the snippet does not show no longer than the original's
+    (module docstring)."""
     origin: list[int | None] = [None] * len(result)  # each result line's original index, where the diff pairs one
     for tag, i1, i2, j1, j2 in line_opcodes([l.rstrip() for l in original], [l.rstrip() for l in result]):
         if tag == "equal":
@@ -74,29 +76,46 @@ def _settle_blank_runs(out: list[str], origin: list[int | None], original: Seque
 
 
 def _original_run(run: list[str], above: int | None, below: int | None, original: Sequence[str]) -> list[str]:
-    """The blank run between two result lines (their original indexes, None for a new line):
-    the original's, where it is shorter and the two lines are the original's neighbours."""
+    """The blank run between two result lines (their original indexes, None for a new line), no
+    longer than the original's there."""
     if above is not None and below is not None and below > above:
         between = original[above + 1 : below]
         if between and len(between) < len(run) and not any(l.strip() for l in between):
             return list(between)  # the original's own neighbours: the original's own run
+        return run
+    if below is not None:  # new code above an original line: no longer than the original's run above it
+        k = below
+        while k > 0 and not original[k - 1].strip():
+            k -= 1
+        return run[: max(1, below - k)]
+    if above is not None:  # new code below an original line: no longer than the original's run below it
+        k = above + 1
+        while k < len(original) and not original[k].strip():
+            k += 1
+        return run[: max(1, k - above - 1)]
     return run
 
 
 def _shown_runs(snippet: Sequence[str]) -> set[tuple[str, int, str]]:
     """(line above, blank lines, line below) for every blank run the snippet shows between two
     non-blank lines, on collapsed text (a `+` diff prefix read both with and without)."""
-    keys = [_keys(line) for line in snippet]
+    found = _runs([_keys(line) for line in snippet])
+    if any(line.startswith("-") for line in snippet):  # a diff's removed lines stand between no shown lines
+        found |= _runs([_keys(line) for line in snippet if not line.startswith("-")])
+    return found
+
+
+def _runs(keys: Sequence[tuple[str, ...]]) -> set[tuple[str, int, str]]:
     found: set[tuple[str, int, str]] = set()
     i = 0
-    while i < len(snippet):
+    while i < len(keys):
         if not keys[i]:
             i += 1
             continue
         b = i + 1
-        while b < len(snippet) and not keys[b]:
+        while b < len(keys) and not keys[b]:
             b += 1
-        if b < len(snippet):
+        if b < len(keys):
             for up in keys[i]:
                 for down in keys[b]:
                     found.add((up, b - i - 1, down))

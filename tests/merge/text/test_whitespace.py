@@ -59,9 +59,25 @@ def test_unit_run_between_original_neighbours_capped_unless_shown():
     result = ["a", "", "", "b", "x"]
     assert keep_original_whitespace(original, result, ["x"]) == ["a", "", "b", "x"]
     assert keep_original_whitespace(original, result, ["a", "", "", "b"]) == result
-    # a shorter run than the original's, and a run next to a new line, are left as written
+    # a shorter run than the original's is left as written
     assert keep_original_whitespace(["a", "", "", "b"], ["a", "", "b"], ["z"]) == ["a", "", "b"]
-    assert keep_original_whitespace(["a", "b"], ["a", "new", "", "", "b"], ["z"]) == ["a", "new", "", "", "b"]
+    # next to new code: no longer than the original's run on the original line's side, at least one
+    assert keep_original_whitespace(["a", "", "b"], ["a", "new", "", "", "b"], ["new"]) == ["a", "new", "", "b"]
+    assert keep_original_whitespace(["a", "b"], ["a", "new", "", "", "b"], ["new"]) == ["a", "new", "", "b"]
+    # a diff's removed lines between shown lines do not hide the run the snippet shows
+    assert keep_original_whitespace(["a", "", "old", "b"], ["a", "", "", "b"], ["a", "", "-old", "", "b"]) == ["a", "", "", "b"]
+
+
+def test_blank_lines_after_a_marker_before_new_code_are_not_added():
+    original = ("/**\n * Module dependencies.\n */\n\nvar connect = require('connect')\n  , https = require('https');\n\n"
+                "/**\n * Initialize a new `Server`.\n *\n * @param {Object} options\n */\n\n"
+                "function Server(options){\n  this.init(options);\n};\n")
+    snippet = ("// ... existing code ...\n\n\n/**\n * Expose `Server`.\n */\n\nexports = module.exports = Server;\n\n"
+               "/**\n * Initialize a new `Server`.\n// ... existing code ...\n")
+    r = instant_merge(original, snippet, language="javascript")
+    assert r.merged, r.refused_reason
+    assert r.text == original.replace("https');\n\n", "https');\n\n/**\n * Expose `Server`.\n */\n\n"
+                                      "exports = module.exports = Server;\n\n")
 
 
 def test_dedent_keeps_whitespace_only_lines_beyond_the_margin():
