@@ -31,6 +31,7 @@ where a definition goes, and leaves trust decisions to guards.py.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -213,8 +214,8 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     """Merge a marker-free snippet of whole definitions into the original (lists of lines)."""
     if not syntax.has_grammar(language):
         return Merged(None, "no grammar to find definitions in this language")
-    snippet_text = dedent("\n".join(snippet))
-    snip_lines = snippet_text.split("\n")
+    snippet_text = textwrap.dedent("\n".join(snippet))  # what the parser reads
+    snip_lines = dedent("\n".join(snippet)).split("\n")  # what is written: whitespace-only lines as shown
     shown = sum(1 for line in snip_lines if line.strip())
     snip_defs = _snippet_definitions(snippet_text, language)
     if snip_defs is None:
@@ -268,7 +269,7 @@ def shows_definitions(snippet: Sequence[str], language: str | None) -> bool:
     """True when the marker-free snippet parses as one or more whole definitions."""
     if not syntax.has_grammar(language):
         return False
-    return bool(_snippet_definitions(dedent("\n".join(snippet)), language))
+    return bool(_snippet_definitions(textwrap.dedent("\n".join(snippet)), language))
 
 
 def _snippet_definitions(text: str, language: str | None) -> list[Definition] | None:
