@@ -47,6 +47,7 @@ from fastapply.merge.refuse.explain import FORM_FIX, explain, split_sentence
 from fastapply.merge.refuse.refusal import Refusal
 from fastapply.merge.result import MergeResult
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
+from fastapply.merge.text.whitespace import keep_original_whitespace
 
 
 def _refuse(reason: str, method: str | None = None, rung: str | None = None, candidate: str | None = None) -> MergeResult:
@@ -76,11 +77,23 @@ def _instant(original: str, snippet: str, language: str | None, path: str | None
     if reason:
         return _unread(reason)
     try:
-        return _seconded(_merge(original, snippet, language, path), original, snippet)
+        return _whitespace_kept(_seconded(_merge(original, snippet, language, path), original, snippet),
+                                original, snippet)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
     except Exception as exc:  # a bug must not take the caller down; the model path still works
         return _refuse(f"the instant merge failed unexpectedly ({type(exc).__name__}); use the model path")
+
+
+def _whitespace_kept(result: MergeResult, original: str, snippet: str) -> MergeResult:
+    """A merged result with the whitespace the snippet cannot change as the original has it
+    (text/whitespace.py: unchanged lines, blank runs the snippet does not show), whichever merger wrote it."""
+    if not result.merged:
+        return result
+    orig = split_text(original)
+    lines = split_text(result.text).lines
+    kept = keep_original_whitespace(orig.lines, lines, unfence(split_text(snippet).lines))
+    return result if kept == lines else replace(result, text=join_lines(kept, orig))
 
 
 def _unread(reason: str) -> MergeResult:

@@ -38,6 +38,7 @@ from typing import Any, Sequence
 from fastapply.merge.text import syntax
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import indentation
+from fastapply.merge.text.whitespace import dedent
 
 # Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.
 _KINDS = {
@@ -213,8 +214,8 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     """Merge a marker-free snippet of whole definitions into the original (lists of lines)."""
     if not syntax.has_grammar(language):
         return Merged(None, "no grammar to find definitions in this language")
-    snippet_text = textwrap.dedent("\n".join(snippet))
-    snip_lines = snippet_text.split("\n")
+    snippet_text = textwrap.dedent("\n".join(snippet))  # what the parser reads
+    snip_lines = dedent("\n".join(snippet)).split("\n")  # what is written: whitespace-only lines as shown
     shown = sum(1 for line in snip_lines if line.strip())
     snip_defs = _snippet_definitions(snippet_text, language)
     if snip_defs is None:
