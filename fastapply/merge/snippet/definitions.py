@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from fastapply.merge.text import syntax
+from fastapply.merge.snippet.cut_short import cut_short
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import indentation
 from fastapply.merge.text.whitespace import dedent
@@ -224,7 +225,8 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     orig_defs = list_definitions(orig_text, language) or []
     if not snip_defs:
         return Merged(None, "the snippet has no markers and no complete definition", shown_lines=shown)
-    reason = _outside_code(snip_lines, snip_defs, original) or _cut_short(snip_lines, snip_defs, original, orig_defs)
+    reason = _outside_code(snip_lines, snip_defs, original) or cut_short(snip_lines, flatten(snip_defs), original,
+                                                                          flatten(orig_defs))
     if reason:
         return Merged(None, reason, shown_lines=shown)
     edits: list[_Edit] = []
@@ -235,44 +237,6 @@ def merge_definitions(original: Sequence[str], snippet: Sequence[str], language:
     if merged is None:
         return Merged(None, "the snippet's definitions could not be placed", shown_lines=shown)
     return Merged(merged, None, "exact", shown_lines=shown)
-
-
-def _cut_short(snip_lines: Sequence[str], snip_defs: Sequence[Definition], original: Sequence[str],
-               orig_defs: Sequence[Definition]) -> str | None:
-    """A reason when a definition the snippet shows is the first lines of the original one of
-    its name and nothing more, and runs into the snippet's end: an excerpt cut short there (in
-    Python a cut body still parses), not the whole definition, so replacing it would delete the
-    rest. instant.py then reads the snippet as an excerpt (a marker at each end). Both are
-    compared from their header line, so a decorator the snippet adds above it does not hide the cut."""
-    end = max(d.end for d in snip_defs)
-    if any(l.strip() for l in snip_lines[end:]):
-        return None
-    everywhere = flatten(list(orig_defs))
-    for last in (d for d in flatten(list(snip_defs)) if d.end == end):
-        theirs = _only(everywhere, last.key)
-        if theirs is None:
-            continue
-        mine = _from_header([l.strip() for l in snip_lines[last.start : last.end] if l.strip()], last.key[-1])
-        old = _from_header([l.strip() for l in original[theirs.start : theirs.end] if l.strip()], last.key[-1])
-        if mine and len(mine) < len(old) and old[: len(mine)] == mine:
-            return (f"the snippet ends inside `{mine[0]}`, which the original goes on after (`{old[len(mine)]}`): "
-                    "add a marker after it, or show the definition whole")
-    return None
-
-
-def _from_header(lines: list[str], name: str) -> list[str]:
-    """`lines` from the first one naming the definition (its header): a decorator, annotation
-    or comment above it, which the snippet may add, is not part of what it cuts short."""
-    for i, line in enumerate(lines):
-        if name in line:
-            return lines[i:]
-    return lines
-
-
-def _only(defs: Sequence[Definition], key: tuple[str, ...]) -> Definition | None:
-    """The one definition whose key ends with `key` (a method shown without its class), or None."""
-    found = [d for d in defs if d.key[-len(key):] == key]
-    return found[0] if len(found) == 1 else None
 
 
 def shows_definitions(snippet: Sequence[str], language: str | None) -> bool:
