@@ -23,10 +23,9 @@ original line beyond the edge replaces it, a merely similar one is refused, doub
 line); a reading that replaces a gap the section brackets line for line is proven
 (`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
 change a similar line instead (`_rival`), unless they are whole blocks between sibling blocks
-(edge_edits.new_sibling: a new function after one's `}` and before the next one's header). Blank
-lines at a section's edges: blank_edges.py.
-
-This module knows lines, sections and anchors, not languages or guards.
+(edge_edits.new_sibling: a new function after one's `}` and before the next one's header); closing
+on a sibling definition's end (another name: edge_edits.another_definition) is no candidate. Blank
+lines at a section's edges: blank_edges.py. This module knows lines, sections and anchors, not guards.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
 from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.align.adjacent import adjacent_head, adjacent_tail
-from fastapply.merge.align.edge_edits import EdgeDoubt, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
+from fastapply.merge.align.edge_edits import EdgeDoubt, another_definition, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
@@ -281,8 +280,9 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
             if (p - c + 1) - o_edge <= MAX_REGION:
                 cand = replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
                                      keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
-                cands.append(_proven(cand, orig[o_edge : p - c + 1], sec[s_edge : n - c], sec[s_edge - 1 :: -1],
-                                     sec[n - c :]))
+                sibling = another_definition(sec[s_edge : n - c], orig[o_edge : p - c + 1])  # would overwrite it
+                cands.append(_proven(replace(cand, valid=False) if sibling else cand, orig[o_edge : p - c + 1],
+                                     sec[s_edge : n - c], sec[s_edge - 1 :: -1], sec[n - c :]))
                 if len(cands) <= 1 + RIVALS:
                     cands[-1] = _with_rival(cands[-1], orig[o_edge : p - c + 1][::-1], sec[s_edge : n - c][::-1],
                                             p - c, -1)

@@ -197,3 +197,16 @@ def test_another_definition_sees_siblings_in_allman_and_keyword_styles():
     assert not another_definition(delta, delta)
     assert another_definition(["def delta(x)", "  x", "end"], ["def beta(x)", "  2", "end"])
     assert not another_definition(["x = delta(1)"], ["x = beta(1)"])  # statements are no headers
+
+
+def test_a_new_method_shaped_like_the_next_one_never_overwrites_it():
+    # Allman methods whose bodies differ in one number: the reading that closes on `beta`'s `}`
+    # (writing `delta` over it) was written on 2026-11-26; now it is no candidate
+    from fastapply.merge.instant import instant_merge
+
+    original = ("<?php\n\nclass Shop\n{\n    public function alpha($x)\n    {\n        return $x + 1;\n    }\n\n"
+                "    public function beta($x)\n    {\n        return $x * 2;\n    }\n}\n")
+    snippet = ("// ... existing code ...\n        return $x + 1;\n    }\n\n    public function delta($x)\n    {\n"
+               "        return $x * 3;\n    }\n\n// ... existing code ...\n")
+    r = instant_merge(original, snippet, language="php")
+    assert not r.merged or "public function beta($x)" in r.text
