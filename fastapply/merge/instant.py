@@ -86,8 +86,8 @@ def _instant(original: str, snippet: str, language: str | None, path: str | None
 
 
 def _whitespace_kept(result: MergeResult, original: str, snippet: str) -> MergeResult:
-    """A merged result with the whitespace the snippet cannot change as the original has it
-    (text/whitespace.py: unchanged lines, blank runs the snippet does not show), whichever merger wrote it."""
+    """A merged result whose blank runs the snippet does not show are no longer than the
+    original's (text/whitespace.py), whichever merger wrote it; other whitespace is left as written."""
     if not result.merged:
         return result
     orig = split_text(original)

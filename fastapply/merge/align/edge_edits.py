@@ -187,7 +187,7 @@ def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inne
 def _another_sibling(inserted: Sequence[str], beyond: Sequence[str], inner: str | None) -> bool:
     """The tail's inserted lines are whole blocks after a closed one (`new_sibling`), the original
     goes on with a sibling header (`_sibling_header`), and the first new block names another
-    definition than that header (`header_name`) with another body: a new definition, not that one
+    definition than that header (`another_definition`) with another body: a new definition, not that one
     edited. (`public function delta($x)` shares most of `public function beta($x)`, so line by
     line it reads as its edited copy, and the next method would be overwritten.) A block whose
     body equals the next one's is that block renamed: left to the pairing."""
@@ -195,8 +195,7 @@ def _another_sibling(inserted: Sequence[str], beyond: Sequence[str], inner: str 
     if not beyond or not _sibling_header(beyond, True) or not new_sibling(ins, inner, True):
         return False
     theirs = [l for l in beyond[:60] if l.strip() and not _COMMENT.match(l.strip())]
-    mine_name, their_name = header_name(ins[0]), header_name(theirs[0]) if theirs else None
-    if mine_name is None or their_name is None or mine_name == their_name:
+    if not another_definition(ins, theirs):
         return False
     size = _block_size(ins)
     return [l.strip() for l in ins[1:size]] != [l.strip() for l in theirs[1:size]]

@@ -2,7 +2,7 @@
 copied.
 
 - `line_opcodes`: difflib's opcodes of two line lists, near-linear on long files that differ in
-  a few places (the common head and tail are trimmed first);
+  a few places (the common head and tail, `common_ends`, are trimmed first);
 - `copied_lines`: the distinctive lines a result has more often than the original and the
   snippet each have them (a block kept twice, or new code shaped like old).
 
@@ -22,6 +22,17 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int
     changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
     if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
         return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
+    head, tail = common_ends(a, b)
+    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
+    if tail:
+        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return ops
+
+
+def common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:
+    """How many leading and trailing lines two line lists share (never overlapping)."""
     n = min(len(a), len(b))
     head = 0
     while head < n and a[head] == b[head]:
@@ -29,12 +40,7 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int
     tail = 0
     while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
         tail += 1
-    mid = difflib.SequenceMatcher(None, list(a[head : len(a) - tail]), list(b[head : len(b) - tail]), autojunk=False)
-    ops = [("equal", 0, head, 0, head)] if head else []
-    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in mid.get_opcodes()]
-    if tail:
-        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
-    return ops
+    return head, tail
 
 
 def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> dict[str, int]:

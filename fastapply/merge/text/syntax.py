@@ -21,6 +21,8 @@ import os
 import re
 from typing import Any
 
+from fastapply.merge.text.compare import common_ends
+
 # Extension -> language name: THE table (data/pairs.py labels pairs with it too). Names follow the
 # data files (`python`, `go`, ...); `.tsx` is its own language (its own grammar).
 _EXTENSIONS = {
@@ -218,17 +220,11 @@ def python_break(original: str, result: str) -> int | None:
     None. Fast on long files: only the top-level statements around the changed lines are parsed
     (the common head and tail trimmed), and the whole files only to confirm an error."""
     a, b = original.split("\n"), result.split("\n")
-    n = min(len(a), len(b))
-    head = 0
-    while head < n and a[head] == b[head]:
-        head += 1
+    head, tail = common_ends(a, b)
     if head == len(a) == len(b):
         return None
-    tail = 0
-    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
     start = _statement_start(b, min(head, len(b) - 1), -1)
-    end_b = _statement_start(b, len(b) - tail, +1) if len(b) - tail < len(b) else len(b)
+    end_b = _statement_start(b, len(b) - tail, +1)
     end_a = end_b - len(b) + len(a)
     if _python_error("\n".join(a[start:end_a])) is False and _python_error("\n".join(b[start:end_b])) is False:
         return None  # the changed statements parse: the rest of the file is the original's
