@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
+from fastapply.merge.align.edge_edits import another_definition, header_name, same_edit, similar
+from fastapply.merge.text.lines import SAME_NAME, bracket_balance, collapse, is_generic
 from fastapply.merge.snippet.sections import Section
 
 
@@ -60,9 +61,6 @@ def _two_headers(a: str, b: str) -> bool:
     """Two definition headers naming different things: `public function delta($x)` is not
     `public function beta($x)` however alike they read (edge_edits.header_name). Names at least
     lines.SAME_NAME alike are one definition renamed (`acceptsLanguages` -> `acceptsLanguage`)."""
-    from fastapply.merge.align.edge_edits import header_name
-    from fastapply.merge.text.lines import SAME_NAME
-
     x, y = header_name(a), header_name(b)
     if x is None or y is None or x == y:
         return False
@@ -275,8 +273,6 @@ def _own_block_inserted(rest: Sequence[str], tail: Sequence[str], region: Sequen
     whatever the lengths (edge_edits.another_definition)."""
     if not closes_own_block(rest) or not all(is_generic(line) for line in tail):
         return False
-    from fastapply.merge.align.edge_edits import another_definition
-
     if another_definition(repl, region):
         return True  # a new definition before a sibling: closing on the sibling's `}` would overwrite it
     if _opens_alike(region, repl):
@@ -289,8 +285,6 @@ def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
     """True when the first non-blank lines of an original region and the lines that would
     replace it are equal or alike (an edited copy, `similar`): the replacement reads as a new
     version of the region's block, so closing on the region's `}` stays a fair reading."""
-    from fastapply.merge.align.edge_edits import another_definition, same_edit, similar
-
     old = next((l for l in region if l.strip()), None)
     new = next((l for l in repl if l.strip()), None)
     if old is None or new is None or another_definition(repl, region):
