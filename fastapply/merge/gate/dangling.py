@@ -40,10 +40,19 @@ _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
 _NO_BLOCK_COMMENTS = {"python", "ruby", "shell", "bash", "sh", "yaml", "toml", "perl", "r", "elixir"}
 
 
-def is_decorator(line: str) -> bool:
+# Attributes in brackets: `[Obsolete]` (C#), `#[inline]` (Rust, PHP 8), `[[nodiscard]]` (C++);
+# asked only in those languages (a `[section]` line is an INI or TOML table, `[x]` a list).
+_ATTRIBUTE = re.compile(r"^(#\[|\[\[?)[A-Za-z_][\w:.]*(\(.*\))?\]\]?$")
+_ATTRIBUTE_LANGUAGES = {"csharp", "c#", "rust", "php", "cpp", "c++"}
+
+
+def is_decorator(line: str, language: str | None = None) -> bool:
     """True when `line` is a whole one-line decorator or annotation (`@app.route("/")`,
-    `@Override`): an `@name`, optionally called, with balanced parentheses."""
+    `@Override`): an `@name`, optionally called, with balanced parentheses; in C#, Rust, PHP and
+    C++ also an attribute in brackets (`[Obsolete]`, `#[inline]`, `[[nodiscard]]`)."""
     text = line.strip()
+    if language and language.lower() in _ATTRIBUTE_LANGUAGES and _ATTRIBUTE.match(text):
+        return text.count("(") == text.count(")")
     return bool(_DECORATOR.match(text)) and text.count("(") == text.count(")")
 
 
@@ -65,7 +74,7 @@ def check_dangling_decorator(
         if tag not in ("insert", "replace"):
             continue
         for k in range(j1, j2):
-            if not is_decorator(result[k]) or k + 1 >= len(result) or result[k + 1].strip():
+            if not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip():
                 continue
             if _decorator_then_blank(original, result[k]):
                 continue

@@ -18,6 +18,18 @@ def test_decorators_are_recognised():
     assert not dangling.is_decorator("# @todo")
 
 
+def test_bracket_attributes_are_decorators_in_the_languages_that_write_them():
+    assert dangling.is_decorator("        [Obsolete]", "csharp")
+    assert dangling.is_decorator("    #[inline]", "rust") and dangling.is_decorator("#[derive(Debug)]", "rust")
+    assert dangling.is_decorator("[[nodiscard]]", "cpp") and dangling.is_decorator("    #[Deprecated]", "php")
+    assert not dangling.is_decorator("[tool.black]", "toml") and not dangling.is_decorator("[Obsolete]")
+    assert not dangling.is_decorator("    [a, b]", "csharp")
+    original = lines("class Shop\n{\n    public int A() { return 1; }\n\n    public int B() { return 2; }\n}")
+    result = original[:4] + ["    [Obsolete]", ""] + original[4:]
+    reason = dangling.check_dangling_decorator(original, result, "csharp")
+    assert reason and "[Obsolete]" in reason
+
+
 def test_a_new_decorator_followed_by_a_blank_line_is_refused():
     original = lines("import os\n\n\ndef add(path):\n    return path\n\n\n@contextmanager\ndef ctx():\n    yield\n")
     result = original[:2] + ["", "@contextmanager", ""] + original[2:]
