@@ -5,7 +5,7 @@ position; `trim_blank_edges`); a first section without a marker before it and on
 above its matched run starts at the file's first line, with the snippet's own first lines
 (`blank_only`); new lines inserted between a marker and a matched run that opens with blank
 lines go beyond those blank lines, the original's separation between blocks (`blank_separation`; not for a comment ending a section, which goes right above
-the line the marker keeps).
+the line the marker keeps, nor for a new import next to a kept one).
 After a new sibling block, the blank lines before the closing marker take the original's spacing
 between siblings (`sibling_spacing`).
 
@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Sequence
 
 from fastapply.merge.snippet.sections import Section
+from fastapply.merge.text.imports import bound_names
 from fastapply.merge.text.lines import bracket_balance
 
 
@@ -70,7 +71,11 @@ def blank_only(lines: Sequence[str]) -> bool:
 _LEAD_IN = re.compile(r"^(//|/\*|\*|--|#(?!\[|include\b|define\b|if|endif\b|else\b|pragma\b|import\b|!))")
 
 
-def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "") -> int:
+def _import(line: str) -> bool:
+    return bool(line.strip()) and bool(bound_names([line.strip()]))
+
+
+def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "", tail: bool = False) -> int:
     """How many blank lines that open a matched run (`run`, read away from the new lines) belong
     on the far side of new lines inserted between a marker and that run.
 
@@ -81,10 +86,11 @@ def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "") -> int
     the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
     them instead, so this applies only without one.
 
-    Not when the new line next to `beyond` (`new_edge`: the tail's last new line) is a comment
-    (ending a section before its marker): it belongs to `beyond`, the code the marker keeps
-    next, and goes right above it, after the original's blank line."""
-    if not beyond.strip() or _LEAD_IN.match(new_edge.strip()):
+    Not when the new line next to `beyond` (`new_edge`) is an import and so is `beyond` (imports
+    group together: `#include <iostream>` after `#include "shop.h"`), nor at a section's `tail`
+    when it is a comment (ending a section before its marker): it belongs to `beyond`, the code
+    the marker keeps next, and goes right above it, after the original's blank line."""
+    if not beyond.strip() or (tail and _LEAD_IN.match(new_edge.strip())) or (_import(new_edge) and _import(beyond)):
         return 0
     k = 0
     while k < len(run) and not run[k].strip():
