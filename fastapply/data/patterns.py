@@ -1,12 +1,14 @@
 """Common edits in many languages, made by construction: a conformance grid for the instant merge.
 
 The real-commit sets cover the six languages of our training pairs; planners edit files in many
-more. This module writes one small class-like file per language (three methods, each calling a
-helper and returning), applies each of a few everyday edits to it (a method added first, in the
-middle or last, a line changed, inserted or deleted, a method deleted, renamed or rewritten, two
-methods edited at once, an import, a field, a parameter, an annotation, a comment above a method,
-a statement wrapped in an `if`, a second class at the end of the file), and turns
-every (before, after) pair into snippets of each planner style (data/planner_snippets.py). Each
+more. This module takes one small class-like file per language (data/pattern_languages.py: three
+methods, each calling a helper and returning; 15 languages), applies each of a few everyday edits
+to it (a method added first, in the middle or last, a line changed, inserted or deleted, a method
+deleted, renamed or rewritten, two methods edited at once, an import, a field, a parameter, an
+annotation, a comment above a method, a statement wrapped in an `if`, a second class at the end
+of the file) and the harder shapes of data/pattern_shapes.py (twin bodies, repeated guards, a
+method moved, ...), and turns every (before, after) pair into snippets of each planner style
+(data/planner_snippets.py: STYLES and EXTRA_STYLES). Each
 row is an eval row (`original`, `snippet`, `expected`, `language`, `snippet_style`, plus `edit`),
 so `fastapply eval` and the tests read it like any set.
 

@@ -17,9 +17,9 @@ one-sentence reason a user can act on when it does not:
 `unreachable.check_code_after_exit` (a new exit laid in front of kept code; its mirror
 `check_code_after_kept_exit`, new code laid after a kept exit),
 `unreachable.check_orphaned_body` (a definition's header removed while its body stays),
-`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's three
+`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's four
 (a new decorator before a blank line, a block comment opened inside an open one, a new closer
-before deeper kept lines), and returns the
+before deeper kept lines; in Ruby, an `end` too many), and returns the
 first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
 one confirms (two_readings.two_readings): it is a guess either way, and run on every result it would
@@ -294,6 +294,7 @@ def _check_added_lines(
         lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
         lambda: dangling.check_comment_reopened(original, result, language),
         lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+        lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
     ):
         reason = check()
