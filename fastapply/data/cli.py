@@ -154,7 +154,7 @@ def add_arguments(subparsers) -> None:
     ps.add_argument("--max-lines", type=int, default=600, help="skip originals longer than this")
     ps.set_defaults(func=cmd_planner_set)
 
-    pt = dsub.add_parser("patterns", help="write eval rows of everyday edits in 12 languages, every planner style")
+    pt = dsub.add_parser("patterns", help="write eval rows of everyday edits in 15 languages, every planner style")
     pt.add_argument("-o", "--out", default="runs/patterns.jsonl", help="eval rows JSONL")
     pt.add_argument("--language", action="append", help="only this language (repeatable)")
     pt.add_argument("--seed", type=int, default=0)

@@ -14,6 +14,12 @@ merge can be property-tested on them (right or refused, never wrong) and the mod
 - `inline`:        markers indented like the code they stand in for;
 - `missing_edges`: like `agent` but without the leading and trailing markers.
 
+Two more, in EXTRA_STYLES (the pattern grid uses them; `STYLES`, which the generated sets draw
+from, is unchanged so those sets stay as they were):
+
+- `context_above`: 2-4 lines above each change and none below, the change ending its section;
+- `context_below`: the change opening its section, 2-4 lines below it.
+
 `planner_snippet(before, after, language, style, rng)` returns a `PlannerSnippet` or None when the
 pair has no change. Nothing here checks that a snippet is well-posed: an ambiguous one must be
 refused by the merge, which is the point of the property test.
@@ -29,6 +35,7 @@ from dataclasses import dataclass
 from fastapply.data.snippets import _indent, _lines, changed_regions, comment_prefix
 
 STYLES = ("agent", "chat", "skeleton", "diff_in_lazy", "minimal", "inline", "missing_edges")
+EXTRA_STYLES = ("context_above", "context_below")
 _NOTES = ("... existing code ...", "... rest of the file unchanged ...", "... unchanged ...", "...",
           "... other methods unchanged ...", "... existing tests ...")
 
@@ -56,11 +63,13 @@ def _header(lines: list[str], at: int) -> int | None:
     return None
 
 
-def _windows(regions, after: list[str], ctx: int) -> list[tuple[int, int, list]]:
-    """Merge changed regions (in after-coordinates) widened by `ctx` lines into windows."""
+def _windows(regions, after: list[str], ctx: int, below: int | None = None) -> list[tuple[int, int, list]]:
+    """Merge changed regions (in after-coordinates) widened by `ctx` lines above (and `below`
+    lines below, `ctx` unless given) into windows."""
+    below = ctx if below is None else below
     windows: list[list] = []
     for region in regions:
-        lo, hi = max(0, region[2] - ctx), min(len(after), region[3] + ctx)
+        lo, hi = max(0, region[2] - ctx), min(len(after), region[3] + below)
         deletion = region[2] == region[3]
         # Context that is only blank lines pins nothing; a deletion needs a line on each side.
         while lo > 0 and (deletion or lo < region[2]) and not any(l.strip() for l in after[lo : region[2]]):
@@ -77,16 +86,20 @@ def _windows(regions, after: list[str], ctx: int) -> list[tuple[int, int, list]]
 
 def planner_snippet(before: str, after: str, language: str, style: str, rng: random.Random) -> PlannerSnippet | None:
     """A snippet of `style` (one of STYLES) turning `before` into `after`, or None without a change."""
-    if style not in STYLES:
+    if style not in STYLES + EXTRA_STYLES:
         raise ValueError(f"unknown planner style {style!r}")
     old, new = _lines(before), _lines(after)
     regions = changed_regions(old, new)
     if not regions:
         return None
     ctx = {"minimal": rng.choice((0, 1)), "agent": rng.choice((1, 2, 3))}.get(style, 2)
+    below = None
+    if style in EXTRA_STYLES:
+        wide = rng.choice((2, 3, 4))
+        ctx, below = (wide, 0) if style == "context_above" else (0, wide)
     out: list[str] = []
     cursor = 0
-    for lo, hi, regs in _windows(regions, new, ctx):
+    for lo, hi, regs in _windows(regions, new, ctx, below):
         indent = _indent(new[lo]) if lo < len(new) else ""
         if style == "skeleton":
             head = _header(new, lo)

@@ -4,7 +4,8 @@ A section between markers is trimmed of the blank lines next to its markers (the
 position; `trim_blank_edges`); a first section without a marker before it and only blank lines
 above its matched run starts at the file's first line, with the snippet's own first lines
 (`blank_only`); new lines inserted between a marker and a matched run that opens with blank
-lines go beyond those blank lines, the original's separation between blocks (`blank_separation`).
+lines go beyond those blank lines, the original's separation between blocks (`blank_separation`; not for a comment ending a section, which goes right above
+the line the marker keeps, nor for a new import next to a kept one).
 After a new sibling block, the blank lines before the closing marker take the original's spacing
 between siblings (`sibling_spacing`).
 
@@ -13,11 +14,13 @@ This module knows lines and sections, not anchors or candidates (edges.py uses i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
 from fastapply.merge.snippet.sections import Section
+from fastapply.merge.text.imports import bound_names
 from fastapply.merge.text.lines import bracket_balance
 
 
@@ -62,7 +65,17 @@ def blank_only(lines: Sequence[str]) -> bool:
     return bool(lines) and not any(line.strip() for line in lines)
 
 
-def blank_separation(run: Sequence[str], beyond: str) -> int:
+# A comment line, which belongs to the line after it (`// Counts ...`, `# note`, `-- note`). Not a
+# decorator or attribute: one that ends a section before a marker is refused as dangling
+# (gate/dangling.py); laid above the next definition it wrote a tuned row wrong.
+_LEAD_IN = re.compile(r"^(//|/\*|\*|--|#(?!\[|include\b|define\b|if|endif\b|else\b|pragma\b|import\b|!))")
+
+
+def _import(line: str) -> bool:
+    return bool(line.strip()) and bool(bound_names([line.strip()]))
+
+
+def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "", tail: bool = False) -> int:
     """How many blank lines that open a matched run (`run`, read away from the new lines) belong
     on the far side of new lines inserted between a marker and that run.
 
@@ -71,8 +84,13 @@ def blank_separation(run: Sequence[str], beyond: str) -> int:
     context, the blank line would glue the new code to `beyond`; it is the original's separation
     between blocks, kept on its side, and the snippet's blank line separates the new code from
     the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
-    them instead, so this applies only without one."""
-    if not beyond.strip():
+    them instead, so this applies only without one.
+
+    Not when the new line next to `beyond` (`new_edge`) is an import and so is `beyond` (imports
+    group together: `#include <iostream>` after `#include "shop.h"`), nor at a section's `tail`
+    when it is a comment (ending a section before its marker): it belongs to `beyond`, the code
+    the marker keeps next, and goes right above it, after the original's blank line."""
+    if not beyond.strip() or (tail and _LEAD_IN.match(new_edge.strip())) or (_import(new_edge) and _import(beyond)):
         return 0
     k = 0
     while k < len(run) and not run[k].strip():

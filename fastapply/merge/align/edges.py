@@ -257,7 +257,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
             "the place they go; start with a marker (keep that code) or with its first lines"),
             other=("start", 0)))
     if not r and best.at == o_edge and t.section.open_start and not t.lead and lo < o_edge:
-        return o_edge + blank_separation(sec[s_edge : sf + 1], orig[o_edge - 1]), True
+        return o_edge + blank_separation(sec[s_edge : sf + 1], orig[o_edge - 1], sec[0]), True
     return best.at - r, not r
 
 
@@ -311,7 +311,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     if not r:
         _rival(best, cands, orig, 1, doubts)
     if not r and best.at == o_edge and t.section.open_end and not t.trail and o_edge < hi:
-        return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge]), True
+        return o_edge - blank_separation(sec[sl:s_edge][::-1], orig[o_edge], sec[-1], tail=True), True
     if not r and t.section.open_end and len(t.trail) > 1 and new_siblings_at(orig, best.at, best.inserted, 1):
         return best.at, sibling_spacing(orig, best.at, len(t.trail))  # a new sibling before the next one
     if best.after_block and best.at < hi and not orig[best.at].strip():

@@ -18,6 +18,9 @@ cannot complete it, the result is broken in a way the parser does not see:
 - `check_closer_before_deeper`: the mirror image, a closer the merge added (`end`, `};`) in front
   of original lines indented deeper than it (`end`, `        foo : 'bar',`): a block's lines
   after its close.
+- `check_end_balance` (Ruby): the result has more `end` lines than its blocks open, beyond the
+  original's balance (a block's `end` kept beside the snippet's copy); tree-sitter-ruby parses
+  a stray `end` without an error.
 
 Each returns None or a one-sentence reason. Either is waived where the original already has the
 same shape. This module knows decorator and C-style comment syntax by their lines; it does not
@@ -40,10 +43,19 @@ _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
 _NO_BLOCK_COMMENTS = {"python", "ruby", "shell", "bash", "sh", "yaml", "toml", "perl", "r", "elixir"}
 
 
-def is_decorator(line: str) -> bool:
+# Attributes in brackets: `[Obsolete]` (C#), `#[inline]` (Rust, PHP 8), `[[nodiscard]]` (C++);
+# asked only in those languages (a `[section]` line is an INI or TOML table, `[x]` a list).
+_ATTRIBUTE = re.compile(r"^(#\[|\[\[?)[A-Za-z_][\w:.]*(\(.*\))?\]\]?$")
+_ATTRIBUTE_LANGUAGES = {"csharp", "c#", "rust", "php", "cpp", "c++"}
+
+
+def is_decorator(line: str, language: str | None = None) -> bool:
     """True when `line` is a whole one-line decorator or annotation (`@app.route("/")`,
-    `@Override`): an `@name`, optionally called, with balanced parentheses."""
+    `@Override`): an `@name`, optionally called, with balanced parentheses; in C#, Rust, PHP and
+    C++ also an attribute in brackets (`[Obsolete]`, `#[inline]`, `[[nodiscard]]`)."""
     text = line.strip()
+    if language and language.lower() in _ATTRIBUTE_LANGUAGES and _ATTRIBUTE.match(text):
+        return text.count("(") == text.count(")")
     return bool(_DECORATOR.match(text)) and text.count("(") == text.count(")")
 
 
@@ -65,7 +77,7 @@ def check_dangling_decorator(
         if tag not in ("insert", "replace"):
             continue
         for k in range(j1, j2):
-            if not is_decorator(result[k]) or k + 1 >= len(result) or result[k + 1].strip():
+            if not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip():
                 continue
             if _decorator_then_blank(original, result[k]):
                 continue
@@ -141,3 +153,37 @@ def check_closer_before_deeper(
     return None
 
 
+# Ruby lines that open a block closed by `end`: a keyword statement (not `def x = 1`, not a
+# one-liner that ends in `end`), a value from one (`x = if ...`, `y ||= begin`), or a `do` block.
+_RUBY_OPENER = re.compile(r"^(?:(?:class|module|if|unless|while|until|case|begin|for)\b|def\b(?![^(]*?\s=[^=~>]|.*\)\s*=[^=~>]))"
+                          r"|(?:=|\|\||&&|return)\s*(?:if|unless|case|begin|while|until)\b|\bdo(?:\s*\|[^|]*\|)?\s*$")
+_RUBY_END = re.compile(r"^end\b(?![?!:])")
+
+
+def ruby_unclosed(lines: Sequence[str]) -> int:
+    """Block openers minus `end` lines in Ruby source, read line by line (strings, heredocs and
+    `=begin` comments aside): 0 for a balanced file; what matters is how a merge changes it."""
+    depth = 0
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        opens = bool(_RUBY_OPENER.search(text)) and not re.search(r"\bend\s*$", text)
+        depth += opens - bool(_RUBY_END.match(text))
+    return depth
+
+
+def check_end_balance(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
+                      language: str | None = None) -> str | None:
+    """Ruby: refuse a result with more unmatched `end` lines than the original, unless the
+    snippet's new lines (those the original does not have) close more than they open (a stray
+    `end` kept beside the snippet's copy of a block; tree-sitter-ruby parses such a file without
+    an error)."""
+    if (language or "").lower() != "ruby":
+        return None
+    before, after = ruby_unclosed(original), ruby_unclosed(result)
+    known = {l.strip() for l in original}
+    if after >= before or ruby_unclosed([l for l in snippet if l.strip() not in known]) < 0:
+        return None
+    return (f"the result has {before - after} `end` line(s) more than its blocks open (the original's balance "
+            "changed): a block's `end` was kept beside the snippet's; include the lines around the block")

@@ -14,11 +14,12 @@ one-sentence reason a user can act on when it does not:
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
 
 `run_guards` runs them in that order, then (with a snippet) the snippet checks and
-`unreachable.check_code_after_exit` (a new exit laid in front of kept code),
+`unreachable.check_code_after_exit` (a new exit laid in front of kept code; its mirror
+`check_code_after_kept_exit`, new code laid after a kept exit),
 `unreachable.check_orphaned_body` (a definition's header removed while its body stays),
-`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's three
+`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's four
 (a new decorator before a blank line, a block comment opened inside an open one, a new closer
-before deeper kept lines), and returns the
+before deeper kept lines; in Ruby, an `end` too many), and returns the
 first failure. `check_head_dropped` (the
 file's first lines dropped above a snippet that opens with no marker) is for a reading no second
 one confirms (two_readings.two_readings): it is a guess either way, and run on every result it would
@@ -287,11 +288,13 @@ def _check_added_lines(
     ops = line_opcodes(original, result)
     for check in (
         lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
+        lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language, ops=ops),
         lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
         lambda: unreachable.check_pass_added_to_body(original, result, snippet, language, ops=ops),
         lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
         lambda: dangling.check_comment_reopened(original, result, language),
         lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+        lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
     ):
         reason = check()

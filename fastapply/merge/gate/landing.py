@@ -10,9 +10,11 @@ the same shape), and the result often still parses.
 
 `check_definition_kept_twice` refuses such a result. It only looks at *definition headers* at the
 outer levels of a file: a line that starts with a defining keyword (`def`, `fn`, `func`,
-`function`, `class`, `struct`, `impl`, ... after modifiers such as `pub`, `export`, `async`), that
-says where it is (distinctive), does not continue on the next line (`... (` or `,`), and is either
-at column 0 or directly inside a container (`class`, `impl`, `trait`, `interface`, `module`, ...).
+`function`, `class`, `struct`, `impl`, ... after modifiers such as `pub`, `export`, `async`) or a
+signature without one that opens a block (`public int Gamma(int x)` / `{`, `int Shop::gamma(int x)
+{`, `gamma(x: number): number {`), that says where it is (distinctive), does not continue on the
+next line (`... (` or `,`), and is either at column 0 or directly inside a container (`class`,
+`impl`, `trait`, `interface`, `module`, ...; past its lone `{` in Allman style).
 Nested helpers (`def cli(...)` inside each click test, `def cmd(arg):`) are left alone: a file
 legitimately repeats those, and a new test repeats them again.
 
@@ -57,19 +59,40 @@ _DEFINITION = re.compile(_MODIFIERS + r"(?:def|fn|func|function|class|struct|imp
 _CONTAINER = re.compile(_MODIFIERS + r"(?:class|impl|trait|interface|object|module|struct|enum|namespace|mod)\b")
 
 
+# A method or function signature without a defining keyword (`public int Gamma(int x)`,
+# `gamma(x: number): number {`, `int Shop::gamma(int x) {`): words, a name, one parameter list
+# (one level of nested brackets), an optional return type; it must open a block (`{` at its end or
+# alone on the next line). At column 0 a type must come before the name (a C or C++ function).
+_SIGNATURE = re.compile(r"^(?P<typed>(?:[\w$<>\[\]?,.*&]+\s+)*)[*&]*[A-Za-z_$~][\w$]*(?:::[~\w$]+)*\s*"
+                        r"\((?:[^()]|\([^()]*\))*\)\s*(?:(?::|->)\s*[\w$<>\[\]?,. |]+?)?\s*(?:const\s*)?\{?$")
+_STATEMENT = re.compile(r"^(?:if|for|foreach|while|switch|catch|return|new|else|await|throw|using|lock|do|"
+                        r"synchronized|with|elif|when|match)\b")
+
+
+def _signature(lines: Sequence[str], k: int, text: str) -> bool:
+    m = _SIGNATURE.match(text)
+    if m is None or _STATEMENT.match(text) or (not indent_len(lines[k]) and not m.group("typed")):
+        return False
+    if text.endswith("{"):
+        return True
+    nxt = next((x for x in lines[k + 1:] if x.strip()), None)
+    return nxt is not None and nxt.strip() == "{"
+
+
 def definition_headers(lines: Sequence[str]) -> list[str]:
     """The stripped definition-header lines at the outer levels of `lines` (see the module
-    docstring), in order, repeats included."""
+    docstring; also a keyword-less signature, `_SIGNATURE`), in order, repeats included."""
     found = []
     for k, line in enumerate(lines):
         text = line.strip()
-        if not text or not _DEFINITION.match(text) or not distinctive(text):
+        if not text or not distinctive(text) or not (_DEFINITION.match(text) or _signature(lines, k, text)):
             continue
         if text.endswith(("(", "[", ",")):
             continue  # a signature continued on the next lines: its first line says little
         depth = indent_len(line)
         if depth:
-            scope = next((x for x in reversed(lines[:k]) if x.strip() and indent_len(x) < depth), None)
+            above = [x for x in reversed(lines[:k]) if x.strip() and indent_len(x) < depth]
+            scope = above[1] if len(above) > 1 and above[0].strip() == "{" else above[0] if above else None
             if scope is None or not _CONTAINER.match(scope.strip()):
                 continue  # nested inside a function body: files repeat such helpers freely
         found.append(text)

@@ -20,7 +20,9 @@ opens, original lines other than the ones right after the sibling's block (a new
 the sibling ends right before those too).
 
 `check_sibling_overwritten` refuses a result that replaced an original opener line by the
-snippet's new opener at the same indentation when all of these hold:
+snippet's new opener at the same indentation when all of these hold (an opener: a line ending
+in `{`, `:`, `do`, ..., a `class` header without one, or a header followed by a lone `{` in
+Allman style; a header `int Shop::beta(` or `func (s *Shop) Beta(` names `beta`/`Beta`):
 
 - the new opener names another block (`renamed`: another leading name or first string literal,
   `blog.get('/'` -> `admin.get('/'`, `describe('a'` -> `describe('b'`, or a word of a long
@@ -59,6 +61,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
+from fastapply.merge.align.edge_edits import header_name
 from fastapply.merge.text.conventions import indent_width as _indent
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_generic, is_opener
@@ -70,7 +73,11 @@ def renamed(old: str, new: str) -> bool:
     SAME_NAME, or a word of each name has no like word in the other (`word_replaced`)."""
     a, b = identity(old), identity(new)
     if a is None or b is None or a == b:
-        return False
+        # a qualified or typed header names its block after the leading words (`int Shop::beta(`,
+        # `function Shop:beta(`, `func (s *Shop) Beta(`): compare the names it defines
+        a, b = header_name(old), header_name(new)
+        if a is None or b is None or a == b:
+            return False
     return (difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < SAME_NAME or word_replaced(a, b)
             or renumbered(a, b))
 
@@ -122,11 +129,37 @@ def _is_marker(line: str, known: frozenset[str]) -> bool:
     return text not in known and (is_elision(line, known) or marker_like(text))
 
 
+# A class header opened by its keyword alone (`class Shop`: Ruby, PHP's Allman). Not `def f(x)` nor
+# `function Shop:f(x)` (Ruby, Lua): measured, reading those as openers refused one right file of
+# planner-dev2 for one wrong file saved per grid seed.
+_KEYWORD_OPENER = re.compile(r"^(?:(?:public|private|protected|static|local|abstract|final)\s+)*"
+                             r"(?:class|module)\b(?!.*\bend$)")
+
+
+def _opens(lines: Sequence[str], k: int) -> bool:
+    """lines[k] opens a block: an opener line (`is_opener`), a distinctive class header that ends
+    its line without an opener (`class Shop`), or a
+    distinctive line followed by a lone `{` at its indentation (Allman style, `public int F(int
+    x)` / `{`: C#, PHP methods)."""
+    line = lines[k]
+    if is_opener(line):
+        return True
+    text = line.strip()
+    if not distinctive(text) or text.endswith((";", ",")):
+        return False
+    if _KEYWORD_OPENER.match(text):
+        return True
+    nxt = next((l for l in lines[k + 1:] if l.strip()), None)
+    return nxt is not None and nxt.strip() == "{" and _indent(nxt) == _indent(line)
+
+
 def _block_end(snippet: Sequence[str], k: int) -> int:
-    """Index just past the block that snippet[k] opens: the lines deeper than it, then the
-    closing lines (`}`, `})`, `end`) at its own indentation."""
+    """Index just past the block that snippet[k] opens: its lone `{` (Allman style), the lines
+    deeper than it, then the closing lines (`}`, `})`, `end`) at its own indentation."""
     depth = _indent(snippet[k])
     i = k + 1
+    if i < len(snippet) and snippet[i].strip() == "{" and _indent(snippet[i]) == depth:
+        i += 1
     while i < len(snippet) and (not snippet[i].strip() or _indent(snippet[i]) > depth):
         i += 1
     while i < len(snippet) and snippet[i].strip() and _indent(snippet[i]) == depth and is_generic(snippet[i]):
@@ -147,9 +180,12 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
     above = next((l for l in reversed(snippet[:k]) if l.strip()), None)
     if above is not None and not is_generic(above) and not _is_marker(above, known):
         return False
-    for line in reversed(snippet[:k]):
+    for i in range(k - 1, -1, -1):
+        line = snippet[i]
         if not line.strip() or _is_marker(line, known):
             break
+        if _opens(snippet, i) and _indent(line) < _indent(snippet[k]):
+            break  # the enclosing block's header (`class Shop` / `{`): the run has no lead-in
         if not is_generic(line):
             return False  # the block's own lead-in (`@pytest.mark...(`, a doc comment) shown
     end = _block_end(snippet, k)
@@ -179,16 +215,16 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
     for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag != "replace":
             continue
-        old = next((l for l in original[i1:i2] if l.strip()), None)
-        new = next((l for l in result[j1:j2] if l.strip()), None)
-        if old is None or new is None or not (is_opener(old) and is_opener(new)):
+        at = next((i for i in range(i1, i2) if original[i].strip()), None)
+        to = next((j for j in range(j1, j2) if result[j].strip()), None)
+        if at is None or to is None or not (_opens(original, at) and _opens(result, to)):
             continue
+        old, new = original[at], result[to]
         if _indent(old) != _indent(new) or old.strip() in shown or new.strip() in known or not renamed(old, new):
             continue
         if shown.count(new.strip()) != 1:
             continue
         k = shown.index(new.strip())
-        at = next(i for i in range(i1, i2) if original[i].strip())
         end = _block_end(original, at)
         block = frozenset(l.strip() for l in original[at:end])
         follows = next((l.strip() for l in original[end:] if l.strip() and not is_generic(l)), None)

@@ -20,6 +20,9 @@ marker hides may be deleted or kept), so the merge must not pick.
 
 `check_code_after_exit` refuses such a result, unless the snippet itself shows the exit line
 followed by that very line (the snippet asks for it) or the original already had the pair.
+`check_code_after_kept_exit` refuses the mirror: a new line laid after an original exit that
+the merge kept (a snippet opening a section with `return label + 1;` after a marker: the old
+`return label;` stays in front of it).
 
 `check_orphaned_body` refuses the mirror image: a change that removes a definition's header
 (`def app_url_defaults(self, f):`) and no more than FUSED_BODY lines of its body, adds nothing at
@@ -129,6 +132,43 @@ def check_code_after_exit(
             f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
             f"(`{follower.strip()}`, kept as line {nxt + 1}) could never run: the snippet's exit "
             "may replace the lines its marker hides; include the lines after it in the snippet"
+        )
+    return None
+
+
+def check_code_after_kept_exit(
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
+    ops: Ops | None = None,
+) -> str | None:
+    """The mirror of `check_code_after_exit`: refuse a result in which an original exit statement
+    the merge kept is followed, at the same indentation, by a line the merge added (not a closer,
+    a next branch, a declaration or a comment). A snippet that opens a section after a marker with
+    a changed exit (`// ... existing code ...`, `return label + 1;`, `}`) cannot show the old exit
+    its new line replaces; laying the new line after the kept old one writes code that can never
+    run. Unless the snippet shows the kept exit followed by that line, or the original has the
+    pair. None when nothing is found."""
+    if language and language.lower() in PROSE:
+        return None
+    ops = ops if ops is not None else line_opcodes(original, result)
+    kept = {j for tag, _i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    for tag, _i1, _i2, j1, j2 in ops:
+        if tag not in ("insert", "replace"):
+            continue
+        first = _next_code(result, j1)
+        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
+        if first is None or first >= j2 or before is None or before not in kept:
+            continue
+        exit_line, added = result[before], result[first]
+        if not is_complete_exit(exit_line) or indentation(added) != indentation(exit_line):
+            continue
+        if _MAY_FOLLOW.match(added.strip()) or is_marker(added):
+            continue
+        if followed_by(snippet, exit_line, added) or followed_by(original, exit_line, added):
+            continue
+        return (
+            f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
+            f"(kept as line {before + 1}), so it could never run: the snippet's line may replace that "
+            "exit; include the line before it in the snippet"
         )
     return None
 

@@ -103,3 +103,40 @@ def test_sibling_spacing_takes_the_originals_blank_lines_above():
     assert sibling_spacing(orig, 6, 3) == 2
     assert sibling_spacing(orig, 6, 1) == 1  # never more than the snippet shows
     assert sibling_spacing(["}", "var S = 1"], 1, 2) == 1  # at least one
+
+
+def test_a_comment_ending_a_section_goes_right_above_the_code_the_marker_keeps():
+    """A new comment, then a marker: the comment belongs to the line the marker keeps next
+    (blank_edges.blank_separation), not separated from it by the original's blank line, which
+    stays above the comment (the pattern grid's comment above a method, context_above style,
+    in every language)."""
+    from fastapply.merge.align.blank_edges import blank_separation
+    from fastapply.merge.instant import instant_merge
+
+    assert blank_separation(["", "    }"], "    public int beta(int x) {", "    // Counts the items.", tail=True) == 0
+    assert blank_separation(["", "    }"], "    public int beta(int x) {", "    public int delta(int x) {", tail=True) == 1
+    original = ("public class Shop {\n    public int alpha(int x) {\n        return x;\n    }\n\n"
+                "    public int beta(int x) {\n        return x + 1;\n    }\n}\n")
+    snippet = ("// ... existing code ...\n        return x;\n    }\n\n    // Counts the items that x selects.\n"
+               "// ... existing code ...\n")
+    merged = instant_merge(original, snippet, language="java")
+    assert merged.text == original.replace("\n\n    public int beta", "\n\n    // Counts the items that x selects.\n"
+                                                                      "    public int beta")
+
+
+def test_a_new_import_next_to_a_kept_one_joins_its_group():
+    """marker, a new `#include`, a blank line, then code: the include goes with the kept include
+    above, not separated from it by a blank line of its own (pattern grid, add_import in C++,
+    context_below style)."""
+    from fastapply.merge.align.blank_edges import blank_separation
+    from fastapply.merge.instant import instant_merge
+
+    assert blank_separation(["", "int Shop::alpha(int x) {"], '#include "shop.h"', "#include <iostream>") == 0
+    assert blank_separation(["", "int Shop::alpha(int x) {"], '#include "shop.h"', "int Shop::delta(int x) {") == 1
+    # a comment opens no group at a section's head (a new function's doc comment keeps its blank line)
+    assert blank_separation(["", "int Shop::alpha(int x) {"], "}", "// Counts the items.") == 1
+    original = '#include "shop.h"\n\nint Shop::alpha(int x) {\n  return loadPrice(x);\n}\n'
+    snippet = ("// ... existing code ...\n#include <iostream>\n\nint Shop::alpha(int x) {\n"
+               "  return loadPrice(x);\n// ... existing code ...\n")
+    merged = instant_merge(original, snippet, language="cpp")
+    assert merged.text == original.replace('"shop.h"\n', '"shop.h"\n#include <iostream>\n')

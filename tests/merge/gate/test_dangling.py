@@ -18,6 +18,18 @@ def test_decorators_are_recognised():
     assert not dangling.is_decorator("# @todo")
 
 
+def test_bracket_attributes_are_decorators_in_the_languages_that_write_them():
+    assert dangling.is_decorator("        [Obsolete]", "csharp")
+    assert dangling.is_decorator("    #[inline]", "rust") and dangling.is_decorator("#[derive(Debug)]", "rust")
+    assert dangling.is_decorator("[[nodiscard]]", "cpp") and dangling.is_decorator("    #[Deprecated]", "php")
+    assert not dangling.is_decorator("[tool.black]", "toml") and not dangling.is_decorator("[Obsolete]")
+    assert not dangling.is_decorator("    [a, b]", "csharp")
+    original = lines("class Shop\n{\n    public int A() { return 1; }\n\n    public int B() { return 2; }\n}")
+    result = original[:4] + ["    [Obsolete]", ""] + original[4:]
+    reason = dangling.check_dangling_decorator(original, result, "csharp")
+    assert reason and "[Obsolete]" in reason
+
+
 def test_a_new_decorator_followed_by_a_blank_line_is_refused():
     original = lines("import os\n\n\ndef add(path):\n    return path\n\n\n@contextmanager\ndef ctx():\n    yield\n")
     result = original[:2] + ["", "@contextmanager", ""] + original[2:]
@@ -67,3 +79,28 @@ def test_a_closer_before_shallower_lines_or_a_shown_pair_passes():
     assert dangling.check_closer_before_deeper(original, result, lines("// ...\n  if (b) {\n    h()\n  }\n// ..."), "javascript") is None
     deeper = lines("function f() {\n  if (a) {\n    g()\n  }\n  })\n    .then(x)\n  return 1\n}")
     assert dangling.check_closer_before_deeper(original, deeper, lines("// ...\n  })\n    .then(x)\n// ..."), "javascript") is None
+
+
+RUBY = "class Shop\n  def alpha(x)\n    x\n  end\n\n  def gamma(x)\n    label = format(x)\n    label\n  end\nend\n"
+
+
+def test_ruby_blocks_are_counted_by_their_openers_and_ends():
+    assert dangling.ruby_unclosed(lines(RUBY)) == 0
+    assert dangling.ruby_unclosed(lines("items.each do |i|\n  puts i\nend\nx = if a\n  1\nelse\n  2\nend\n")) == 0
+    assert dangling.ruby_unclosed(lines("def ok? = true\ndef empty; end\nputs 1 if ready\n")) == 0
+    assert dangling.ruby_unclosed(lines(RUBY + "end\n")) == -1
+
+
+def test_a_stray_ruby_end_is_refused():
+    """A method moved first whose old copy was taken apart, its `end` kept (the pattern grid's
+    move_method in the minimal style): tree-sitter-ruby parses the extra `end` without an error."""
+    original = lines(RUBY)
+    result = original[:1] + original[5:9] + [""] + original[1:5] + ["  end"] + original[9:]
+    snippet = lines("# ... existing code ...\n  def gamma(x)\n    label = format(x)\n    label\n  end\n\n"
+                    "# ... existing code ...\n  end\nend\n")
+    reason = dangling.check_end_balance(original, result, snippet, "ruby")
+    assert reason and "`end`" in reason
+    assert dangling.check_end_balance(original, original[:9] + ["  end"] + original[9:], snippet, "python") is None
+    adds_end = lines("# ... existing code ...\n    label\n  end\n  end\n# ... existing code ...\n")
+    assert dangling.check_end_balance(original, result, adds_end + ["stray_end"], "ruby")  # `end` is known
+    assert dangling.check_end_balance(original, original, snippet, "ruby") is None

@@ -120,3 +120,22 @@ def test_a_new_definition_the_snippet_pins_from_above_is_no_split():
     # A generic line shown above the header (`pass`) pins nothing.
     generic = over[:8] + ["    pass"] + over[8:]
     assert landing.check_definition_split(original, generic, ["    pass", "", "def test_new(runner):"]) is not None
+
+
+def test_keyword_less_signatures_are_definition_headers():
+    """C#, Java, C++ and TypeScript methods have no defining keyword; a method moved first whose
+    old copy stayed (the pattern grid's move_method, C# minimal style) wrote it twice."""
+    csharp = ["namespace Shop", "{", "    public class Shop", "    {", "        public int Gamma(int x)", "        {",
+              "            return x;", "        }", "    }", "}"]
+    assert landing.definition_headers(csharp) == ["public class Shop", "public int Gamma(int x)"]
+    cpp = ["int Shop::gamma(int x) {", "  if (ready(x)) {", "    return label(x);", "  }", "}"]
+    assert landing.definition_headers(cpp) == ["int Shop::gamma(int x) {"]
+    ts = ["export class Shop {", "  gamma(x: number): number {", "    return x;", "  }", "}"]
+    assert landing.definition_headers(ts) == ["export class Shop {", "gamma(x: number): number {"]
+    # calls, statements and declarations are no headers
+    assert landing.definition_headers(["class Shop {", "    if (isReady(x)) {", "    }", "    computeLimit(x);",
+                                       "}", "printLabels(count);"]) == ["class Shop {"]
+    moved = csharp[:4] + csharp[4:8] + [""] + csharp[4:]
+    snippet = ["// ... existing code ...", "    {", "        public int Gamma(int x)", "        {",
+               "            return x;", "        }", "// ... existing code ..."]
+    assert landing.check_definition_kept_twice(csharp, moved, snippet)

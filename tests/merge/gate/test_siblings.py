@@ -125,3 +125,50 @@ def test_names_that_differ_only_in_their_numbers_are_siblings_numbered_in_turn()
     assert siblings.renamed("app.get('/alternate', function(req, res){", "app.get('/alternate2', function(req, res){")
     assert siblings.renumbered("it test1", "it test2") and not siblings.renumbered("it test", "it test")
     assert not siblings.renamed("describe('.accept(types)', function(){", "describe('.accepts(types)', function(){")
+
+
+CSHARP = """namespace Shop
+{
+    public class Shop
+    {
+        public int Alpha(int x)
+        {
+            var price = LoadPrice(x);
+            return price;
+        }
+
+        public int Beta(int x)
+        {
+            var count = CountItems(x);
+            return count;
+        }
+    }
+}
+"""
+
+
+def test_allman_and_qualified_headers_are_openers_with_their_own_names():
+    """The pattern grid's method added in the middle, in the context_above style (the snippet
+    stops inside the new method): C# matched its lone `{` on the next method's and wrote the new
+    method over it; C++ (`int Shop::beta(`), Go (`func (s *Shop) Beta(`) and Lua
+    (`function Shop:beta(`) the same, their names read as the leading `int`, `func`, `function`."""
+    snippet = ("// ... existing code ...\n            var price = LoadPrice(x);\n            return price;\n        }\n\n"
+               "        public int Delta(int x)\n        {\n            var limit = ComputeLimit(x);\n"
+               "            return limit;\n// ... existing code ...\n")
+    merged = instant_merge(CSHARP, snippet, language="csharp")
+    assert merged.text is None or "public int Beta(int x)" in merged.text
+    assert siblings.renamed("int Shop::beta(int x) {", "int Shop::delta(int x) {")
+    assert siblings.renamed("func (s *Shop) Beta(x int) int {", "func (s *Shop) Delta(x int) int {")
+    assert siblings.renamed("function Shop:beta(x)", "function Shop:delta(x)")
+    assert not siblings.renamed("int Shop::beta(int x) {", "int Shop::beta(int x, int scale) {")
+
+
+def test_the_enclosing_header_above_a_first_member_is_no_lead_in():
+    """A new first method right under `class Shop` / `{` (PHP, Allman) was written over the first
+    one: the class header above it is not the method's own lead-in and settles nothing."""
+    original = ("<?php\n\nclass Shop\n{\n    public function alpha($x)\n    {\n        $price = $this->loadPrice($x);\n"
+                "        return $price;\n    }\n\n    public function beta($x)\n    {\n        return $x;\n    }\n}\n")
+    snippet = ("// ... existing code ...\nclass Shop\n{\n    public function delta($x)\n    {\n"
+               "        $limit = $this->computeLimit($x);\n        return $limit;\n    }\n\n// ... existing code ...\n")
+    merged = instant_merge(original, snippet, language="php")
+    assert merged.text is None or "public function alpha($x)" in merged.text

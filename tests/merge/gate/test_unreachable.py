@@ -85,6 +85,42 @@ def test_instant_merge_refuses_a_return_it_cannot_anchor():
     assert merged.text is None and "could never run" in merged.refused_reason
 
 
+SHOP = """public class Shop {
+    public int alpha(int x) {
+        int price = loadPrice(x);
+        return price;
+    }
+
+    public int gamma(int x) {
+        int label = formatLabel(x);
+        return label;
+    }
+}
+"""
+
+
+def test_a_new_line_after_a_kept_exit_is_refused():
+    """The mirror: a section opening after a marker with a changed exit; the old exit kept in front
+    of it (the pattern grid's change_return in the context_below style wrote this in ten languages)."""
+    original = lines(SHOP)
+    at = original.index("        return label;") + 1
+    result = original[:at] + ["        return label + 1;"] + original[at:]
+    snippet = lines("// ... existing code ...\n        return label + 1;\n    }\n}\n")
+    reason = unreachable.check_code_after_kept_exit(original, result, snippet, "java")
+    assert reason and "could never run" in reason and "return label;" in reason
+    # the snippet asking for the pair, a closer after the exit, or prose: no refusal
+    asked = lines("// ...\n        return label;\n        return label + 1;\n// ...")
+    assert unreachable.check_code_after_kept_exit(original, result, asked, "java") is None
+    closed = original[:at] + ["    }", "", "    public int delta(int x) {", "        return 1;"] + original[at:]
+    assert unreachable.check_code_after_kept_exit(original, closed, snippet, "java") is None
+    assert unreachable.check_code_after_kept_exit(original, result, snippet, "markdown") is None
+
+
+def test_instant_merge_refuses_a_changed_exit_after_a_marker():
+    merged = instant_merge(SHOP, "// ... existing code ...\n        return label + 1;\n    }\n}\n", language="java")
+    assert merged.text is None and "could never run" in merged.refused_reason
+
+
 # --------------------------------------------------------------------------- orphaned bodies
 
 METHODS = '''class Blueprint:
