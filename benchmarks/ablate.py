@@ -16,10 +16,10 @@ became right (+right), became wrong (+wrong), became refused (+refused), and the
 team decides on: wrong -> refused (wrong files the rule makes), right -> refused (right files the
 rule buys), right/refused -> wrong (wrong files the rule prevents). It prints no row content.
 
-The baseline (outcome per row, and which switch targets each row reached) is cached per set
-under --cache, keyed by the set's bytes, the merge package's source and the switches' targets; a
-switch reruns only the rows that reached its target (a rule a row never reaches cannot change
-that row). Every switch runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default
+The baseline (outcome per row, and which switches each row reached) is cached per set under
+--cache, keyed by the set's bytes, the merge package's source and the switches; a switch reruns
+only the rows that reached it (`_track`: where the rule returned something else than its off
+value, or a skipped `if`'s condition held; a rule that a row never reaches so cannot change it). Every switch runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default
 and cap 2) at a time.
 The hash seed is pinned (PYTHONHASHSEED=0): a few refusal messages once depended on set order.
 
@@ -243,17 +243,58 @@ def switch_off(switch: Switch) -> None:
 
 
 def _probe(switch: Switch) -> str:
-    return switch.target  # the function whose call shows a row reached the rule
+    """The key under which the baseline records that a row reached the rule: a row that never
+    reaches it keeps its outcome with the rule off, so only reached rows are rerun."""
+    return switch.name
 
 
-def _track(targets: list[str], reached: set) -> None:
-    """Wrap each target so that calling it adds the target to `reached`."""
-    for target in sorted(set(targets)):
-        _, _, fn = _resolve(target)
+def _tracked_if(switch: Switch) -> bool:
+    """A skipped `if` of a function: a row reaches it only where its condition held."""
+    old = switch.off[1] if switch.off[0] == "source" else ""
+    return old.startswith("if ") and old.endswith(":") and switch.off[2] == "if False:"
 
-        def wrapper(*a, _fn=fn, _t=target, **k):
-            reached.add(_t)
-            return _fn(*a, **k)
+
+def _track(switches: list[Switch], reached: set) -> None:
+    """Make each switch's rule add the switch's name to `reached` where turning it off could change
+    the row: a `return` switch where the rule returned something else than its off value, an
+    `identity` switch where it returned something else than the arguments it would hand back, a
+    skipped `if` where its condition held (the function is recompiled with a probe in the
+    condition); any other switch where its function is called. The rules' results are unchanged."""
+    by_target: dict[str, list[Switch]] = {}
+    for s in switches:
+        by_target.setdefault(s.target, []).append(s)
+    for target, group in sorted(by_target.items()):
+        module, _, fn = _resolve(target)
+        ifs = [s for s in group if _tracked_if(s)]
+        if ifs:
+            src = textwrap.dedent(inspect.getsource(fn))
+            for s in ifs:
+                cond = s.off[1][len("if "):-1]
+                src = src.replace(s.off[1], f"if __ablate_hit__({s.name!r}, {cond}):")
+            space: dict = {}
+            code = compile(src, inspect.getsourcefile(fn), "exec",
+                           flags=__future__.annotations.compiler_flag, dont_inherit=True)
+            module.__ablate_hit__ = lambda name, c: (c and reached.add(name)) or c
+            exec(code, vars(module), space)  # the module's own globals: wrappers put there later are seen
+            probed = space[fn.__name__]
+        else:
+            probed = fn
+        rest = [s for s in group if not _tracked_if(s)]
+
+        def wrapper(*a, _fn=probed, _rest=rest, **k):
+            out = _fn(*a, **k)
+            for s in _rest:
+                kind = s.off[0]
+                if kind == "return":
+                    changed = out != s.off[1]
+                elif kind == "identity":
+                    at = s.off[1]
+                    changed = out != (tuple(a[i] for i in at) if isinstance(at, tuple) else a[at])
+                else:
+                    changed = True
+                if changed:
+                    reached.add(s.name)
+            return out
 
         wrapper.__wrapped__ = fn
         _replace_everywhere(fn, wrapper)
@@ -272,9 +313,9 @@ def _outcome(row: dict) -> str:
 
 
 def _baseline_job(args) -> tuple[str, list[str], list[list[str]]]:
-    set_name, targets = args
+    set_name, switches = args
     reached: set = set()
-    _track(targets, reached)
+    _track(switches, reached)
     outcomes, reach = [], []
     for row in ROWS[set_name]:
         reached.clear()
@@ -371,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = max(1, min(2, a.jobs))
     ctx = multiprocessing.get_context("fork")
     targets = [_probe(s) for s in SWITCHES]
-    src = _source_key() + hashlib.sha1(" ".join(sorted(set(targets))).encode()).hexdigest()[:6]  # reach tracked per target
+    src = _source_key() + hashlib.sha1((" ".join(sorted(set(targets))) + inspect.getsource(_track)).encode()).hexdigest()[:6]
     cache = pathlib.Path(a.cache)
     cache.mkdir(parents=True, exist_ok=True)
     base: dict[str, tuple[list[str], list[list[str]]]] = {}
@@ -382,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         if f.exists():
             base[path] = tuple(json.loads(f.read_text()))
         else:
-            todo.append((path, targets, f))
+            todo.append((path, SWITCHES, f))
     if todo:
         with ctx.Pool(jobs, maxtasksperchild=1) as pool:
             done = pool.map(_baseline_job, [(p, t) for p, t, _ in todo], chunksize=1)
