@@ -50,8 +50,8 @@ from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file
 from fastapply.merge.text.whitespace import keep_original_whitespace
 
 
-def _refuse(reason: str, method: str | None = None, rung: str | None = None, candidate: str | None = None) -> MergeResult:
-    return MergeResult(None, reason, method, rung, candidate)
+def _refuse(reason: str, method: str | None = None) -> MergeResult:
+    return MergeResult(None, reason, method, None, None)
 
 
 def instant_merge(
