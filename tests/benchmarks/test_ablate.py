@@ -85,3 +85,24 @@ def test_an_unknown_switch_name_is_a_one_line_error(capsys, tmp_path):
     data.write_text('{"original": "a\\n", "snippet": "b\\n", "expected": "b\\n"}\n')
     assert ablate.main([str(data), "--only", "no-such-rule"]) == 2
     assert "unknown switch(es): no-such-rule" in capsys.readouterr().err
+
+
+def _reached(original: str, snippet: str):
+    reached: set = set()
+    ablate._track(ablate.SWITCHES, reached)
+    return instant_merge(original, snippet).text, sorted(reached)
+
+
+def test_a_row_reaches_only_the_rules_that_could_change_it():
+    """The excerpt row reaches `excerpt` (its reading is what writes it), but no guard (each passed
+    it: returned its off value None) and no skipped `if` of two_readings (none held); the tracking
+    leaves the result as it was."""
+    original = "".join(f"value_{i} = compute({i})\n" for i in range(12))
+    snippet = "value_3 = compute(3)\nvalue_4 = compute(44)\nvalue_5 = compute(5)\n"
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1, maxtasksperchild=1) as pool:
+        text, reached = pool.apply(_reached, (original, snippet))
+    assert text == original.replace("compute(4)", "compute(44)")
+    assert "excerpt" in reached
+    assert not [n for n in reached if n.startswith("guard:")]
+    assert not {"deletes-less", "twin-joint", "blank-lines-only"} & set(reached)
