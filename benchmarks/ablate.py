@@ -71,7 +71,6 @@ def _skip(old: str, new: str = "if False:"):
 
 SWITCHES: list[Switch] = [
     # tie-breakers between equal places of a section with no anchor (align/lazy.py calls them in turn)
-    Switch("order", "tie", M + "align.ties:forced_place", _ret(None), "rival places settled by the later sections' order"),
     Switch("pinned", "tie", M + "align.ties:pinned_place", _ret(None), "rival places settled by a changed line's old form"),
     Switch("enclosed", "tie", M + "align.ties:enclosed_place", _ret(None), "rival places settled by blocks the previous section left open"),
     Switch("twins", "tie", M + "align.lazy:_twin_free", _ret(None), "rival places settled by the one reading without a pasted twin"),
@@ -256,7 +255,8 @@ def _tracked_if(switch: Switch) -> bool:
 
 def _track(switches: list[Switch], reached: set) -> None:
     """Make each switch's rule add the switch's name to `reached` where turning it off could change
-    the row: a `return` switch where the rule returned something else than its off value, an
+    the row: a `return` switch where the rule raised or returned something else than its off value (one
+    annotated `-> None`, which acts on its arguments, wherever it is called), an
     `identity` switch where it returned something else than the arguments it would hand back, a
     skipped `if` where its condition held (the function is recompiled with a probe in the
     condition); any other switch where its function is called. The rules' results are unchanged."""
@@ -280,13 +280,18 @@ def _track(switches: list[Switch], reached: set) -> None:
         else:
             probed = fn
         rest = [s for s in group if not _tracked_if(s)]
+        acts = inspect.signature(fn).return_annotation in (None, "None")  # acts by raising or on its arguments
 
-        def wrapper(*a, _fn=probed, _rest=rest, **k):
-            out = _fn(*a, **k)
+        def wrapper(*a, _fn=probed, _rest=rest, _acts=acts, **k):
+            try:
+                out = _fn(*a, **k)
+            except Exception:  # a rule that raises (Ambiguous, Unplaceable) does what its off value would not
+                reached.update(s.name for s in _rest)
+                raise
             for s in _rest:
                 kind = s.off[0]
                 if kind == "return":
-                    changed = out != s.off[1]
+                    changed = _acts or out != s.off[1]
                 elif kind == "identity":
                     at = s.off[1]
                     changed = out != (tuple(a[i] for i in at) if isinstance(at, tuple) else a[at])

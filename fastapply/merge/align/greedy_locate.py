@@ -10,7 +10,6 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
