@@ -175,7 +175,6 @@ _GUARDS = {  # module where each guard is defined: name -> what it refuses
         "check_comment_reopened": "a block comment opened inside an open one",
         "check_closer_before_deeper": "a new closer before deeper kept lines",
     },
-    "snippet.renames": {"kept_beside": "a renamed header kept beside the original one"},
 }
 SWITCHES += [Switch("guard:" + fn, "guard", M + mod + ":" + fn, _ret(None), what)
              for mod, fns in _GUARDS.items() for fn, what in fns.items()]
