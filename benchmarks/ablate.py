@@ -139,7 +139,6 @@ _GUARDS = {  # module where each guard is defined: name -> what it refuses
         "check_markers_left": "a marker line left in the result",
         "check_changed": "a result equal to the original where the snippet may mean a change",
         "check_parses": "a result that no longer parses",
-        "check_empty_bodies": "a definition's body emptied",
         "check_file_head": "a result starting indented where the original does not",
         "check_deletions": "far more lines deleted than the snippet shows",
         "check_head_dropped": "the file's head dropped above an unmarked start",
@@ -357,20 +356,31 @@ COLS = ("right", "wrong", "refused", "+right", "+wrong", "+refused",
         "wrong>refused", "right>refused", "right>wrong", "refused>wrong", "refused>right", "wrong>right")
 
 
+def gained_lost(t: dict[str, int]) -> tuple[int, int]:
+    """A rule's rows gained and lost, summed over the sets (a row right with it and wrong without
+    it counts twice): gained = right it buys (right with it, refused or wrong without) plus wrong
+    files it prevents (refused with it, wrong without); lost = wrong files it makes (wrong with
+    it, refused or right without) plus right files it refuses (refused with it, right without)."""
+    gained = t["right>refused"] + 2 * t["right>wrong"] + t["refused>wrong"]
+    lost = t["wrong>refused"] + 2 * t["wrong>right"] + t["refused>right"]
+    return gained, lost
+
+
 def markdown_table(report: dict) -> str:
-    """One row per switch, from the rule's side (summed over the sets): the right files it buys
-    (right with it, not without), the wrong files it makes (wrong with it, not without), and
-    what its absence gives: rows turned right, turned wrong, turned refused."""
-    out = ["| rule | kind | module | what it protects | right it buys | wrong it makes | right without it "
-           "| wrong without it | refused without it |", "|---|---|---|---|---|---|---|---|---|"]
+    """One row per switch, from the rule's side (summed over the sets): rows gained and rows lost
+    (`gained_lost`), and the rows that turn wrong without it (a rule whose removal turns none
+    wrong and whose gain does not exceed its loss earns nothing here)."""
+    out = ["| rule | kind | module | what it protects | rows gained | rows lost | wrong without it |",
+           "|---|---|---|---|---|---|---|"]
     known = {s.name: s for s in SWITCHES}
     for name, s in report["switches"].items():
         t = s["total"]
         target = known[name].target if name in known else s["target"]
         protects = known[name].protects if name in known else s["protects"]
         module = target.split(":")[0].removeprefix("fastapply.merge.") + "." + target.split(":")[1]
-        out.append(f"| {name} | {s['kind']} | `{module}` | {protects} | {t['right>refused'] + t['right>wrong']} "
-                   f"| {t['wrong>refused'] + t['wrong>right']} | {t['+right']} | {t['+wrong']} | {t['+refused']} |")
+        gained, lost = gained_lost(t)
+        out.append(f"| {name} | {s['kind']} | `{module}` | {protects} | {gained} | {lost} "
+                   f"| {t['right>wrong'] + t['refused>wrong']} |")
     return "\n".join(out)
 
 

@@ -75,9 +75,12 @@ def test_the_table_reads_each_rule_from_its_side():
     counts.update({"right>refused": 2, "wrong>refused": 1, "+refused": 3, "+wrong": 0, "+right": 0})
     report = {"switches": {"pinned": {"kind": "tie", "target": "fastapply.merge.align.ties:pinned_place",
                                       "protects": "", "total": counts}}}
+    counts.update({"right>wrong": 1, "refused>right": 1})
     row = ablate.markdown_table(report).split("\n")[2]
     assert row.startswith("| pinned | tie | `align.ties.pinned_place` |")
-    assert row.endswith("| 2 | 1 | 0 | 0 | 3 |")  # buys 2 right, makes 1 wrong; without it 3 more refused
+    # gained: 2 right it buys + 2 for a right row it keeps from turning wrong; lost: 1 wrong it
+    # makes + 1 right it refuses; 1 row turns wrong without it
+    assert row.endswith("| 4 | 2 | 1 |")
 
 
 def test_an_unknown_switch_name_is_a_one_line_error(capsys, tmp_path):
