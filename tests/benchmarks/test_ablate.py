@@ -109,3 +109,26 @@ def test_a_row_reaches_only_the_rules_that_could_change_it():
     assert "excerpt" in reached
     assert not [n for n in reached if n.startswith("guard:")]
     assert not {"deletes-less", "twin-joint", "blank-lines-only"} & set(reached)
+
+
+def test_a_rule_that_raises_or_acts_on_its_arguments_is_reached():
+    """A rule whose off value is None reaches a row where it raises (lazy placement refuses by
+    raising) or, annotated `-> None`, wherever it is called (it acts on its arguments)."""
+    import types
+
+    module = types.ModuleType("fastapply._ablate_probe")
+    exec("def raises(x):\n    raise ValueError(x)\n\n"
+         "def appends(out: list, x) -> None:\n    out.append(x)\n\n"
+         "def passes(x):\n    return None\n", vars(module))
+    sys.modules[module.__name__] = module
+    try:
+        switches = [ablate.Switch(n, "guard", f"{module.__name__}:{n}", ("return", None)) for n in ("raises", "appends", "passes")]
+        reached: set = set()
+        ablate._track(switches, reached)
+        with pytest.raises(ValueError):
+            module.raises(1)
+        module.appends([], 1)
+        module.passes(1)
+        assert reached == {"raises", "appends"}
+    finally:
+        del sys.modules[module.__name__]
