@@ -127,6 +127,7 @@ SWITCHES: list[Switch] = [
     Switch("greedy-insertions-check", "guard", M + "align.greedy_locate:_check_insertions", _ret(None), "inserted lines alike to the ones they sit beside refused"),
     # exemptions from guards
     Switch("new-blocks", "exempt", M + "gate.copies:copies_in_new_blocks", _ret(False), "copies inside a new block shown whole pass the copied-lines guard"),
+    Switch("changed-twins", "exempt", M + "gate.copies:copies_replace_changed_lines", _ret(False), "a changed line equal to one elsewhere passes the copied-lines guard"),
     Switch("shown-blocks", "exempt", M + "gate.shown_whole:deletion_in_shown_block", _ret(False), "a short deletion inside a block shown whole is shown"),
     Switch("rewrites", "exempt", M + "gate.shown_whole:inside_rewritten_definition", _ret(False), "lines removed inside a definition shown whole are shown"),
     Switch("shown-by-neighbours", "exempt", M + "gate.snippet_checks:_deletion_shown_by_neighbours", _ret(False), "a short deletion whose two neighbours the snippet shows adjacent"),

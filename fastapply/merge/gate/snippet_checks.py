@@ -307,7 +307,8 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     """Stricter than `check_duplicated_lines`, for deterministic merges: a distinctive line may
     not occur in the merge more often than in the original or in the snippet, whichever is more
     (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one).
-    Exempt (copies.py): copies in new blocks shown whole."""
+    Exempt (copies.py): copies in new blocks shown whole and changed lines that equal a line the
+    file has elsewhere, placed where the snippet's context points."""
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     copied = list(copied_lines(original, result, snippet).items())
@@ -318,10 +319,12 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         # boilerplate comment line (a doc example's `/// # use clap::App;`)
         return None
     if copied:
-        from fastapply.merge.gate.copies import copies_in_new_blocks
+        from fastapply.merge.gate.copies import copies_in_new_blocks, copies_replace_changed_lines
 
         if copies_in_new_blocks(original, result, snippet):
             return None  # new code shaped like old: each copy sits in a new block shown whole
+        if copies_replace_changed_lines(original, result, snippet):
+            return None  # a changed line that equals a line the file has elsewhere, at the place shown
     if len(copied) >= COPIED_LINES:
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
