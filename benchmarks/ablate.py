@@ -163,6 +163,7 @@ _GUARDS = {  # module where each guard is defined: name -> what it refuses
         "check_context_opener_twice": "a context opener opened twice",
     },
     "gate.siblings": {"check_sibling_overwritten": "a sibling block's opener overwritten"},
+    "gate.kept_code": {"check_marker_kept_nothing": "a marker laid over nothing where code was"},
     "gate.unreachable": {
         "check_code_after_exit": "a new exit in front of kept code",
         "check_orphaned_body": "a header removed, its body kept",
