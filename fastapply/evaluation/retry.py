@@ -10,6 +10,8 @@ choose between the options the refusal offers, as a planner knows its own intent
 - a marker must stand where the expected file has lines the snippet does not show (the two snippet
   lines around it are not neighbours there; the file goes on above a leading one, below a trailing one);
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
+- the sections it did not touch that the expected file has must still follow the touched ones in
+  order (an option that adds lines a kept section also shows makes the two overlap);
 - removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
@@ -115,12 +117,12 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
             return False
     pos = 0
     for run, hit in sections:
-        if not hit or not run:
+        if not run:
             continue
         found = _find_run(run, want, pos)
-        if found is None:
-            return False
-        pos = found + len(run)
+        if found is None and (hit or _find_run(run, want, 0) is not None):
+            return False  # a touched section out of place, or one the option made overlap a section it kept
+        pos = pos if found is None else found + len(run)
     return True
 
 
@@ -130,22 +132,41 @@ def choose(refusal: Refusal | None, snippet: str, expected: str) -> Option | Non
     earlier one edits, kept only while the whole still agrees. None when no option agrees."""
     if refusal is None:
         return None
+    lines = snippet.splitlines()
+    content = [k + 1 for k, line in enumerate(lines) if line.strip()]
+    head, tail = (content[0], content[-1] + 1) if content else (1, 1)
     chosen: list[Option] = []
     used: set[int] = set()
-    for option in refusal.options:
-        spots = {e.at if e.at is not None else e.start for e in option.edits}
+    # markers at an open edge first: the file goes on there or not, whatever else the revision adds
+    ordered = sorted(refusal.options, key=lambda o: not all(_edge_marker(e, head, tail) for e in o.edits))
+    for option in ordered:
+        edge = {e for e in option.edits if _edge_marker(e, head, tail)}
+        spots = {e.at if e.at is not None else e.start for e in option.edits if e not in edge}
         spots |= {k for e in option.edits if e.start is not None for k in range(e.start, e.end + 1)}
         if spots & used or not agrees(option, snippet, expected):
             continue
-        joint = Option("; ".join(o.says for o in chosen + [option]), tuple(e for o in chosen + [option] for e in o.edits))
+        joint = _joined(chosen + [option], head, tail)
         if chosen and not agrees(joint, snippet, expected):
             continue
         chosen.append(option)
         used |= spots
     if not chosen:
         return None
-    return chosen[0] if len(chosen) == 1 else Option("; ".join(o.says for o in chosen),
-                                                      tuple(e for o in chosen for e in o.edits))
+    return chosen[0] if len(chosen) == 1 else _joined(chosen, head, tail)
+
+
+def _edge_marker(edit: Edit, head: int, tail: int) -> bool:
+    """A marker put before the snippet's first content line or after its last one."""
+    return edit.action == "marker" and (edit.at <= head or edit.at >= tail)
+
+
+def _joined(options: list[Option], head: int, tail: int) -> Option:
+    """The options as one, their edits in order, except that a marker at the snippet's start
+    goes before, and one at its end after, anything else put at the same line (the marker is
+    the edge; lines added there are inside it)."""
+    edits = [e for o in options for e in o.edits]
+    rank = lambda e: (-1 if e.at <= head else 1) if _edge_marker(e, head, tail) else 0
+    return Option("; ".join(o.says for o in options), tuple(sorted(edits, key=rank)))
 
 
 Merge = Callable[[dict, str], "object"]  # (example, snippet) -> a MergeResult (instant_merge's)

@@ -8,6 +8,7 @@ from fastapply import cli
 from fastapply.evaluation.retry import agrees, choose, run_retry
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
 SNIPPET = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
@@ -66,3 +67,24 @@ def test_lines_shown_deleted_agree_only_when_the_intent_has_them_gone():
     minus = Option("delete the head", (Edit("deleted", at=1, text="a = 1"),))
     assert agrees(minus, snippet, "b = 2\nc = 3\n")
     assert not agrees(minus, snippet, "a = 1\nb = 2\nc = 3\n")
+
+
+def test_an_option_that_makes_a_touched_section_overlap_a_kept_one_does_not_agree():
+    snippet = "# ...\nb = 2\n# ...\nc = 3\nd = 4\n"
+    expected = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    # adding `c = 3` below section 1 runs it into section 2, which shows `c = 3` itself
+    overlap = Option("add c below b", (Edit("insert", at=3, text="c = 3"),))
+    assert not agrees(overlap, snippet, expected)
+    assert agrees(Option("add a above b", (Edit("insert", at=2, text="a = 1"),)), snippet, expected)
+
+
+def test_edge_markers_are_chosen_first_and_stand_outside_the_lines_added_at_the_same_edge():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    snippet = "b = 2\nc = 3\n"
+    expected = "z = 0\na = 1\nb = 2\nc = 3\nd = 4\ny = 5\n"
+    above = Option("add a above", (Edit("insert", at=1, text="a = 1"),))
+    below = Option("add d below", (Edit("insert", at=3, text="d = 4"),))
+    markers = Option("markers", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
+    chosen = choose(Refusal("form", "c", "f", options=(above, below, markers)), snippet, expected)
+    assert revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\nd = 4\n# ...\n"

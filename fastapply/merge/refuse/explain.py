@@ -24,12 +24,12 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_side,
-                                            new_sections, pin_option, section_pins, settle)
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges,
+                                            open_side, new_sections, pin_option, section_pins, settle)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import distinctive, is_generic
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
 
@@ -290,6 +290,36 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     `candidate` and `readings` (the whole-file readings the merge refused between) are where
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
+    return _with_edges(inp, _explain(inp, sentence, candidate, readings))
+
+
+def _with_edges(inp: Input, refusal: Refusal) -> Refusal:
+    """The refusal with, after its own options, the markers a snippet lacks at an unmarked edge
+    that is not the file's edge (`open_edges`): such an edge claims the file's start or end, so a
+    planner who keeps the code beyond it adds the marker along with whatever else settles the refusal."""
+    lead, trail = open_edges(inp)
+    if refusal.kind == "out-of-order" or not (lead or trail) or not inp.sections:
+        return refusal
+    have = {(e.action, e.at) for o in refusal.options for e in o.edits}
+    extra = [o for o in edge_markers(inp, lead, trail) if not {(e.action, e.at) for e in o.edits} & have]
+    floating = [n for n, k, edge in ((0, inp.sections[0][0], lead), (len(inp.sections) - 1, inp.sections[-1][1], trail))
+                if edge and not _pins(inp, k)]
+    if floating:
+        # a marker lets the edge section float; with no line the file holds once, it floats to a
+        # guess: offer the markers only with the unchanged lines that pin each place it fits
+        extra = [Option(f"{o.says}, and {pin.says}", tuple(e for e in o.edits if e.at <= pin.edits[0].at) + pin.edits
+                        + tuple(e for e in o.edits if e.at > pin.edits[0].at))
+                 for o in extra[:1] for n in dict.fromkeys(floating) for pin in section_pins(inp, n)]
+    return refusal.with_(options=refusal.options + tuple(extra)) if extra else refusal
+
+
+def _pins(inp: Input, k: int) -> bool:
+    """Whether snippet line k is a line the original holds once (and not a generic one)."""
+    text = inp.snippet[k].strip()
+    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
+
+
+def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...]) -> Refusal:
     readings = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
     site = attached(sentence)
     detail = site.detail if site is not None else {}

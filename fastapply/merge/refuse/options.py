@@ -157,6 +157,20 @@ def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
     return tuple(out)
 
 
+def open_edges(inp: Input) -> tuple[bool, bool]:
+    """(lead, trail): whether the snippet starts (ends) with a line that is neither a marker nor
+    the original's first (last) non-blank line, so that it claims the file's edge while the file
+    has more there."""
+    content = [k for k, line in enumerate(inp.snippet) if line.strip()]
+    held = [line.strip() for line in inp.original if line.strip()]
+    if not content or not held:
+        return False, False
+    first, last = content[0], content[-1]
+    lead = first not in inp.markers and inp.snippet[first].strip() != held[0]
+    trail = last not in inp.markers and inp.snippet[last].strip() != held[-1]
+    return lead, trail
+
+
 def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:
     """The option that says the snippet means to delete original lines lo..hi-1 above its first
     line (the file's head): those lines as `-` lines at the snippet's start."""
