@@ -24,8 +24,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges,
-                                            open_side, new_sections, pin_option, section_pins, settle)
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, new_places,
+                                            open_edges, open_side, new_sections, pin_option, section_pins, settle)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
@@ -190,7 +190,9 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
 
 
-def _not_found(inp: Input, sentence: str) -> Refusal | None:
+def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None) -> Refusal | None:
+    """line-not-found: a section the merge could not place in the original lines `window` (the
+    site's; the whole file when it gave none)."""
     sec = _SECTION.match(sentence)
     if sec is None or "could not be found" not in sentence:
         return None
@@ -233,7 +235,12 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
                            options + around(inp, k, at) + new_sections(inp, sec))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
-    return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))
+    lo, hi = window if window is not None else (0, len(inp.original))
+    options = new_places(inp, (a, b), lo, hi)
+    for later in inp.sections[n + 1 :]:  # the merge stops at the first: one revision settles them all
+        if not any(inp.counts.get(inp.snippet[k].strip()) for k in range(later[0], later[1] + 1)):
+            options += tuple(o for o in new_places(inp, later, lo) if o not in options)
+    return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),), options)
 
 
 _KINDS = (  # sentence words -> kind, for the sites not converted one by one
@@ -330,7 +337,7 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
     for read in (lambda: _doubt(inp, sentence, detail) if (site is not None and site.kind == "new-or-changed")
                  or _DOUBT.search(sentence) else None,
                  lambda: _ambiguous(inp, sentence),
-                 lambda: _not_found(inp, sentence)):
+                 lambda: _not_found(inp, sentence, detail.get("window"))):
         found = read()
         if found is not None:
             return _with_pins(inp, sentence, found, readings)

@@ -10,6 +10,7 @@
   same lines as `-` lines were measured: one more wrong file, one less right); `deleted_head`:
   the file's head the result drops, as `-` lines, for a snippet that means to delete it;
 - `settle`: a section of new lines like one original line, closed in for each reading (changed, new);
+  `new_places`: the same at the places a section none of whose lines the file has most likely goes;
 - `below`: original lines put below a section take the place of its blank padding.
 
 This module builds options from an `Input` (reading.py); those from the merge's own readings are
@@ -328,7 +329,8 @@ def _next_content(inp: Input, i: int, step: int) -> int | None:
     return i if 0 <= i < len(inp.original) else None
 
 
-def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1) -> tuple[Option, ...]:
+def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
+           readings: tuple[str, ...] = ("changed", "after", "before")) -> tuple[Option, ...]:
     """Options for a section of new lines (snippet indexes `sec`) whose first line is like
     original line `at`: the unchanged original lines that close it in on both sides (on one
     side up to a line the file holds once, on the other the nearest non-blank line), for each reading a planner may mean: it changes original lines
@@ -339,10 +341,13 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1) -> tuple[O
     head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
     tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
     out = []
-    for top, bottom, what in ((at - 1, at + width, f"if it changes original line{'s' if width > 1 else ''} "
-                                                   f"{at + 1}{f'-{at + width}' if width > 1 else ''}"),
-                              (at, at + 1, f"if it is new after original line {at + 1}"),
-                              (at - 1, at, f"if it is new before original line {at + 1}")):
+    for reading, top, bottom, what in (
+            ("changed", at - 1, at + width, f"if it changes original line{'s' if width > 1 else ''} "
+                                            f"{at + 1}{f'-{at + width}' if width > 1 else ''}"),
+            ("after", at, at + 1, f"if it is new after original line {at + 1}"),
+            ("before", at - 1, at, f"if it is new before original line {at + 1}")):
+        if reading not in readings:
+            continue
         if not (0 <= top < n or head and top < 0) or not (0 <= bottom < n or tail and bottom >= n):
             continue
         if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
@@ -363,4 +368,56 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1) -> tuple[O
                          f"line {b + 1}")
         if edits:
             out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
+    return tuple(out)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_LITERAL = re.compile(r""""[^"]*"|'[^']*'|\b[0-9][0-9a-fA-F.xX_]*\b""")
+
+
+def _shape(line: str) -> str:
+    """The line with its string and number literals emptied: a changed hash, version or message
+    keeps the shape of the line it replaces."""
+    return _LITERAL.sub(lambda m: m.group(0)[0] * 2 if m.group(0)[0] in "\"'" else "0", line)
+
+
+def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = None, each: int = 3) -> tuple[Option, ...]:
+    """`settle`'s options for a section none of whose lines the original has, at the places in the
+    original lines lo..hi-1 (the window the merge searched) a planner most likely means: it
+    changes one of the `each` lines most like its first line (as it is, and with `_shape`'s
+    literals emptied), or it
+    is new after one of the
+    `each` lines that share most of its names (identifiers) with the line and its successor.
+    Each option closes the section in with the unchanged lines there, so it has one place."""
+    hi = len(inp.original) if hi is None else min(hi, len(inp.original))
+    a, b = sec
+    texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+    lines = [i for i in range(max(lo, 0), hi) if inp.original[i].strip()]
+    if not texts or not lines:
+        return ()
+    like = []
+    for shaped in (lambda x: x, _shape):
+        m = difflib.SequenceMatcher(None, autojunk=False)
+        m.set_seq2(shaped(texts[0]))
+        scored = []
+        for i in lines:
+            m.set_seq1(shaped(inp.original[i].strip()))
+            if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
+                scored.append((-m.ratio(), i))
+        like.extend(i for _, i in sorted(scored)[:each] if i not in like)
+    names = set(_WORD.findall(" ".join(texts)))
+    near = []
+    for n, i in enumerate(lines):
+        around = set(_WORD.findall(inp.original[i])) | (set(_WORD.findall(inp.original[lines[n + 1]]))
+                                                         if n + 1 < len(lines) else set())
+        shared = len(names & around)
+        if shared:
+            near.append((-shared, i))
+    out: list[Option] = []
+    for i in like:
+        out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
+        if len(texts) > 1:
+            out.extend(o for o in settle(inp, sec, i, len(texts), ("changed",)) if o not in out)
+    for _, i in sorted(near)[:each]:
+        out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     return tuple(out)

@@ -1,0 +1,55 @@
+"""options.new_places via explain: a section none of whose lines the original has is offered, for
+each place it most likely goes, the unchanged lines that close it in there."""
+
+from __future__ import annotations
+
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.refusal import attached
+from fastapply.merge.refuse.revise import revise
+
+ORIGINAL = """\
+class Tool < Formula
+  version '1.0.0'
+  if OS.mac?
+      url "https://example.com/tool-mac.tar.gz"
+      sha256 "aaaa1111aaaa1111aaaa1111aaaa1111"
+  elsif OS.linux?
+      url "https://example.com/tool-linux.tar.gz"
+      sha256 "bbbb2222bbbb2222bbbb2222bbbb2222"
+  end
+end
+"""
+SNIPPET = """\
+# ... existing code ...
+  version '1.0.1'
+# ... existing code ...
+      sha256 "cccc3333cccc3333cccc3333cccc3333"
+# ... existing code ...
+      sha256 "dddd4444dddd4444dddd4444dddd4444"
+# ... existing code ...
+"""
+EXPECTED = (ORIGINAL.replace("1.0.0", "1.0.1").replace("aaaa1111" * 4, "cccc3333" * 4)
+            .replace("bbbb2222" * 4, "dddd4444" * 4))
+
+
+def test_a_section_of_new_lines_is_offered_each_line_of_its_shape_and_both_changes_settle_it():
+    r = instant_merge(ORIGINAL, SNIPPET, language="ruby")
+    assert r.refusal.kind == "line-not-found" and "no line of it occurs there" in r.refused_reason
+    says = [o.says for o in r.refusal.options]
+    # both hash lines, for each new hash (the second section's too: one revision settles both)
+    assert sum("if it changes original line 5" in s for s in says) == 2
+    assert sum("if it changes original line 8" in s for s in says) == 2
+    first = next(o for o in r.refusal.options if "snippet line 4" in o.says and "changes original line 5" in o.says)
+    second = next(o for o in r.refusal.options if "snippet line 6" in o.says and "changes original line 8" in o.says)
+    revised = revise(SNIPPET, type(first)("both", first.edits + second.edits))
+    merged = instant_merge(ORIGINAL, revised, language="ruby")
+    assert merged.merged and merged.text == EXPECTED
+
+
+def test_only_places_in_the_window_the_merge_searched_are_offered():
+    # a line of the same shape above the section the merge placed first is no place for the next one
+    original = "class Tool < Formula\n  sha256 \"eeee5555eeee5555eeee5555eeee5555\"\n" + ORIGINAL.split("\n", 1)[1]
+    r = instant_merge(original, SNIPPET, language="ruby")
+    assert r.refusal.kind == "line-not-found" and r.refusal.options
+    assert not any("original line 2" in o.says for o in r.refusal.options)
+    assert any("changes original line 6" in o.says for o in r.refusal.options)
