@@ -25,7 +25,8 @@ import difflib
 import re
 
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, new_places,
-                                            open_edges, open_side, new_sections, pin_option, section_pins, settle)
+                                            open_edges, open_side, new_sections, pin_option, section_pins, settle,
+                                            trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
@@ -185,9 +186,17 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
             opt = beside(inp, k, line, side, what)
             if opt is not None:
                 options.append(opt)
+    if shown == _BLANK_END:  # the section's blank padding before a marker is the doubt
+        sec = _SECTION.match(sentence)
+        padding = trailing_blanks(inp, int(sec.group(1)) - 1) if sec else None
+        if padding is not None:
+            options.append(padding)
     lines = (inp.oline(at),) if at is not None and 0 <= at < len(inp.original) else ()
     snip = (inp.sline(k),) if k is not None else ()
     return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
+
+
+_BLANK_END = "(blank lines at the end)"  # align/greedy_locate.py's name for a section's trailing blank lines
 
 
 def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None) -> Refusal | None:

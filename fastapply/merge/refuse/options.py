@@ -11,7 +11,8 @@
   the file's head the result drops, as `-` lines, for a snippet that means to delete it;
 - `settle`: a section of new lines like one original line, closed in for each reading (changed, new);
   `new_places`: the same at the places a section none of whose lines the file has most likely goes;
-- `below`: original lines put below a section take the place of its blank padding.
+- `below`: original lines put below a section take the place of its blank padding;
+- `trailing_blanks`: a section's blank padding before a marker, removed.
 
 This module builds options from an `Input` (reading.py); those from the merge's own readings are
 readings.py's; which refusal gets which options, and its words, are explain.py's.
@@ -421,3 +422,17 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
     for _, i in sorted(near)[:each]:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     return tuple(out)
+
+
+def trailing_blanks(inp: Input, n: int) -> Option | None:
+    """The option that removes section n's blank lines before the marker after it: a marker keeps
+    the original's own spacing there, so blank padding the snippet adds is a doubt (new spacing, or
+    context for lines further down?) that only its removal settles."""
+    if not 0 <= n < len(inp.sections):
+        return None
+    b = inp.sections[n][1]
+    m = next((k for k in inp.markers if k > b), None)
+    if m is None or m == b + 1 or any(inp.snippet[k].strip() for k in range(b + 1, m)):
+        return None
+    return Option(f"remove the blank lines {b + 2}-{m} before the marker at snippet line {m + 1}: the marker keeps "
+                  "the original's spacing", (Edit("remove", start=b + 2, end=m),))
