@@ -8,7 +8,9 @@ choose between the options the refusal offers, as a planner knows its own intent
 - an inserted run of original lines must stand in the expected file as the option puts it: next to
   the snippet lines it is inserted between;
 - a marker must stand where the expected file has lines the snippet does not show (the two snippet
-  lines around it are not neighbours there; the file goes on above a leading one, below a trailing one);
+  lines around it are not neighbours there; the file goes on above a leading one, below a trailing one),
+  and those lines must begin (end) as the original does next to the sections around it: a marker
+  keeps original code, so one that would keep code the intent deletes does not agree;
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
 - the sections it did not touch that the expected file has must still follow the touched ones in
   order (an option that adds lines a kept section also shows makes the two overlap);
@@ -66,11 +68,44 @@ def _find_run(run: list[str], want: list[str], start: int) -> int | None:
     return next((i for i in range(start, len(want) - n + 1) if want[i : i + n] == run), None)
 
 
-def agrees(option: Option, snippet: str, expected: str) -> bool:
+def _next_to(run: list[str], hay: list[str], step: int) -> set[str] | None:
+    """The lines of `hay` right after (step +1) or before (-1) where the longest edge part of
+    `run` (its tail after, its head before) stands; None where no part of it stands in `hay`."""
+    for n in range(len(run), 0, -1):
+        part = run[len(run) - n:] if step > 0 else run[:n]
+        at = [i for i in range(len(hay) - n + 1) if hay[i : i + n] == part]
+        if at:
+            return {hay[i + n] if step > 0 and i + n < len(hay) else hay[i - 1] if step < 0 and i > 0 else None
+                    for i in at}
+    return None
+
+
+def _keeps_original(before: list[str] | None, after: list[str] | None, want: list[str], held: list[str]) -> bool:
+    """A new marker keeps the original's lines next to the sections around it: where the intent
+    goes on after `before` (before `after`), its next line must be the original's next line there
+    (a marker that would keep code the intent deletes does not agree)."""
+    for run, step in ((before, +1), (after, -1)):
+        if not run:
+            continue
+        at = _find_run(run, want, 0)
+        if at is None:
+            continue
+        beside = (want[at + len(run)] if at + len(run) < len(want) else None) if step > 0 else (
+            want[at - 1] if at > 0 else None)
+        if beside is None:
+            continue
+        there = _next_to(run, held, step)
+        if there is not None and beside not in there:
+            return False
+    return True
+
+
+def agrees(option: Option, snippet: str, expected: str, original: str | None = None) -> bool:
     """True when the revised snippet says what `expected` (the planner's intent) has: every section
     the option touched (a run of lines between markers) is a run of the expected file, those runs
     in the snippet's order; a new marker stands where the expected file has lines the snippet does
-    not show; removed lines are not in the expected file."""
+    not show (and, given the `original`, the original's own lines next to the sections around
+    it: the code it keeps); removed lines are not in the expected file."""
     want = _content(expected.splitlines())
     lines = snippet.splitlines()
     for edit in option.edits:
@@ -109,6 +144,8 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
             return False
         if before is not None and after is not None and _find_run(before + after, want, 0) is not None:
             return False
+        if original is not None and not _keeps_original(before, after, want, _content(original.splitlines())):
+            return False
         sections = [(s, t or k in (at - 1, at)) for k, (s, t) in enumerate(sections)]
     if marker_edges or any(e.action == "move" for e in option.edits):
         # a snippet with markers claims the file's edges where it has none: they must be the expected file's
@@ -126,7 +163,7 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
     return True
 
 
-def choose(refusal: Refusal | None, snippet: str, expected: str) -> Option | None:
+def choose(refusal: Refusal | None, snippet: str, expected: str, original: str | None = None) -> Option | None:
     """The refusal's options that agree with the planner's intent, as one option (a planner adds
     all the context it knows is true): each agreeing option in turn, unless it edits a line an
     earlier one edits, kept only while the whole still agrees. None when no option agrees."""
@@ -143,10 +180,10 @@ def choose(refusal: Refusal | None, snippet: str, expected: str) -> Option | Non
         edge = {e for e in option.edits if _edge_marker(e, head, tail)}
         spots = {e.at if e.at is not None else e.start for e in option.edits if e not in edge}
         spots |= {k for e in option.edits if e.start is not None for k in range(e.start, e.end + 1)}
-        if spots & used or not agrees(option, snippet, expected):
+        if spots & used or not agrees(option, snippet, expected, original):
             continue
         joint = _joined(chosen + [option], head, tail)
-        if chosen and not agrees(joint, snippet, expected):
+        if chosen and not agrees(joint, snippet, expected, original):
             continue
         chosen.append(option)
         used |= spots
@@ -196,7 +233,7 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     refusal = first.refusal
     row["kind"] = refusal.kind if refusal is not None else None
     row["options"] = len(refusal.options) if refusal is not None else 0
-    option = choose(refusal, example["snippet"], example["expected"])
+    option = choose(refusal, example["snippet"], example["expected"], example["original"])
     row["option"] = option.says if option is not None else None
     if option is not None:
         try:

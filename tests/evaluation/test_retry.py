@@ -88,3 +88,13 @@ def test_edge_markers_are_chosen_first_and_stand_outside_the_lines_added_at_the_
     markers = Option("markers", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
     chosen = choose(Refusal("form", "c", "f", options=(above, below, markers)), snippet, expected)
     assert revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\nd = 4\n# ...\n"
+
+
+def test_a_marker_that_would_keep_code_the_intent_deletes_does_not_agree():
+    original = "a = 1\nb = 2\nhelper = 3\ntests = 4\n"
+    snippet = "a = 10\nb = 2\n"
+    trail = Option("end with a marker", (Edit("marker", at=3, text="# ..."),))
+    # the intent deleted `helper = 3` after the snippet's last line: the marker would keep it
+    assert agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n")  # the intent alone cannot tell
+    assert not agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n", original)
+    assert agrees(trail, snippet, "a = 10\nb = 2\nhelper = 3\ntests = 4\n", original)

@@ -25,6 +25,7 @@ import re
 
 from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, unique
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.lines import is_generic
 
 MAX_CONTEXT = 8  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
@@ -161,16 +162,20 @@ def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
 
 def open_edges(inp: Input) -> tuple[bool, bool]:
     """(lead, trail): whether the snippet starts (ends) with a line that is neither a marker nor
-    the original's first (last) non-blank line, so that it claims the file's edge while the file
-    has more there."""
+    the original's first (last) non-blank line (for a generic one like `}`, with up to two more
+    lines the file's), so that it claims the file's edge while the file has more there."""
     content = [k for k, line in enumerate(inp.snippet) if line.strip()]
     held = [line.strip() for line in inp.original if line.strip()]
     if not content or not held:
         return False, False
     first, last = content[0], content[-1]
-    lead = first not in inp.markers and inp.snippet[first].strip() != held[0]
-    trail = last not in inp.markers and inp.snippet[last].strip() != held[-1]
-    return lead, trail
+    head = [inp.snippet[k].strip() for k in content if k < min(inp.markers, default=len(inp.snippet))][:3]
+    tail = [inp.snippet[k].strip() for k in content if k > max(inp.markers, default=-1)][-3:]
+    # a `}` alone does not say the snippet reaches the file's end: a generic edge line must come
+    # with the file's own lines next to it (up to three)
+    at_start = head[:1] == held[:1] and (not is_generic(held[0]) or head == held[: len(head)])
+    at_end = tail[-1:] == held[-1:] and (not is_generic(held[-1]) or tail == held[len(held) - len(tail):])
+    return first not in inp.markers and not at_start, last not in inp.markers and not at_end
 
 
 def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:

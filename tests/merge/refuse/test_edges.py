@@ -60,3 +60,18 @@ def test_an_edge_section_that_starts_on_a_repeated_line_gets_markers_only_with_t
         merged = instant_merge(original, revise(snippet, option))
         assert merged.merged and merged.text.count("return value + 1") == 1
     assert len(edge) == 2 and pinned == {0, 1}
+
+
+def test_a_snippet_ending_on_a_closer_like_the_files_is_still_offered_the_trailing_marker():
+    original = ("fn read_settings(path: &Path) {\n    load_file(path);\n}\n\nfn write_settings(path: &Path) {\n"
+                "    save_file(path);\n}\n")
+    snippet = "fn read_settings(path: &Path) {\n    load_file(path, true);\n    log_loaded(path);\n}\n"
+    refusal = explain(original, snippet, "the merged rust file no longer parses near line 3, although the original did",
+                      language="rust")
+    edge = [o for o in refusal.options if "marker line at the" in o.says]
+    # the `}` it ends on stands twice in the file: the marker comes with the line that pins it
+    assert [o.says for o in edge] == ["add a marker line at the end of the snippet (the file goes on below it), and add "
+                                      "the unchanged original lines 4-5 below snippet line 4 (for the place at original "
+                                      "line 3)"]
+    merged = instant_merge(original, revise(snippet, edge[0]), language="rust")
+    assert merged.merged and merged.text == original.replace("load_file(path);", "load_file(path, true);\n    log_loaded(path);")
