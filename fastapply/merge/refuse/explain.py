@@ -240,16 +240,23 @@ def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None)
             sec = section_of(inp, k) or (k, k)
             width = sum(1 for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip())
             options = settle(inp, sec, at) + (settle(inp, sec, at, width)[:1] if width > 1 else ())
+            options += tuple(o for o in around(inp, k, at) + new_sections(inp, sec) if o not in options)
             return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),),
-                           options + around(inp, k, at) + new_sections(inp, sec))
+                           options + _new_places(inp, n, window, options))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
+    return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),), _new_places(inp, n, window))
+
+
+def _new_places(inp: Input, n: int, window: tuple[int, int] | None, known: tuple[Option, ...] = ()) -> tuple[Option, ...]:
+    """new_places for section n (in the site's `window`) and for every later section none of whose
+    lines the original has: the merge stops at the first, and one revision should settle them all."""
     lo, hi = window if window is not None else (0, len(inp.original))
-    options = new_places(inp, (a, b), lo, hi)
-    for later in inp.sections[n + 1 :]:  # the merge stops at the first: one revision settles them all
+    options = tuple(o for o in new_places(inp, inp.sections[n], lo, hi) if o not in known)
+    for later in inp.sections[n + 1 :]:
         if not any(inp.counts.get(inp.snippet[k].strip()) for k in range(later[0], later[1] + 1)):
-            options += tuple(o for o in new_places(inp, later, lo) if o not in options)
-    return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),), options)
+            options += tuple(o for o in new_places(inp, later, lo) if o not in options and o not in known)
+    return options
 
 
 _KINDS = (  # sentence words -> kind, for the sites not converted one by one

@@ -53,3 +53,23 @@ def test_only_places_in_the_window_the_merge_searched_are_offered():
     assert r.refusal.kind == "line-not-found" and r.refusal.options
     assert not any("original line 2" in o.says for o in r.refusal.options)
     assert any("changes original line 6" in o.says for o in r.refusal.options)
+
+
+def test_a_section_that_may_change_a_line_is_offered_the_later_new_sections_places_too():
+    snippet = ("# ... existing code ...\n      sha256 \"cccc3333cccc3333cccc3333cccc3333\"\n# ... existing code ...\n"
+               "      sha256 \"dddd4444dddd4444dddd4444dddd4444\"\n# ... existing code ...\n")
+    line = 'sha256 "cccc3333cccc3333cccc3333cccc3333"'
+    sentence = (f"section 1 (starting `{line}`) could not be found in the original after the previous section (no line "
+                f"of it occurs there; `{line}` may change original line 5 (`sha256 \"aaaa1111aaaa1111aaaa1111aaaa1111\"`) "
+                "or be a new line, which the unchanged line above or below it would settle); include a few unchanged "
+                "lines from the original around the change")
+    from fastapply.merge.refuse.explain import explain
+
+    refusal = explain(ORIGINAL, snippet, sentence, language="ruby")
+    assert refusal.kind == "new-or-changed"
+    later = [o for o in refusal.options if "snippet line 4" in o.says and "changes original line 8" in o.says]
+    assert later  # the second section's own place, offered with the first's
+    first = next(o for o in refusal.options if "snippet line 2" in o.says and "changes original line 5" in o.says)
+    merged = instant_merge(ORIGINAL, revise(snippet, type(first)("both", first.edits + later[0].edits)), language="ruby")
+    assert merged.merged and merged.text == ORIGINAL.replace("aaaa1111" * 4, "cccc3333" * 4).replace(
+        "bbbb2222" * 4, "dddd4444" * 4)
