@@ -175,7 +175,7 @@ def choose(refusal: Refusal | None, snippet: str, expected: str, original: str |
     chosen: list[Option] = []
     used: set[int] = set()
     # markers at an open edge first: the file goes on there or not, whatever else the revision adds
-    ordered = sorted(refusal.options, key=lambda o: not all(_edge_marker(e, head, tail) for e in o.edits))
+    ordered = sorted(refusal.options, key=lambda o: not any(_edge_marker(e, head, tail) for e in o.edits))
     for option in ordered:
         edge = {e for e in option.edits if _edge_marker(e, head, tail)}
         spots = {e.at if e.at is not None else e.start for e in option.edits if e not in edge}

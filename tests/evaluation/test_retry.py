@@ -98,3 +98,15 @@ def test_a_marker_that_would_keep_code_the_intent_deletes_does_not_agree():
     assert agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n")  # the intent alone cannot tell
     assert not agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n", original)
     assert agrees(trail, snippet, "a = 10\nb = 2\nhelper = 3\ntests = 4\n", original)
+
+
+def test_an_option_with_the_edge_markers_is_chosen_before_one_that_only_adds_lines_at_the_same_place():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    snippet = "b = 2\nc = 3\n"
+    expected = "z = 0\na = 1\nb = 2\nc = 3\nd = 4\n"
+    pin = Option("add a above", (Edit("insert", at=1, text="a = 1"),))
+    both = Option("markers and a above", (Edit("marker", at=1, text="# ..."), Edit("insert", at=1, text="a = 1"),
+                                          Edit("marker", at=3, text="# ...")))
+    chosen = choose(Refusal("form", "c", "f", options=(pin, both)), snippet, expected)
+    assert chosen == both and revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\n# ...\n"
