@@ -368,7 +368,8 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
     return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate), readings)
 
 
-PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion")
+PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion", "unbalanced")
+PLACES_ONLY = ("unbalanced",)  # pinned at each place its sections' edge lines fit, never where a reading put them
 READ_PINNED = ("would-delete-edge",)  # pinned only where a reading put a section (not "unbalanced", "no-change":
 # there the reading itself is what is doubted, and its places led the retry to wrong files)
 
@@ -381,6 +382,7 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
         return refusal
     n = _section_number(sentence)
     extra: list[Option] = []
+    readings = () if refusal.kind in PLACES_ONLY else readings
     for reading in readings:  # first: where the readings differ under a marker, that settles it
         other = next((r for r in readings if r != reading), None)
         extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)

@@ -75,3 +75,18 @@ def test_a_snippet_ending_on_a_closer_like_the_files_is_still_offered_the_traili
                                       "line 3)"]
     merged = instant_merge(original, revise(snippet, edge[0]), language="rust")
     assert merged.merged and merged.text == original.replace("load_file(path);", "load_file(path, true);\n    log_loaded(path);")
+
+
+def test_an_unbalanced_result_is_offered_each_place_its_sections_fit_never_the_readings_places():
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
+    snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+    reading = original.replace("return value\n\ndef handler_1", "return value + 1\n\ndef handler_1")
+    refusal = explain(original, snippet, "the merged python file no longer parses near line 3, although the original did",
+                      candidate=reading, language="python")
+    assert refusal.kind == "unbalanced"
+    assert [o.says for o in refusal.options] == [
+        "add the unchanged original lines 1-1 above snippet line 2 (for the place at original line 2)",
+        "add the unchanged original lines 5-5 above snippet line 2 (for the place at original line 6)"]
+    for n, option in enumerate(refusal.options):
+        merged = instant_merge(original, revise(snippet, option))
+        assert merged.merged and merged.text.splitlines()[4 * n + 2] == "    return value + 1"
