@@ -24,9 +24,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, new_places,
-                                            open_edges, open_side, new_sections, pin_option, section_pins, settle,
-                                            trailing_blanks)
+from fastapply.merge.refuse.new_lines import new_places, new_sections, settle
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges,
+                                            open_side, pin_option, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached

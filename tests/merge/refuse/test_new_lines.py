@@ -1,10 +1,9 @@
-"""options.new_places via explain: a section none of whose lines the original has is offered, for
+"""new_lines.py (via explain): a section none of whose lines the original has is offered, for
 each place it most likely goes, the unchanged lines that close it in there."""
 
 from __future__ import annotations
 
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.refuse.refusal import attached
 from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = """\
