@@ -88,11 +88,18 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
            readings: tuple[str, ...] = ("changed", "after", "before")) -> tuple[Option, ...]:
     """Options for a section of new lines (snippet indexes `sec`) whose first line is like
     original line `at`: the unchanged original lines that close it in on both sides (on one
-    side up to a line the file holds once, on the other the nearest non-blank line), for each reading a planner may mean: it changes original lines
+    side up to a line the file holds once, on the other the nearest non-blank line), outside the
+    section's own blank lines, for each reading a planner may mean: it changes original lines
     `at`..`at + width - 1`, it is new after `at`, or new before it. The two runs bracket the
     section, so the merge reads the change (or insertion) between them."""
     a, b = sec
     n = len(inp.original)
+    # the section's own blank lines next to it are its spacing: the lines closing it in go outside them
+    above, under = a, b
+    while above > 0 and not inp.snippet[above - 1].strip() and above - 1 not in inp.markers:
+        above -= 1
+    while under + 1 < len(inp.snippet) and not inp.snippet[under + 1].strip() and under + 1 not in inp.markers:
+        under += 1
     head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
     tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
     out = []
@@ -115,12 +122,13 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
             continue
         edits, words = [], []
         if hi <= top:
-            edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
-            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {a + 1}")
+            edits.append(Edit("insert", at=above + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
+            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {above + 1}")
         if bottom <= lo:
-            edits.append(Edit("insert", at=b + 2, text="\n".join(inp.original[bottom : lo + 1]), original_line=bottom + 1))
+            edits.append(Edit("insert", at=under + 2, text="\n".join(inp.original[bottom : lo + 1]),
+                              original_line=bottom + 1))
             words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
-                         f"line {b + 1}")
+                         f"line {under + 1}")
         if edits:
             out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
     return tuple(out)
