@@ -72,3 +72,25 @@ def test_a_section_that_may_change_a_line_is_offered_the_later_new_sections_plac
     merged = instant_merge(ORIGINAL, revise(snippet, type(first)("both", first.edits + later[0].edits)), language="ruby")
     assert merged.merged and merged.text == ORIGINAL.replace("aaaa1111" * 4, "cccc3333" * 4).replace(
         "bbbb2222" * 4, "dddd4444" * 4)
+
+
+def test_the_lines_closing_a_section_in_go_outside_its_own_blank_lines():
+    from fastapply.merge.refuse.new_lines import settle
+    from fastapply.merge.refuse.reading import read_input
+
+    original = ("def sign(r, body):\n    alter_body = check(body)\n\n"
+                "    full_url, new_body, headers = client.sign(r.url, body)\n    r.url = full_url\n"
+                "    if alter_body:\n        r.data = new_body\n")
+    snippet = "# ... existing code ...\n    full_url, headers, new_body = client.sign(r.url, body)\n\n# ... existing code ...\n"
+    inp = read_input(original, snippet, "python")
+    changed = settle(inp, inp.sections[0], 3, 1, ("changed",))
+    assert len(changed) == 1
+    revised = revise(snippet, changed[0])
+    # the snippet's blank line after its new line stays next to it; the original's next line follows
+    assert revised == ("# ... existing code ...\n    alter_body = check(body)\n\n"
+                       "    full_url, headers, new_body = client.sign(r.url, body)\n\n    r.url = full_url\n"
+                       "# ... existing code ...\n")
+    merged = instant_merge(original, revised, language="python")
+    assert merged.merged and merged.text == original.replace(
+        "full_url, new_body, headers = client.sign(r.url, body)\n",
+        "full_url, headers, new_body = client.sign(r.url, body)\n\n")
