@@ -14,6 +14,9 @@ choose between the options the refusal offers, as a planner knows its own intent
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
 - the sections it did not touch that the expected file has must still follow the touched ones in
   order (an option that adds lines a kept section also shows makes the two overlap);
+- a section the option inserted lines into must be a run of the expected file with its inner blank
+  lines too (original lines added next to new code must stand as the intent spaces them: the merge
+  writes the snippet's spacing there);
 - removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
@@ -100,6 +103,16 @@ def _keeps_original(before: list[str] | None, after: list[str] | None, want: lis
     return True
 
 
+def _inner(lines: list[str]) -> list[str]:
+    """`lines` without their blank lines at either end (those next to a marker carry no spacing)."""
+    a, b = 0, len(lines)
+    while a < b and not lines[a]:
+        a += 1
+    while b > a and not lines[b - 1]:
+        b -= 1
+    return lines[a:b]
+
+
 def agrees(option: Option, snippet: str, expected: str, original: str | None = None) -> bool:
     """True when the revised snippet says what `expected` (the planner's intent) has: every section
     the option touched (a run of lines between markers) is a run of the expected file, those runs
@@ -118,8 +131,10 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     except ValueError:
         return False
     sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
+    spaced: list[list[str]] = []  # each section's lines with its inner blank lines, for the inserted ones
     current: list[str] = []
-    touched = False
+    lined: list[str] = []
+    touched = inserted = False
     marker_edges: list[int] = []  # section counts at which a new marker stands
     for text, new in tagged:
         if text == _JOIN or text.startswith(_GONE):
@@ -127,14 +142,21 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
             continue
         if is_marker(text.strip()):
             sections.append((current, touched))
+            spaced.append(_inner(lined) if inserted else [])
             if new:
                 marker_edges.append(len(sections))
-            current, touched = [], False
+            current, lined, touched, inserted = [], [], False, False
             continue
+        lined.append(text.strip())
+        inserted = inserted or new and any(e.action == "insert" for e in option.edits)
         if text.strip():
             current.append(text.strip())
             touched = touched or new
     sections.append((current, touched))
+    spaced.append(_inner(lined) if inserted else [])
+    whole = [line.strip() for line in expected.splitlines()]
+    if any(run and _find_run(run, whole, 0) is None for run in spaced):
+        return False  # original lines added next to a section must stand as the intent spaces them
     for at in marker_edges:
         before = next((s for s, _ in reversed(sections[:at]) if s), None)
         after = next((s for s, _ in sections[at:] if s), None)

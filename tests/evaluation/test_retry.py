@@ -110,3 +110,13 @@ def test_an_option_with_the_edge_markers_is_chosen_before_one_that_only_adds_lin
                                           Edit("marker", at=3, text="# ...")))
     chosen = choose(Refusal("form", "c", "f", options=(pin, both)), snippet, expected)
     assert chosen == both and revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\n# ...\n"
+
+
+def test_original_lines_added_next_to_a_section_must_stand_as_the_intent_spaces_them():
+    snippet = "# ...\nnew_line = 1\n# ...\n"
+    above = Option("add a above", (Edit("insert", at=2, text="a = 1"),))
+    assert agrees(above, snippet, "z = 0\na = 1\nnew_line = 1\nb = 2\n")
+    # the same lines, but the intent has a blank line between them: the merge would not write that
+    assert not agrees(above, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
+    spaced = Option("add a and a blank above", (Edit("insert", at=2, text="a = 1\n"),))
+    assert agrees(spaced, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
