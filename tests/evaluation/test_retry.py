@@ -8,6 +8,7 @@ from fastapply import cli
 from fastapply.evaluation.retry import agrees, choose, run_retry
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
 SNIPPET = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
@@ -66,3 +67,56 @@ def test_lines_shown_deleted_agree_only_when_the_intent_has_them_gone():
     minus = Option("delete the head", (Edit("deleted", at=1, text="a = 1"),))
     assert agrees(minus, snippet, "b = 2\nc = 3\n")
     assert not agrees(minus, snippet, "a = 1\nb = 2\nc = 3\n")
+
+
+def test_an_option_that_makes_a_touched_section_overlap_a_kept_one_does_not_agree():
+    snippet = "# ...\nb = 2\n# ...\nc = 3\nd = 4\n"
+    expected = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    # adding `c = 3` below section 1 runs it into section 2, which shows `c = 3` itself
+    overlap = Option("add c below b", (Edit("insert", at=3, text="c = 3"),))
+    assert not agrees(overlap, snippet, expected)
+    assert agrees(Option("add a above b", (Edit("insert", at=2, text="a = 1"),)), snippet, expected)
+
+
+def test_edge_markers_are_chosen_first_and_stand_outside_the_lines_added_at_the_same_edge():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    snippet = "b = 2\nc = 3\n"
+    expected = "z = 0\na = 1\nb = 2\nc = 3\nd = 4\ny = 5\n"
+    above = Option("add a above", (Edit("insert", at=1, text="a = 1"),))
+    below = Option("add d below", (Edit("insert", at=3, text="d = 4"),))
+    markers = Option("markers", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
+    chosen = choose(Refusal("form", "c", "f", options=(above, below, markers)), snippet, expected)
+    assert revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\nd = 4\n# ...\n"
+
+
+def test_a_marker_that_would_keep_code_the_intent_deletes_does_not_agree():
+    original = "a = 1\nb = 2\nhelper = 3\ntests = 4\n"
+    snippet = "a = 10\nb = 2\n"
+    trail = Option("end with a marker", (Edit("marker", at=3, text="# ..."),))
+    # the intent deleted `helper = 3` after the snippet's last line: the marker would keep it
+    assert agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n")  # the intent alone cannot tell
+    assert not agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n", original)
+    assert agrees(trail, snippet, "a = 10\nb = 2\nhelper = 3\ntests = 4\n", original)
+
+
+def test_an_option_with_the_edge_markers_is_chosen_before_one_that_only_adds_lines_at_the_same_place():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    snippet = "b = 2\nc = 3\n"
+    expected = "z = 0\na = 1\nb = 2\nc = 3\nd = 4\n"
+    pin = Option("add a above", (Edit("insert", at=1, text="a = 1"),))
+    both = Option("markers and a above", (Edit("marker", at=1, text="# ..."), Edit("insert", at=1, text="a = 1"),
+                                          Edit("marker", at=3, text="# ...")))
+    chosen = choose(Refusal("form", "c", "f", options=(pin, both)), snippet, expected)
+    assert chosen == both and revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\n# ...\n"
+
+
+def test_original_lines_added_next_to_a_section_must_stand_as_the_intent_spaces_them():
+    snippet = "# ...\nnew_line = 1\n# ...\n"
+    above = Option("add a above", (Edit("insert", at=2, text="a = 1"),))
+    assert agrees(above, snippet, "z = 0\na = 1\nnew_line = 1\nb = 2\n")
+    # the same lines, but the intent has a blank line between them: the merge would not write that
+    assert not agrees(above, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
+    spaced = Option("add a and a blank above", (Edit("insert", at=2, text="a = 1\n"),))
+    assert agrees(spaced, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")

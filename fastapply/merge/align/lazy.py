@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.refuse.refusal import prefixed
+from fastapply.merge.refuse.refusal import prefixed, reason as refusal_reason
 from fastapply.merge.align import doubts, edges
 from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, key_function, unique_anchors
@@ -190,10 +190,11 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
                 refusal = refusal or reason
                 span, lines = amb.guess
         except Unplaceable as err:
-            reason = f"{label} could not be found in the original after the previous section"
+            cause = f"{label} could not be found in the original after the previous section"
             if err.detail:
-                reason += f" ({err.detail})"
-            reason += "; include a few unchanged lines from the original around the change"
+                cause += f" ({err.detail})"
+            reason = refusal_reason("line-not-found", cause, "include a few unchanged lines from the original around "
+                                    "the change", window=(cursor, hi))
             return Merged(None, refusal or reason, rung, None, tuple(spans), shown, ((cursor, hi),))
         if span.start < cursor:
             return Merged(None, f"{label} overlaps the previous section", rung, None, tuple(spans), shown,

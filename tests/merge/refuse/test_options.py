@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
-from fastapply.merge.refuse.options import settle
+from fastapply.merge.refuse.new_lines import settle
 from fastapply.merge.refuse.readings import reading_pins
 from fastapply.merge.refuse.reading import read_input
 from fastapply.merge.refuse.refusal import Edit, Option
@@ -124,7 +124,7 @@ def test_a_dropped_file_head_can_be_kept_with_a_marker_or_deleted_with_minus_lin
 
 
 def test_every_section_of_new_lines_gets_the_context_that_settles_it():
-    from fastapply.merge.refuse.options import new_sections
+    from fastapply.merge.refuse.new_lines import new_sections
 
     snippet = "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n    return os.environ[host]\n"
     inp = read_input(ORIGINAL, snippet)
