@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, unique
+from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, section_places, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.lines import is_generic
 
@@ -288,3 +288,32 @@ def trailing_blanks(inp: Input, n: int) -> Option | None:
         return None
     return Option(f"remove the blank lines {b + 2}-{m} before the marker at snippet line {m + 1}: the marker keeps "
                   "the original's spacing", (Edit("remove", start=b + 2, end=m),))
+
+
+def weak_edges(inp: Input, limit: int = 10) -> tuple[Option, ...]:
+    """Options that pin each section whose top (or bottom) edge is only generic original lines
+    (`}`, `});`, `/**`) before a line the original lacks: such an edge fits wherever the file has
+    that line, so a revision that settles another section leaves this one to a guess (the retry
+    wrote wrong files there). For each place the edge lines fit between the sections around it (the
+    first `limit`), the unchanged lines up to a line the file holds once (`pin_option`)."""
+    places = section_places(inp)
+    out: list[Option] = []
+    for n, sec in enumerate(inp.sections):
+        lo = max((p for p in places[:n] if p is not None), default=-1)
+        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        for step in (+1, -1):
+            run = _edge_run(inp, sec, step)
+            content = [k for k in range(sec[0], sec[1] + 1) if inp.snippet[k].strip()]
+            if not run or len(run) == len(content) or not all(is_generic(inp.snippet[k]) for k in run):
+                continue
+            if step < 0:
+                run = run[::-1]
+            for p in [p for p in _run_places(inp, run) if lo < p < hi][:limit]:
+                if step > 0:
+                    opt = pin_option(inp, run[0], p)
+                else:
+                    content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+                    opt = pin_option(inp, run[-1], content_at[len(run) - 1]) if len(content_at) >= len(run) else None
+                if opt is not None and opt not in out:
+                    out.append(opt)
+    return tuple(out)
