@@ -290,12 +290,13 @@ def trailing_blanks(inp: Input, n: int) -> Option | None:
                   "the original's spacing", (Edit("remove", start=b + 2, end=m),))
 
 
-def weak_edges(inp: Input, limit: int = 10) -> tuple[Option, ...]:
+def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     """Options that pin each section whose top (or bottom) edge is only generic original lines
     (`}`, `});`, `/**`) before a line the original lacks: such an edge fits wherever the file has
     that line, so a revision that settles another section leaves this one to a guess (the retry
-    wrote wrong files there). For each place the edge lines fit between the sections around it (the
-    first `limit`), the unchanged lines up to a line the file holds once (`pin_option`)."""
+    wrote wrong files there). For each place the edge lines fit between the sections around it (at
+    most `limit`: the first and the last half), the unchanged lines up to a line the file holds
+    once (`pin_option`)."""
     places = section_places(inp)
     out: list[Option] = []
     for n, sec in enumerate(inp.sections):
@@ -308,7 +309,12 @@ def weak_edges(inp: Input, limit: int = 10) -> tuple[Option, ...]:
                 continue
             if step < 0:
                 run = run[::-1]
-            for p in [p for p in _run_places(inp, run) if lo < p < hi][:limit]:
+            fits = [p for p in _run_places(inp, run) if lo < p < hi]
+            # at the snippet's own indentation where the file has it there (a `}` closes one depth)
+            fits = [p for p in fits if inp.original[p].rstrip() == inp.snippet[run[0]].rstrip()] or fits
+            if len(fits) > limit:  # those next to the sections around it: the first and the last
+                fits = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+            for p in fits:
                 if step > 0:
                     opt = pin_option(inp, run[0], p)
                 else:
