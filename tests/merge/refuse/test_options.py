@@ -150,3 +150,15 @@ def test_weak_edges_pin_a_generic_section_edge_at_each_place_with_a_line_the_fil
     assert merged.text == original + "\nfunction added() {\n  return 1;\n}\n"
     # a section whose edge line pins a place (here `function b() {`) is not weak
     assert weak_edges(read_input(original, "// ... existing code ...\nfunction b() {\n  more();\n", "javascript")) == ()
+
+
+def test_weak_edges_count_a_repeated_line_as_weak_as_a_generic_one():
+    from fastapply.merge.refuse.options import weak_edges
+
+    original = ("def first_handler():\n    prepare_the_request()\n    return respond()\n\n"
+                "def second_handler():\n    check_the_session()\n    return respond()\n")
+    snippet = "# ... existing code ...\n    return respond()\n\ndef third_handler():\n    return 3\n"
+    options = weak_edges(read_input(original, snippet, "python"))
+    assert [o.edits[0].text.splitlines()[-1] for o in options] == ["    prepare_the_request()", "    check_the_session()"]
+    merged = instant_merge(original, revise(snippet, options[1]), language="python")
+    assert merged.text == original + "\ndef third_handler():\n    return 3\n"
