@@ -17,6 +17,9 @@ choose between the options the refusal offers, as a planner knows its own intent
 - a section the option inserted lines into must be a run of the expected file with its inner blank
   lines too (original lines added next to new code must stand as the intent spaces them: the merge
   writes the snippet's spacing there);
+- every marker, given the original, must stand for consecutive original lines as they are in the
+  expected file (between the two sections around it, or before / after a marked edge): where the
+  intent changes or deletes lines under a marker, no revision that keeps it can be right;
 - removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
