@@ -17,6 +17,9 @@ choose between the options the refusal offers, as a planner knows its own intent
 - a section the option inserted lines into must be a run of the expected file with its inner blank
   lines too (original lines added next to new code must stand as the intent spaces them: the merge
   writes the snippet's spacing there);
+- every marker, given the original, must stand for consecutive original lines as they are in the
+  expected file (between the two sections around it, or before / after a marked edge): where the
+  intent changes or deletes lines under a marker, no revision that keeps it can be right;
 - removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
@@ -175,14 +178,33 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
         if head and want[: len(head)] != head or tail and want[len(want) - len(tail):] != tail:
             return False
     pos = 0
+    spans: list[tuple[int, int] | None] = []  # each section's place in the expected file
     for run, hit in sections:
         if not run:
+            spans.append(None)
             continue
         found = _find_run(run, want, pos)
         if found is None and (hit or _find_run(run, want, 0) is not None):
             return False  # a touched section out of place, or one the option made overlap a section it kept
+        spans.append(None if found is None else (found, found + len(run)))
         pos = pos if found is None else found + len(run)
-    return True
+    return original is None or _markers_keep(spans, want, _content(original.splitlines()))
+
+
+def _markers_keep(spans: list[tuple[int, int] | None], want: list[str], held: list[str]) -> bool:
+    """Every marker keeps a run of the original as it is: the expected file's lines between two
+    sections placed one after the other (before the first one, after the last one, where the
+    snippet starts or ends with a marker) must be consecutive original lines. Where the intent
+    changes or deletes lines under a marker, no revision that keeps the marker can be right."""
+    placed = [(k, s) for k, s in enumerate(spans) if s is not None]
+    if not placed or any(b[1][0] < a[1][1] for a, b in zip(placed, placed[1:])):
+        return True
+    gaps = [want[a[1][1]: b[1][0]] for a, b in zip(placed, placed[1:]) if b[0] - a[0] > 0]
+    if placed[0][0] > 0:
+        gaps.append(want[: placed[0][1][0]])
+    if placed[-1][0] < len(spans) - 1:
+        gaps.append(want[placed[-1][1][1]:])
+    return all(_find_run(gap, held, 0) is not None for gap in gaps if gap)
 
 
 def choose(refusal: Refusal | None, snippet: str, expected: str, original: str | None = None) -> Option | None:

@@ -120,3 +120,32 @@ def test_original_lines_added_next_to_a_section_must_stand_as_the_intent_spaces_
     assert not agrees(above, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
     spaced = Option("add a and a blank above", (Edit("insert", at=2, text="a = 1\n"),))
     assert agrees(spaced, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
+
+
+def test_a_marker_must_keep_original_lines_as_they_are_for_an_option_to_agree():
+    # the intent deletes `d = 4` under the snippet's marker: no revision that keeps the marker is right
+    original = "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\n"
+    snippet = "b = 20\n# ... existing code ...\nf = 6\n"
+    above = Option("add line 1 above", (Edit("insert", at=1, text="a = 1", original_line=1),))
+    assert agrees(above, snippet, original.replace("b = 2\n", "b = 20\n"), original)
+    deletes = original.replace("b = 2\n", "b = 20\n").replace("d = 4\n", "")
+    assert not agrees(above, snippet, deletes, original)
+    assert agrees(above, snippet, deletes)  # without the original, the marker's lines are not known
+
+
+WEAK_ORIGINAL = ("function a() {\n  setup();\n  var app = make();\n  run(app);\n}\n\n"
+                 "function b() {\n  other();\n  var app = make();\n  run(app);\n}\n\n"
+                 "function c() {\n  last();\n}\n\nmodule.exports = a;\n")
+WEAK_SNIPPET = ("// ... existing code ...\n  var app = make();\n  app.use(x);\n  run(app);\n// ... existing code ...\n"
+                "}\n\nfunction added() {\n  return 1;\n}\n// ... existing code ...\n")
+
+
+def test_a_section_pinned_only_by_a_generic_line_is_pinned_in_the_same_retry():
+    # the refusal is about section 1; section 2 starts with a bare `}`, which the merge would put
+    # after the first function that fits: the refusal also offers the lines that pin that `}`
+    expected = WEAK_ORIGINAL.replace("  other();\n  var app = make();\n", "  other();\n  var app = make();\n  app.use(x);\n")
+    expected = expected.replace("  last();\n}\n", "  last();\n}\n\nfunction added() {\n  return 1;\n}\n")
+    row = {"id": "w", "original": WEAK_ORIGINAL, "snippet": WEAK_SNIPPET, "expected": expected, "language": "javascript"}
+    done = run_retry([row])["rows"][0]
+    assert done["first"] == "refused" and done["second"] == "right"
+    assert "for the place at original line 15" in done["option"]

@@ -25,7 +25,7 @@ import difflib
 import re
 
 from fastapply.merge.refuse.new_lines import new_places, new_sections, settle
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges,
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges, weak_edges,
                                             open_side, pin_option, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
@@ -313,7 +313,17 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     `candidate` and `readings` (the whole-file readings the merge refused between) are where
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
-    return _with_edges(inp, _explain(inp, sentence, candidate, readings))
+    return _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+
+
+def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
+    """The refusal with, after its other options, those that pin each section whose edge is only
+    generic lines (`weak_edges`): a revision that settles the refused section must not leave
+    another one to a guess (its sentence is unchanged)."""
+    if refusal.kind == "out-of-order":
+        return refusal
+    extra = tuple(o for o in weak_edges(inp) if o not in refusal.options)
+    return refusal.with_(options=refusal.options + extra) if extra else refusal
 
 
 def _with_edges(inp: Input, refusal: Refusal) -> Refusal:

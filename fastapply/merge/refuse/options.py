@@ -10,7 +10,9 @@
   same lines as `-` lines were measured: one more wrong file, one less right); `deleted_head`:
   the file's head the result drops, as `-` lines, for a snippet that means to delete it;
 - `below`: original lines put below a section take the place of its blank padding;
-- `trailing_blanks`: a section's blank padding before a marker, removed.
+- `trailing_blanks`: a section's blank padding before a marker, removed;
+- `weak_edges`: the lines that pin a section whose edge is only lines that pin no place (`}`, a
+  repeated line) before new ones, at each place it fits (offered on every refusal but out-of-order).
 
 This module builds options from an `Input` (reading.py); those for sections of new lines are
 new_lines.py's, those from the merge's own readings readings.py's; which refusal gets which
@@ -22,9 +24,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, unique
+from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, section_places, unique
 from fastapply.merge.refuse.refusal import Edit, Option
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import distinctive, is_generic
 
 MAX_CONTEXT = 8  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
@@ -288,3 +290,45 @@ def trailing_blanks(inp: Input, n: int) -> Option | None:
         return None
     return Option(f"remove the blank lines {b + 2}-{m} before the marker at snippet line {m + 1}: the marker keeps "
                   "the original's spacing", (Edit("remove", start=b + 2, end=m),))
+
+
+def _holds_once(inp: Input, k: int) -> bool:
+    """Whether snippet line k pins a place: distinctive, not generic, and once in the original."""
+    text = inp.snippet[k].strip()
+    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
+
+
+def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
+    """Options that pin each section whose top (or bottom) edge is only original lines that pin
+    no place (generic ones like `}`, `});`, `/**`, or lines the file holds more than once) before a
+    line the original lacks: such an edge fits wherever the file has those lines, so a revision that
+    settles another section leaves this one to a guess (the retry wrote wrong files there). For
+    each place the edge lines fit between the sections around it (at the snippet's indentation
+    where the file has it there; at most `limit`: the first and the last half), the unchanged lines
+    up to a line the file holds once (`pin_option`)."""
+    places = section_places(inp)
+    out: list[Option] = []
+    for n, sec in enumerate(inp.sections):
+        lo = max((p for p in places[:n] if p is not None), default=-1)
+        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        for step in (+1, -1):
+            run = _edge_run(inp, sec, step)
+            content = [k for k in range(sec[0], sec[1] + 1) if inp.snippet[k].strip()]
+            if not run or len(run) == len(content) or any(_holds_once(inp, k) for k in run):
+                continue
+            if step < 0:
+                run = run[::-1]
+            fits = [p for p in _run_places(inp, run) if lo < p < hi]
+            # at the snippet's own indentation where the file has it there (a `}` closes one depth)
+            fits = [p for p in fits if inp.original[p].rstrip() == inp.snippet[run[0]].rstrip()] or fits
+            if len(fits) > limit:  # those next to the sections around it: the first and the last
+                fits = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+            for p in fits:
+                if step > 0:
+                    opt = pin_option(inp, run[0], p)
+                else:
+                    content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+                    opt = pin_option(inp, run[-1], content_at[len(run) - 1]) if len(content_at) >= len(run) else None
+                if opt is not None and opt not in out:
+                    out.append(opt)
+    return tuple(out)
