@@ -6,8 +6,8 @@ takes what the refusing site knew (the `Refusal` a site attached to its sentence
 
 - the snippet's line numbers (of the snippet as sent: options edit that text) and the original's;
 - the real cause where the sentence names a symptom: sections whose unique lines are all found,
-  but in another order than the snippet's, are "out-of-order" (the move that puts them in file
-  order is the option); a section "not found" whose lines are in the original at another
+  but in another order than the snippet's, are "out-of-order" (order.py: the move that puts them
+  in file order is the option); a section "not found" whose lines are in the original at another
   indentation says so;
 - options: the unchanged original lines that pin each candidate place (ambiguous-place), the
   original line to show beside a doubtful one (new-or-changed), a marker where the merge drops
@@ -25,78 +25,15 @@ import difflib
 import re
 
 from fastapply.merge.refuse.new_lines import new_places, new_sections, settle
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges, weak_edges,
+from fastapply.merge.refuse.order import out_of_order
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
                                             open_side, pin_option, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
-from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
-from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
+from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of
+from fastapply.merge.refuse.refusal import Option, Refusal, attached
 from fastapply.merge.text.lines import distinctive, is_generic
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
-
-
-# --------------------------------------------------------------------------- out of order
-
-
-def _longest_increasing(items: list[tuple[int, int]]) -> set[int]:
-    """The section indexes of the longest run of `items` (index, place) whose places increase."""
-    best: list[list[int]] = []
-    for n, (_, p) in enumerate(items):
-        prev = [best[m] for m in range(n) if items[m][1] < p]
-        best.append(max(prev, key=len, default=[]) + [n])
-    chain = max(best, key=len, default=[])
-    return {items[n][0] for n in chain}
-
-
-def out_of_order(inp: Input) -> Refusal | None:
-    """An out-of-order refusal when the sections' pinned places do not rise in snippet order."""
-    places = section_places(inp)
-    known = [(n, p) for n, p in enumerate(places) if p is not None]
-    if len(known) < 2 or all(known[m][1] < known[m + 1][1] for m in range(len(known) - 1)):
-        return None
-    keep = _longest_increasing(known)
-    moved = next(n for n, _ in known if n not in keep)
-    p = places[moved]
-    a, b = inp.sections[moved]
-    later = [n for n, q in known if n in keep and q > p]
-    edits: list[Edit]
-    if later:
-        target = later[0]
-        ta = inp.sections[target][0]
-        if not any(m < ta for m in inp.markers) and inp.sections[target] == inp.sections[0]:
-            return _order_refusal(inp, moved, target, p, ())
-        end = b + 1 if b + 1 in inp.markers else b
-        edits = [Edit("move", at=ta + 1, start=a + 1, end=end + 1)]
-        if end == b:
-            edits.append(Edit("marker", at=ta + 1, text=indented(inp.marker, inp.snippet[a])))
-        where = f"before the section starting `{inp.snippet[ta].strip()[:60]}` (line {ta + 1})"
-    else:
-        target = max(n for n in keep)
-        tail = next((m for m in inp.markers if m > inp.sections[target][1]), None)
-        if tail is None:
-            return _order_refusal(inp, moved, target, p, ())
-        end = b + 1 if b + 1 in inp.markers and b + 1 != tail else b
-        edits = [Edit("marker", at=tail + 1, text=indented(inp.marker, inp.snippet[a])),
-                 Edit("move", at=tail + 1, start=a + 1, end=end + 1)]
-        where = f"after the section starting `{inp.snippet[inp.sections[target][0]].strip()[:60]}`"
-    says = f"move snippet lines {a + 1}-{b + 1} {where}"
-    return _order_refusal(inp, moved, target, p, (Option(says, tuple(edits)),), where)
-
-
-def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tuple[Option, ...],
-                   where: str = "") -> Refusal:
-    a, b = inp.sections[moved]
-    first = nearest_distinctive(inp.snippet[a : b + 1], 0) + a
-    other = inp.sections[target][0]
-    other_place = section_places(inp)[target]
-    cause = (f"the snippet's sections are out of file order: section {moved + 1} (starting "
-             f"`{inp.snippet[first].strip()[:60]}`) is at original line {place + 1}, but section {target + 1} "
-             f"(starting `{inp.snippet[other].strip()[:60]}`) comes "
-             f"{'before' if target < moved else 'after'} it in the snippet and at line {(other_place or 0) + 1} in the file")
-    fix = f"move section {moved + 1} {where}: sections must follow the file's order" if where else (
-        "put the sections in the order their lines have in the file")
-    return Refusal("out-of-order", cause, fix, (inp.oline(place),) + ((inp.oline(other_place),) if other_place is not None else ()),
-                   (inp.sline(first), inp.sline(other)), options)
 
 
 # --------------------------------------------------------------------------- the sentences

@@ -4,8 +4,7 @@ that revise.py applies and the instant merge then writes."""
 from __future__ import annotations
 
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.refuse.explain import explain, out_of_order
-from fastapply.merge.refuse.reading import read_input
+from fastapply.merge.refuse.explain import explain
 from fastapply.merge.refuse.refusal import attached
 from fastapply.merge.refuse.revise import revise
 
@@ -24,26 +23,6 @@ def save_settings(path, data):
     write_file(path, data)
     return True
 """
-
-
-def test_sections_out_of_file_order_are_named_with_the_move_that_fixes_them():
-    snippet = ("# ... existing code ...\ndef save_settings(path, data):\n    write_file(path, data, atomic=True)\n"
-               "# ... existing code ...\ndef load_settings(path):\n    data = read_file(path, strict=True)\n"
-               "# ... existing code ...\n")
-    refusal = out_of_order(read_input(ORIGINAL, snippet))
-    assert refusal is not None and refusal.kind == "out-of-order"
-    assert "out of file order" in refusal.sentence and refusal.options
-    fixed = revise(snippet, refusal.options[0])
-    assert fixed.index("def load_settings") < fixed.index("def save_settings")
-    merged = instant_merge(ORIGINAL, fixed)
-    assert merged.merged and "read_file(path, strict=True)" in merged.text and "atomic=True" in merged.text
-
-
-def test_in_order_sections_are_not_called_out_of_order():
-    snippet = ("# ... existing code ...\ndef load_settings(path):\n    data = read_file(path, strict=True)\n"
-               "# ... existing code ...\ndef save_settings(path, data):\n    write_file(path, data, atomic=True)\n"
-               "# ... existing code ...\n")
-    assert out_of_order(read_input(ORIGINAL, snippet)) is None
 
 
 def test_an_ambiguous_place_offers_the_context_that_pins_each_place_and_each_merges_there():

@@ -1,0 +1,42 @@
+"""Out-of-order sections (refuse/order.py): named as such, with the move that puts them in file order."""
+
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.order import out_of_order
+from fastapply.merge.refuse.reading import read_input
+from fastapply.merge.refuse.revise import revise
+
+ORIGINAL = """\
+def configure_logging(level):
+    handler = make_handler()
+    return handler
+
+
+def load_settings(path):
+    data = read_file(path)
+    return data
+
+
+def save_settings(path, data):
+    write_file(path, data)
+    return True
+"""
+
+
+def test_sections_out_of_file_order_are_named_with_the_move_that_fixes_them():
+    snippet = ("# ... existing code ...\ndef save_settings(path, data):\n    write_file(path, data, atomic=True)\n"
+               "# ... existing code ...\ndef load_settings(path):\n    data = read_file(path, strict=True)\n"
+               "# ... existing code ...\n")
+    refusal = out_of_order(read_input(ORIGINAL, snippet))
+    assert refusal is not None and refusal.kind == "out-of-order"
+    assert "out of file order" in refusal.sentence and refusal.options
+    fixed = revise(snippet, refusal.options[0])
+    assert fixed.index("def load_settings") < fixed.index("def save_settings")
+    merged = instant_merge(ORIGINAL, fixed)
+    assert merged.merged and "read_file(path, strict=True)" in merged.text and "atomic=True" in merged.text
+
+
+def test_in_order_sections_are_not_called_out_of_order():
+    snippet = ("# ... existing code ...\ndef load_settings(path):\n    data = read_file(path, strict=True)\n"
+               "# ... existing code ...\ndef save_settings(path, data):\n    write_file(path, data, atomic=True)\n"
+               "# ... existing code ...\n")
+    assert out_of_order(read_input(ORIGINAL, snippet)) is None
