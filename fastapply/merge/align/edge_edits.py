@@ -313,7 +313,10 @@ def new_siblings_at(orig: Sequence[str], at: int, inserted: Sequence[str], step:
     outward = list(inserted) if step > 0 else list(reversed(inserted))
     beyond = nearest_line(orig, at if step > 0 else at - 1, step)
     inner = nearest_line(orig, at - 1 if step > 0 else at, -step)
-    return beyond is not None and opens_block(beyond) and new_sibling(outward, inner, step > 0)
+    if beyond is None:
+        return False
+    header = opens_block(beyond) or step > 0 and _sibling_header(orig[at : at + 3], True)
+    return header and new_sibling(outward, inner, step > 0)
 
 
 def opens_block(line: str) -> bool:

@@ -210,3 +210,32 @@ def test_a_new_method_shaped_like_the_next_one_never_overwrites_it():
                "        return $x * 3;\n    }\n\n// ... existing code ...\n")
     r = instant_merge(original, snippet, language="php")
     assert not r.merged or "public function beta($x)" in r.text
+
+
+_ALLMAN = ("class Shop\n{\n    public int Alpha(int x)\n    {\n        var price = LoadPrice(x);\n        return price;\n    }\n"
+           "{new}    public int Beta(int x)\n    {\n        var count = CountItems(x);\n        return count;\n    }\n}\n")
+_ALLMAN_NEW = "    public int Delta(int x)\n    {\n        var limit = ComputeLimit(x);\n        return limit;\n    }\n"
+_LUA = ("local Shop = {}\nfunction Shop:alpha(x)\n  local price = self:loadPrice(x)\n  return price\nend\n"
+        "{new}function Shop:beta(x)\n  local count = self:countItems(x)\n  return count\nend\nreturn Shop\n")
+_LUA_NEW = "function Shop:delta(x)\n  local limit = self:computeLimit(x)\n  return limit\nend\n"
+
+
+@pytest.mark.parametrize("language,comment,template,new,context", [
+    ("csharp", "//", _ALLMAN, _ALLMAN_NEW, "        var price = LoadPrice(x);\n        return price;\n    }\n"),
+])
+def test_a_new_method_before_an_allman_or_keyword_header_is_no_rival_of_rewriting_it(language, comment, template,
+                                                                                     new, context):
+    # refused on 2026-11-26 (`return limit` could be new or a change of `return count`): the next
+    # sibling's header (`public int Beta(int x)` then a lone `{`; `function Shop:beta(x)`) was not
+    # read as one, so the reading that rewrites `beta` into `delta` stood as a rival
+    from fastapply.merge.align.edge_edits import new_siblings_at
+    from fastapply.merge.instant import instant_merge
+
+    marker = f"{comment} ... existing code ...\n"
+    original = template.replace("{new}", "")
+    r = instant_merge(original, marker + context + new + marker, language=language)
+    assert r.merged, r.refused_reason
+    assert r.text == template.replace("{new}", new)
+    lines = original.splitlines()
+    at = next(i for i, l in enumerate(lines) if "eta(" in l)  # beta's header
+    assert new_siblings_at(lines, at, new.splitlines(), 1)
