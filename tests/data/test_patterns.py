@@ -60,9 +60,8 @@ KNOWN_WRONG = {
     # -> `label + 1`): the old one is kept in front (unreachable.check_code_after_kept_exit sees
     # only explicit exits).
     "pattern:ruby:change_return:context_below", "pattern:scala:change_return:context_below",
-    # A new method laid over its sibling in Ruby and Lua, whose `def f(x)` / `function T:f(x)`
+    # A new method cut short by a marker laid over its sibling in Lua, whose `function T:f(x)`
     # headers siblings.py does not read as openers (doing so cost planner-dev2 one right file).
-    "pattern:ruby:move_method:context_above", "pattern:lua:add_first:context_above",
     "pattern:lua:add_middle:context_above",
     # A moved method kept at its old place too: `gamma(x) {` is too short a line for the
     # definition-kept-twice check (lines.distinctive).

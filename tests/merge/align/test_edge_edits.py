@@ -239,3 +239,21 @@ def test_a_new_method_before_an_allman_or_keyword_header_is_no_rival_of_rewritin
     lines = original.splitlines()
     at = next(i for i, l in enumerate(lines) if "eta(" in l)  # beta's header
     assert new_siblings_at(lines, at, new.splitlines(), 1)
+
+
+def test_a_new_first_method_after_a_statement_never_overwrites_the_next_one():
+    # written on 2026-11-26: `function Shop:delta(x)` after `local Shop = {}` read line by line
+    # as an edited copy of `function Shop:alpha(x)`, which it overwrote (the grid's Lua add_first
+    # in the context_above style); a whole new definition of another name is a new member
+    from fastapply.merge.align.edge_edits import new_siblings_at
+    from fastapply.merge.instant import instant_merge
+
+    original = _LUA.replace("{new}", "")
+    snippet = "local Shop = {}\n" + _LUA_NEW + "-- ... existing code ...\n"
+    r = instant_merge(original, snippet, language="lua")
+    assert r.merged, r.refused_reason
+    assert r.text == original.replace("local Shop = {}\n", "local Shop = {}\n" + _LUA_NEW)
+    assert edge_edit(_LUA_NEW.splitlines(), original.splitlines()[1:], forward=True, inner="local Shop = {}") == 0
+    assert new_siblings_at(original.splitlines(), 1, _LUA_NEW.splitlines(), 1)
+    # the same block after a statement inside a body (deeper than it) stays an edited copy
+    assert edge_edit(_LUA_NEW.splitlines(), original.splitlines()[1:], forward=True, inner="    x = 1") == 4
