@@ -56,10 +56,6 @@ def test_rows_are_eval_rows_of_every_style():
 # Wrong files the enlarged grid still finds (seed 0), each an open bug with its mechanism; any
 # other wrong file fails the test. Remove an entry when its fix lands.
 KNOWN_WRONG = {
-    # A changed last expression after a marker, in a language whose return is implicit (`label`
-    # -> `label + 1`): the old one is kept in front (unreachable.check_code_after_kept_exit sees
-    # only explicit exits).
-    "pattern:ruby:change_return:context_below", "pattern:scala:change_return:context_below",
     # A new method cut short by a marker laid over its sibling in Lua, whose `function T:f(x)`
     # headers siblings.py does not read as openers (doing so cost planner-dev2 one right file).
     "pattern:lua:add_middle:context_above",
