@@ -64,9 +64,6 @@ KNOWN_WRONG = {
     "pattern:javascript:move_method:minimal",
     # The snippet ends without a marker: read as the file's end, `module.exports = Shop;` goes.
     "pattern:javascript:move_method:missing_edges",
-    # A new line between two markers read as a change of the like line (`attr_reader :id` ->
-    # `attr_reader :code`) instead of an added one: truly ambiguous, should be refused.
-    "pattern:ruby:second_class:minimal",
     # Whitespace only: a new first comment after `<?php` is separated from it by a blank line.
     "pattern:php:add_header:context_below",
 }
