@@ -59,9 +59,6 @@ KNOWN_WRONG = {
     # A new method cut short by a marker laid over its sibling in Lua, whose `function T:f(x)`
     # headers siblings.py does not read as openers (doing so cost planner-dev2 one right file).
     "pattern:lua:add_middle:context_above",
-    # A moved method kept at its old place too: `gamma(x) {` is too short a line for the
-    # definition-kept-twice check (lines.distinctive).
-    "pattern:javascript:move_method:minimal",
     # The snippet ends without a marker: read as the file's end, `module.exports = Shop;` goes.
     "pattern:javascript:move_method:missing_edges",
     # Whitespace only: a new first comment after `<?php` is separated from it by a blank line.
