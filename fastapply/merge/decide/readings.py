@@ -29,6 +29,10 @@ describes (`two_readings._keeps_context` adds the deletion checks). Example: the
 reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
 old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.
 
+A reading that lays a new definition over an original one the snippet never names (its
+header gone, `overwritten_definitions`), where the other keeps every header, is the wrong one: a
+snippet that replaces a definition shows or names it.
+
 A block one reading keeps and the other deletes is also settled when the snippet removed
 imports that only the block uses (`orphaned_block`): keeping it would leave it calling names
 the file no longer imports (imports.py reads the import lines).
@@ -39,6 +43,7 @@ reading was made.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 FINAL_BLOCK = 8  # non-blank lines: a longer final block is not one a snippet deletes by stopping short
@@ -136,3 +141,17 @@ def shown_run_kept_twice(original: Sequence[str], result: Sequence[str], snippet
         if (prev in after and after[prev] != a) or (nxt in before and before[nxt] != b):
             return True
     return False
+
+
+def overwritten_definitions(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> list[str]:
+    """The original's definition headers (gate/landing.definition_headers) that `result` no
+    longer has and the snippet never names (no snippet line carries the header's name): a
+    definition another one was laid over, unseen."""
+    from fastapply.merge.align.edge_edits import header_name
+    from fastapply.merge.gate.landing import definition_headers
+
+    kept = {l.strip() for l in result}
+    names = {header_name(l) for l in snippet} - {None}
+    words = set(re.findall(r"[A-Za-z_$][\w$]*", "\n".join(snippet)))
+    return [h for h in definition_headers(original)
+            if h not in kept and (n := header_name(h)) is not None and n not in names and n not in words]

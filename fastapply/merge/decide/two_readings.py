@@ -3,7 +3,8 @@
 `two_readings(orig, snip_lines, language, converted, diff_snippet, renames)` places the snippet
 with lazy.py (joint) and greedy.py (one section at a time, skipped above GREEDY_CELLS), guards each
 (gate/finish.py) and decides: the agreed file, one reading by a rule (a twin pasted by one only,
-blank lines only, much less deleted, a block whose imports the snippet removed, a lone reading
+blank lines only, a new definition laid over an unnamed one by one only, much less deleted, a
+block whose imports the snippet removed, a lone reading
 that passes its stricter guard or is settled by settled.py), or a refusal that carries the best
 candidate, the undecided regions and, between two complete readings, both as `alternatives`.
 Its docstring says each rule; the readings' differences themselves are readings.py's.
@@ -84,6 +85,9 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
                                "or show the lines around it to delete it", "lazy", joint.rung, joint.text,
                                changed_regions(orig.lines, lines[1]), (joint.text, old.text), "readings")
         if verdicts == [True, True]:
+            lost = [bool(readings.overwritten_definitions(orig.lines, r, snip_lines)) for r in lines]
+            if lost.count(True) == 1:
+                return (joint, old)[lost.index(False)]  # the other laid a new definition over an unnamed one
             kept = [guards.deletion_stats(orig.lines, r).unreplaced for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
