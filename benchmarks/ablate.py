@@ -16,10 +16,10 @@ became right (+right), became wrong (+wrong), became refused (+refused), and the
 team decides on: wrong -> refused (wrong files the rule makes), right -> refused (right files the
 rule buys), right/refused -> wrong (wrong files the rule prevents). It prints no row content.
 
-The baseline (outcome per row, and which switch targets each row reached) is cached per set
-under --cache, keyed by the set's bytes, the merge package's source and the switches' targets; a
-switch reruns only the rows that reached its target (a rule a row never reaches cannot change
-that row). Every switch runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default
+The baseline (outcome per row, and which switches each row reached) is cached per set under
+--cache, keyed by the set's bytes, the merge package's source and the switches; a switch reruns
+only the rows that reached it (`_track`: where the rule returned something else than its off
+value, or a skipped `if`'s condition held; a rule that a row never reaches so cannot change it). Every switch runs in a fresh process (maxtasksperchild=1), at most `--jobs` (default
 and cap 2) at a time.
 The hash seed is pinned (PYTHONHASHSEED=0): a few refusal messages once depended on set order.
 
@@ -71,7 +71,6 @@ def _skip(old: str, new: str = "if False:"):
 
 SWITCHES: list[Switch] = [
     # tie-breakers between equal places of a section with no anchor (align/lazy.py calls them in turn)
-    Switch("order", "tie", M + "align.ties:forced_place", _ret(None), "rival places settled by the later sections' order"),
     Switch("pinned", "tie", M + "align.ties:pinned_place", _ret(None), "rival places settled by a changed line's old form"),
     Switch("enclosed", "tie", M + "align.ties:enclosed_place", _ret(None), "rival places settled by blocks the previous section left open"),
     Switch("twins", "tie", M + "align.lazy:_twin_free", _ret(None), "rival places settled by the one reading without a pasted twin"),
@@ -80,8 +79,8 @@ SWITCHES: list[Switch] = [
     Switch("relanded", "settle", M + "decide.settled:relanded", _ret(None), "a new definition laid over the end of the one above, inserted whole"),
     Switch("doubt-by-repeats", "settle", M + "decide.settled:doubt_by_repeats", _ret(None), "a doubt whose new-line reading repeats its neighbour, read as a change"),
     Switch("settled-by-imports", "settle", M + "decide.two_readings:_settled_by_imports", _ret(None), "the reading that deletes a block whose imports the snippet removed"),
-    Switch("final-block-refusal", "exit", M + "decide.readings:differ_by_final_block", _ret(False), "refuse readings that differ by a short final block"),
-    Switch("moved-run-veto", "exit", M + "decide.readings:shown_run_kept_twice", _ret(False), "veto of keeps-context when a shown run is kept twice"),
+    Switch("final-block-refusal", "exit", M + "decide.two_readings:differ_by_final_block", _ret(False), "refuse readings that differ by a short final block"),
+    Switch("moved-run-veto", "exit", M + "decide.two_readings:shown_run_kept_twice", _ret(False), "veto of keeps-context when a shown run is kept twice"),
     # exits of decide.two_readings.two_readings
     Switch("unchanged-loses", "exit", M + "decide.two_readings:_unchanged_loses", ("identity", (1, 2)), "a reading that changes nothing loses to one that changes"),
     Switch("honour-diff-lines", "exit", M + "decide.two_readings:_honour_diff_lines", ("identity", 0), "a reading whose counts disagree with the +/- lines does not merge"),
@@ -141,7 +140,6 @@ _GUARDS = {  # module where each guard is defined: name -> what it refuses
         "check_markers_left": "a marker line left in the result",
         "check_changed": "a result equal to the original where the snippet may mean a change",
         "check_parses": "a result that no longer parses",
-        "check_empty_bodies": "a definition's body emptied",
         "check_file_head": "a result starting indented where the original does not",
         "check_deletions": "far more lines deleted than the snippet shows",
         "check_head_dropped": "the file's head dropped above an unmarked start",
@@ -176,7 +174,6 @@ _GUARDS = {  # module where each guard is defined: name -> what it refuses
         "check_comment_reopened": "a block comment opened inside an open one",
         "check_closer_before_deeper": "a new closer before deeper kept lines",
     },
-    "snippet.renames": {"kept_beside": "a renamed header kept beside the original one"},
 }
 SWITCHES += [Switch("guard:" + fn, "guard", M + mod + ":" + fn, _ret(None), what)
              for mod, fns in _GUARDS.items() for fn, what in fns.items()]
@@ -243,17 +240,64 @@ def switch_off(switch: Switch) -> None:
 
 
 def _probe(switch: Switch) -> str:
-    return switch.target  # the function whose call shows a row reached the rule
+    """The key under which the baseline records that a row reached the rule: a row that never
+    reaches it keeps its outcome with the rule off, so only reached rows are rerun."""
+    return switch.name
 
 
-def _track(targets: list[str], reached: set) -> None:
-    """Wrap each target so that calling it adds the target to `reached`."""
-    for target in sorted(set(targets)):
-        _, _, fn = _resolve(target)
+def _tracked_if(switch: Switch) -> bool:
+    """A skipped `if` of a function: a row reaches it only where its condition held."""
+    old = switch.off[1] if switch.off[0] == "source" else ""
+    return old.startswith("if ") and old.endswith(":") and switch.off[2] == "if False:"
 
-        def wrapper(*a, _fn=fn, _t=target, **k):
-            reached.add(_t)
-            return _fn(*a, **k)
+
+def _track(switches: list[Switch], reached: set) -> None:
+    """Make each switch's rule add the switch's name to `reached` where turning it off could change
+    the row: a `return` switch where the rule raised or returned something else than its off value (one
+    annotated `-> None`, which acts on its arguments, wherever it is called), an
+    `identity` switch where it returned something else than the arguments it would hand back, a
+    skipped `if` where its condition held (the function is recompiled with a probe in the
+    condition); any other switch where its function is called. The rules' results are unchanged."""
+    by_target: dict[str, list[Switch]] = {}
+    for s in switches:
+        by_target.setdefault(s.target, []).append(s)
+    for target, group in sorted(by_target.items()):
+        module, _, fn = _resolve(target)
+        ifs = [s for s in group if _tracked_if(s)]
+        if ifs:
+            src = textwrap.dedent(inspect.getsource(fn))
+            for s in ifs:
+                cond = s.off[1][len("if "):-1]
+                src = src.replace(s.off[1], f"if __ablate_hit__({s.name!r}, {cond}):")
+            space: dict = {}
+            code = compile(src, inspect.getsourcefile(fn), "exec",
+                           flags=__future__.annotations.compiler_flag, dont_inherit=True)
+            module.__ablate_hit__ = lambda name, c: (c and reached.add(name)) or c
+            exec(code, vars(module), space)  # the module's own globals: wrappers put there later are seen
+            probed = space[fn.__name__]
+        else:
+            probed = fn
+        rest = [s for s in group if not _tracked_if(s)]
+        acts = inspect.signature(fn).return_annotation in (None, "None")  # acts by raising or on its arguments
+
+        def wrapper(*a, _fn=probed, _rest=rest, _acts=acts, **k):
+            try:
+                out = _fn(*a, **k)
+            except Exception:  # a rule that raises (Ambiguous, Unplaceable) does what its off value would not
+                reached.update(s.name for s in _rest)
+                raise
+            for s in _rest:
+                kind = s.off[0]
+                if kind == "return":
+                    changed = _acts or out != s.off[1]
+                elif kind == "identity":
+                    at = s.off[1]
+                    changed = out != (tuple(a[i] for i in at) if isinstance(at, tuple) else a[at])
+                else:
+                    changed = True
+                if changed:
+                    reached.add(s.name)
+            return out
 
         wrapper.__wrapped__ = fn
         _replace_everywhere(fn, wrapper)
@@ -272,9 +316,9 @@ def _outcome(row: dict) -> str:
 
 
 def _baseline_job(args) -> tuple[str, list[str], list[list[str]]]:
-    set_name, targets = args
+    set_name, switches = args
     reached: set = set()
-    _track(targets, reached)
+    _track(switches, reached)
     outcomes, reach = [], []
     for row in ROWS[set_name]:
         reached.clear()
@@ -314,20 +358,31 @@ COLS = ("right", "wrong", "refused", "+right", "+wrong", "+refused",
         "wrong>refused", "right>refused", "right>wrong", "refused>wrong", "refused>right", "wrong>right")
 
 
+def gained_lost(t: dict[str, int]) -> tuple[int, int]:
+    """A rule's rows gained and lost, summed over the sets (a row right with it and wrong without
+    it counts twice): gained = right it buys (right with it, refused or wrong without) plus wrong
+    files it prevents (refused with it, wrong without); lost = wrong files it makes (wrong with
+    it, refused or right without) plus right files it refuses (refused with it, right without)."""
+    gained = t["right>refused"] + 2 * t["right>wrong"] + t["refused>wrong"]
+    lost = t["wrong>refused"] + 2 * t["wrong>right"] + t["refused>right"]
+    return gained, lost
+
+
 def markdown_table(report: dict) -> str:
-    """One row per switch, from the rule's side (summed over the sets): the right files it buys
-    (right with it, not without), the wrong files it makes (wrong with it, not without), and
-    what its absence gives: rows turned right, turned wrong, turned refused."""
-    out = ["| rule | kind | module | what it protects | right it buys | wrong it makes | right without it "
-           "| wrong without it | refused without it |", "|---|---|---|---|---|---|---|---|---|"]
+    """One row per switch, from the rule's side (summed over the sets): rows gained and rows lost
+    (`gained_lost`), and the rows that turn wrong without it (a rule whose removal turns none
+    wrong and whose gain does not exceed its loss earns nothing here)."""
+    out = ["| rule | kind | module | what it protects | rows gained | rows lost | wrong without it |",
+           "|---|---|---|---|---|---|---|"]
     known = {s.name: s for s in SWITCHES}
     for name, s in report["switches"].items():
         t = s["total"]
         target = known[name].target if name in known else s["target"]
         protects = known[name].protects if name in known else s["protects"]
         module = target.split(":")[0].removeprefix("fastapply.merge.") + "." + target.split(":")[1]
-        out.append(f"| {name} | {s['kind']} | `{module}` | {protects} | {t['right>refused'] + t['right>wrong']} "
-                   f"| {t['wrong>refused'] + t['wrong>right']} | {t['+right']} | {t['+wrong']} | {t['+refused']} |")
+        gained, lost = gained_lost(t)
+        out.append(f"| {name} | {s['kind']} | `{module}` | {protects} | {gained} | {lost} "
+                   f"| {t['right>wrong'] + t['refused>wrong']} |")
     return "\n".join(out)
 
 
@@ -371,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = max(1, min(2, a.jobs))
     ctx = multiprocessing.get_context("fork")
     targets = [_probe(s) for s in SWITCHES]
-    src = _source_key() + hashlib.sha1(" ".join(sorted(set(targets))).encode()).hexdigest()[:6]  # reach tracked per target
+    src = _source_key() + hashlib.sha1((" ".join(sorted(set(targets))) + inspect.getsource(_track)).encode()).hexdigest()[:6]
     cache = pathlib.Path(a.cache)
     cache.mkdir(parents=True, exist_ok=True)
     base: dict[str, tuple[list[str], list[list[str]]]] = {}
@@ -382,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         if f.exists():
             base[path] = tuple(json.loads(f.read_text()))
         else:
-            todo.append((path, targets, f))
+            todo.append((path, SWITCHES, f))
     if todo:
         with ctx.Pool(jobs, maxtasksperchild=1) as pool:
             done = pool.map(_baseline_job, [(p, t) for p, t, _ in todo], chunksize=1)

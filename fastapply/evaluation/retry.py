@@ -8,8 +8,18 @@ choose between the options the refusal offers, as a planner knows its own intent
 - an inserted run of original lines must stand in the expected file as the option puts it: next to
   the snippet lines it is inserted between;
 - a marker must stand where the expected file has lines the snippet does not show (the two snippet
-  lines around it are not neighbours there; the file goes on above a leading one, below a trailing one);
+  lines around it are not neighbours there; the file goes on above a leading one, below a trailing one),
+  and those lines must begin (end) as the original does next to the sections around it: a marker
+  keeps original code, so one that would keep code the intent deletes does not agree;
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
+- the sections it did not touch that the expected file has must still follow the touched ones in
+  order (an option that adds lines a kept section also shows makes the two overlap);
+- a section the option inserted lines into must be a run of the expected file with its inner blank
+  lines too (original lines added next to new code must stand as the intent spaces them: the merge
+  writes the snippet's spacing there);
+- every marker, given the original, must stand for consecutive original lines as they are in the
+  expected file (between the two sections around it, or before / after a marked edge): where the
+  intent changes or deletes lines under a marker, no revision that keeps it can be right;
 - removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
@@ -64,11 +74,54 @@ def _find_run(run: list[str], want: list[str], start: int) -> int | None:
     return next((i for i in range(start, len(want) - n + 1) if want[i : i + n] == run), None)
 
 
-def agrees(option: Option, snippet: str, expected: str) -> bool:
+def _next_to(run: list[str], hay: list[str], step: int) -> set[str] | None:
+    """The lines of `hay` right after (step +1) or before (-1) where the longest edge part of
+    `run` (its tail after, its head before) stands; None where no part of it stands in `hay`."""
+    for n in range(len(run), 0, -1):
+        part = run[len(run) - n:] if step > 0 else run[:n]
+        at = [i for i in range(len(hay) - n + 1) if hay[i : i + n] == part]
+        if at:
+            return {hay[i + n] if step > 0 and i + n < len(hay) else hay[i - 1] if step < 0 and i > 0 else None
+                    for i in at}
+    return None
+
+
+def _keeps_original(before: list[str] | None, after: list[str] | None, want: list[str], held: list[str]) -> bool:
+    """A new marker keeps the original's lines next to the sections around it: where the intent
+    goes on after `before` (before `after`), its next line must be the original's next line there
+    (a marker that would keep code the intent deletes does not agree)."""
+    for run, step in ((before, +1), (after, -1)):
+        if not run:
+            continue
+        at = _find_run(run, want, 0)
+        if at is None:
+            continue
+        beside = (want[at + len(run)] if at + len(run) < len(want) else None) if step > 0 else (
+            want[at - 1] if at > 0 else None)
+        if beside is None:
+            continue
+        there = _next_to(run, held, step)
+        if there is not None and beside not in there:
+            return False
+    return True
+
+
+def _inner(lines: list[str]) -> list[str]:
+    """`lines` without their blank lines at either end (those next to a marker carry no spacing)."""
+    a, b = 0, len(lines)
+    while a < b and not lines[a]:
+        a += 1
+    while b > a and not lines[b - 1]:
+        b -= 1
+    return lines[a:b]
+
+
+def agrees(option: Option, snippet: str, expected: str, original: str | None = None) -> bool:
     """True when the revised snippet says what `expected` (the planner's intent) has: every section
     the option touched (a run of lines between markers) is a run of the expected file, those runs
     in the snippet's order; a new marker stands where the expected file has lines the snippet does
-    not show; removed lines are not in the expected file."""
+    not show (and, given the `original`, the original's own lines next to the sections around
+    it: the code it keeps); removed lines are not in the expected file."""
     want = _content(expected.splitlines())
     lines = snippet.splitlines()
     for edit in option.edits:
@@ -81,8 +134,10 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
     except ValueError:
         return False
     sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
+    spaced: list[list[str]] = []  # each section's lines with its inner blank lines, for the inserted ones
     current: list[str] = []
-    touched = False
+    lined: list[str] = []
+    touched = inserted = False
     marker_edges: list[int] = []  # section counts at which a new marker stands
     for text, new in tagged:
         if text == _JOIN or text.startswith(_GONE):
@@ -90,14 +145,21 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
             continue
         if is_marker(text.strip()):
             sections.append((current, touched))
+            spaced.append(_inner(lined) if inserted else [])
             if new:
                 marker_edges.append(len(sections))
-            current, touched = [], False
+            current, lined, touched, inserted = [], [], False, False
             continue
+        lined.append(text.strip())
+        inserted = inserted or new and any(e.action == "insert" for e in option.edits)
         if text.strip():
             current.append(text.strip())
             touched = touched or new
     sections.append((current, touched))
+    spaced.append(_inner(lined) if inserted else [])
+    whole = [line.strip() for line in expected.splitlines()]
+    if any(run and _find_run(run, whole, 0) is None for run in spaced):
+        return False  # original lines added next to a section must stand as the intent spaces them
     for at in marker_edges:
         before = next((s for s, _ in reversed(sections[:at]) if s), None)
         after = next((s for s, _ in sections[at:] if s), None)
@@ -107,6 +169,8 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
             return False
         if before is not None and after is not None and _find_run(before + after, want, 0) is not None:
             return False
+        if original is not None and not _keeps_original(before, after, want, _content(original.splitlines())):
+            return False
         sections = [(s, t or k in (at - 1, at)) for k, (s, t) in enumerate(sections)]
     if marker_edges or any(e.action == "move" for e in option.edits):
         # a snippet with markers claims the file's edges where it has none: they must be the expected file's
@@ -114,38 +178,76 @@ def agrees(option: Option, snippet: str, expected: str) -> bool:
         if head and want[: len(head)] != head or tail and want[len(want) - len(tail):] != tail:
             return False
     pos = 0
+    spans: list[tuple[int, int] | None] = []  # each section's place in the expected file
     for run, hit in sections:
-        if not hit or not run:
+        if not run:
+            spans.append(None)
             continue
         found = _find_run(run, want, pos)
-        if found is None:
-            return False
-        pos = found + len(run)
-    return True
+        if found is None and (hit or _find_run(run, want, 0) is not None):
+            return False  # a touched section out of place, or one the option made overlap a section it kept
+        spans.append(None if found is None else (found, found + len(run)))
+        pos = pos if found is None else found + len(run)
+    return original is None or _markers_keep(spans, want, _content(original.splitlines()))
 
 
-def choose(refusal: Refusal | None, snippet: str, expected: str) -> Option | None:
+def _markers_keep(spans: list[tuple[int, int] | None], want: list[str], held: list[str]) -> bool:
+    """Every marker keeps a run of the original as it is: the expected file's lines between two
+    sections placed one after the other (before the first one, after the last one, where the
+    snippet starts or ends with a marker) must be consecutive original lines. Where the intent
+    changes or deletes lines under a marker, no revision that keeps the marker can be right."""
+    placed = [(k, s) for k, s in enumerate(spans) if s is not None]
+    if not placed or any(b[1][0] < a[1][1] for a, b in zip(placed, placed[1:])):
+        return True
+    gaps = [want[a[1][1]: b[1][0]] for a, b in zip(placed, placed[1:]) if b[0] - a[0] > 0]
+    if placed[0][0] > 0:
+        gaps.append(want[: placed[0][1][0]])
+    if placed[-1][0] < len(spans) - 1:
+        gaps.append(want[placed[-1][1][1]:])
+    return all(_find_run(gap, held, 0) is not None for gap in gaps if gap)
+
+
+def choose(refusal: Refusal | None, snippet: str, expected: str, original: str | None = None) -> Option | None:
     """The refusal's options that agree with the planner's intent, as one option (a planner adds
     all the context it knows is true): each agreeing option in turn, unless it edits a line an
     earlier one edits, kept only while the whole still agrees. None when no option agrees."""
     if refusal is None:
         return None
+    lines = snippet.splitlines()
+    content = [k + 1 for k, line in enumerate(lines) if line.strip()]
+    head, tail = (content[0], content[-1] + 1) if content else (1, 1)
     chosen: list[Option] = []
     used: set[int] = set()
-    for option in refusal.options:
-        spots = {e.at if e.at is not None else e.start for e in option.edits}
+    # markers at an open edge first: the file goes on there or not, whatever else the revision adds
+    ordered = sorted(refusal.options, key=lambda o: not any(_edge_marker(e, head, tail) for e in o.edits))
+    for option in ordered:
+        edge = {e for e in option.edits if _edge_marker(e, head, tail)}
+        spots = {e.at if e.at is not None else e.start for e in option.edits if e not in edge}
         spots |= {k for e in option.edits if e.start is not None for k in range(e.start, e.end + 1)}
-        if spots & used or not agrees(option, snippet, expected):
+        if spots & used or not agrees(option, snippet, expected, original):
             continue
-        joint = Option("; ".join(o.says for o in chosen + [option]), tuple(e for o in chosen + [option] for e in o.edits))
-        if chosen and not agrees(joint, snippet, expected):
+        joint = _joined(chosen + [option], head, tail)
+        if chosen and not agrees(joint, snippet, expected, original):
             continue
         chosen.append(option)
         used |= spots
     if not chosen:
         return None
-    return chosen[0] if len(chosen) == 1 else Option("; ".join(o.says for o in chosen),
-                                                      tuple(e for o in chosen for e in o.edits))
+    return chosen[0] if len(chosen) == 1 else _joined(chosen, head, tail)
+
+
+def _edge_marker(edit: Edit, head: int, tail: int) -> bool:
+    """A marker put before the snippet's first content line or after its last one."""
+    return edit.action == "marker" and (edit.at <= head or edit.at >= tail)
+
+
+def _joined(options: list[Option], head: int, tail: int) -> Option:
+    """The options as one, their edits in order, except that a marker at the snippet's start
+    goes before, and one at its end after, anything else put at the same line (the marker is
+    the edge; lines added there are inside it)."""
+    edits = [e for o in options for e in o.edits]
+    rank = lambda e: (-1 if e.at <= head else 1) if _edge_marker(e, head, tail) else 0
+    return Option("; ".join(o.says for o in options), tuple(sorted(edits, key=rank)))
 
 
 Merge = Callable[[dict, str], "object"]  # (example, snippet) -> a MergeResult (instant_merge's)
@@ -175,7 +277,7 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     refusal = first.refusal
     row["kind"] = refusal.kind if refusal is not None else None
     row["options"] = len(refusal.options) if refusal is not None else 0
-    option = choose(refusal, example["snippet"], example["expected"])
+    option = choose(refusal, example["snippet"], example["expected"], example["original"])
     row["option"] = option.says if option is not None else None
     if option is not None:
         try:

@@ -40,7 +40,7 @@ from fastapply.merge.snippet import blocks, definitions, implied, marked_definit
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
 from fastapply.merge.gate import guards
-from fastapply.merge.gate.finish import changed_regions, finish
+from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.refuse.explain import FORM_FIX, explain, split_sentence
@@ -50,8 +50,8 @@ from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file
 from fastapply.merge.text.whitespace import keep_original_whitespace
 
 
-def _refuse(reason: str, method: str | None = None, rung: str | None = None, candidate: str | None = None) -> MergeResult:
-    return MergeResult(None, reason, method, rung, candidate)
+def _refuse(reason: str, method: str | None = None) -> MergeResult:
+    return MergeResult(None, reason, method, None, None)
 
 
 def instant_merge(
@@ -161,7 +161,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
-        read = implied.read_lazy(orig, snip_lines, language, converted, diff_snippet, two_readings, changed_regions)
+        read = implied.read_lazy(orig, snip_lines, language, converted, diff_snippet, two_readings)
         return read if read.merged or diff_snippet else _by_name(orig, snip_lines, language, converted, read)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:

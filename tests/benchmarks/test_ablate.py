@@ -75,9 +75,12 @@ def test_the_table_reads_each_rule_from_its_side():
     counts.update({"right>refused": 2, "wrong>refused": 1, "+refused": 3, "+wrong": 0, "+right": 0})
     report = {"switches": {"pinned": {"kind": "tie", "target": "fastapply.merge.align.ties:pinned_place",
                                       "protects": "", "total": counts}}}
+    counts.update({"right>wrong": 1, "refused>right": 1})
     row = ablate.markdown_table(report).split("\n")[2]
     assert row.startswith("| pinned | tie | `align.ties.pinned_place` |")
-    assert row.endswith("| 2 | 1 | 0 | 0 | 3 |")  # buys 2 right, makes 1 wrong; without it 3 more refused
+    # gained: 2 right it buys + 2 for a right row it keeps from turning wrong; lost: 1 wrong it
+    # makes + 1 right it refuses; 1 row turns wrong without it
+    assert row.endswith("| 4 | 2 | 1 |")
 
 
 def test_an_unknown_switch_name_is_a_one_line_error(capsys, tmp_path):
@@ -85,3 +88,47 @@ def test_an_unknown_switch_name_is_a_one_line_error(capsys, tmp_path):
     data.write_text('{"original": "a\\n", "snippet": "b\\n", "expected": "b\\n"}\n')
     assert ablate.main([str(data), "--only", "no-such-rule"]) == 2
     assert "unknown switch(es): no-such-rule" in capsys.readouterr().err
+
+
+def _reached(original: str, snippet: str):
+    reached: set = set()
+    ablate._track(ablate.SWITCHES, reached)
+    return instant_merge(original, snippet).text, sorted(reached)
+
+
+def test_a_row_reaches_only_the_rules_that_could_change_it():
+    """The excerpt row reaches `excerpt` (its reading is what writes it), but no guard (each passed
+    it: returned its off value None) and no skipped `if` of two_readings (none held); the tracking
+    leaves the result as it was."""
+    original = "".join(f"value_{i} = compute({i})\n" for i in range(12))
+    snippet = "value_3 = compute(3)\nvalue_4 = compute(44)\nvalue_5 = compute(5)\n"
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1, maxtasksperchild=1) as pool:
+        text, reached = pool.apply(_reached, (original, snippet))
+    assert text == original.replace("compute(4)", "compute(44)")
+    assert "excerpt" in reached
+    assert not [n for n in reached if n.startswith("guard:")]
+    assert not {"deletes-less", "twin-joint", "blank-lines-only"} & set(reached)
+
+
+def test_a_rule_that_raises_or_acts_on_its_arguments_is_reached():
+    """A rule whose off value is None reaches a row where it raises (lazy placement refuses by
+    raising) or, annotated `-> None`, wherever it is called (it acts on its arguments)."""
+    import types
+
+    module = types.ModuleType("fastapply._ablate_probe")
+    exec("def raises(x):\n    raise ValueError(x)\n\n"
+         "def appends(out: list, x) -> None:\n    out.append(x)\n\n"
+         "def passes(x):\n    return None\n", vars(module))
+    sys.modules[module.__name__] = module
+    try:
+        switches = [ablate.Switch(n, "guard", f"{module.__name__}:{n}", ("return", None)) for n in ("raises", "appends", "passes")]
+        reached: set = set()
+        ablate._track(switches, reached)
+        with pytest.raises(ValueError):
+            module.raises(1)
+        module.appends([], 1)
+        module.passes(1)
+        assert reached == {"raises", "appends"}
+    finally:
+        del sys.modules[module.__name__]

@@ -8,6 +8,7 @@ from fastapply import cli
 from fastapply.evaluation.retry import agrees, choose, run_retry
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
 SNIPPET = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
@@ -66,3 +67,85 @@ def test_lines_shown_deleted_agree_only_when_the_intent_has_them_gone():
     minus = Option("delete the head", (Edit("deleted", at=1, text="a = 1"),))
     assert agrees(minus, snippet, "b = 2\nc = 3\n")
     assert not agrees(minus, snippet, "a = 1\nb = 2\nc = 3\n")
+
+
+def test_an_option_that_makes_a_touched_section_overlap_a_kept_one_does_not_agree():
+    snippet = "# ...\nb = 2\n# ...\nc = 3\nd = 4\n"
+    expected = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    # adding `c = 3` below section 1 runs it into section 2, which shows `c = 3` itself
+    overlap = Option("add c below b", (Edit("insert", at=3, text="c = 3"),))
+    assert not agrees(overlap, snippet, expected)
+    assert agrees(Option("add a above b", (Edit("insert", at=2, text="a = 1"),)), snippet, expected)
+
+
+def test_edge_markers_are_chosen_first_and_stand_outside_the_lines_added_at_the_same_edge():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    snippet = "b = 2\nc = 3\n"
+    expected = "z = 0\na = 1\nb = 2\nc = 3\nd = 4\ny = 5\n"
+    above = Option("add a above", (Edit("insert", at=1, text="a = 1"),))
+    below = Option("add d below", (Edit("insert", at=3, text="d = 4"),))
+    markers = Option("markers", (Edit("marker", at=1, text="# ..."), Edit("marker", at=3, text="# ...")))
+    chosen = choose(Refusal("form", "c", "f", options=(above, below, markers)), snippet, expected)
+    assert revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\nd = 4\n# ...\n"
+
+
+def test_a_marker_that_would_keep_code_the_intent_deletes_does_not_agree():
+    original = "a = 1\nb = 2\nhelper = 3\ntests = 4\n"
+    snippet = "a = 10\nb = 2\n"
+    trail = Option("end with a marker", (Edit("marker", at=3, text="# ..."),))
+    # the intent deleted `helper = 3` after the snippet's last line: the marker would keep it
+    assert agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n")  # the intent alone cannot tell
+    assert not agrees(trail, snippet, "a = 10\nb = 2\ntests = 4\n", original)
+    assert agrees(trail, snippet, "a = 10\nb = 2\nhelper = 3\ntests = 4\n", original)
+
+
+def test_an_option_with_the_edge_markers_is_chosen_before_one_that_only_adds_lines_at_the_same_place():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    snippet = "b = 2\nc = 3\n"
+    expected = "z = 0\na = 1\nb = 2\nc = 3\nd = 4\n"
+    pin = Option("add a above", (Edit("insert", at=1, text="a = 1"),))
+    both = Option("markers and a above", (Edit("marker", at=1, text="# ..."), Edit("insert", at=1, text="a = 1"),
+                                          Edit("marker", at=3, text="# ...")))
+    chosen = choose(Refusal("form", "c", "f", options=(pin, both)), snippet, expected)
+    assert chosen == both and revise(snippet, chosen) == "# ...\na = 1\nb = 2\nc = 3\n# ...\n"
+
+
+def test_original_lines_added_next_to_a_section_must_stand_as_the_intent_spaces_them():
+    snippet = "# ...\nnew_line = 1\n# ...\n"
+    above = Option("add a above", (Edit("insert", at=2, text="a = 1"),))
+    assert agrees(above, snippet, "z = 0\na = 1\nnew_line = 1\nb = 2\n")
+    # the same lines, but the intent has a blank line between them: the merge would not write that
+    assert not agrees(above, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
+    spaced = Option("add a and a blank above", (Edit("insert", at=2, text="a = 1\n"),))
+    assert agrees(spaced, snippet, "z = 0\na = 1\n\nnew_line = 1\nb = 2\n")
+
+
+def test_a_marker_must_keep_original_lines_as_they_are_for_an_option_to_agree():
+    # the intent deletes `d = 4` under the snippet's marker: no revision that keeps the marker is right
+    original = "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\nf = 6\n"
+    snippet = "b = 20\n# ... existing code ...\nf = 6\n"
+    above = Option("add line 1 above", (Edit("insert", at=1, text="a = 1", original_line=1),))
+    assert agrees(above, snippet, original.replace("b = 2\n", "b = 20\n"), original)
+    deletes = original.replace("b = 2\n", "b = 20\n").replace("d = 4\n", "")
+    assert not agrees(above, snippet, deletes, original)
+    assert agrees(above, snippet, deletes)  # without the original, the marker's lines are not known
+
+
+WEAK_ORIGINAL = ("function a() {\n  setup();\n  var app = make();\n  run(app);\n}\n\n"
+                 "function b() {\n  other();\n  var app = make();\n  run(app);\n}\n\n"
+                 "function c() {\n  last();\n}\n\nmodule.exports = a;\n")
+WEAK_SNIPPET = ("// ... existing code ...\n  var app = make();\n  app.use(x);\n  run(app);\n// ... existing code ...\n"
+                "}\n\nfunction added() {\n  return 1;\n}\n// ... existing code ...\n")
+
+
+def test_a_section_pinned_only_by_a_generic_line_is_pinned_in_the_same_retry():
+    # the refusal is about section 1; section 2 starts with a bare `}`, which the merge would put
+    # after the first function that fits: the refusal also offers the lines that pin that `}`
+    expected = WEAK_ORIGINAL.replace("  other();\n  var app = make();\n", "  other();\n  var app = make();\n  app.use(x);\n")
+    expected = expected.replace("  last();\n}\n", "  last();\n}\n\nfunction added() {\n  return 1;\n}\n")
+    row = {"id": "w", "original": WEAK_ORIGINAL, "snippet": WEAK_SNIPPET, "expected": expected, "language": "javascript"}
+    done = run_retry([row])["rows"][0]
+    assert done["first"] == "refused" and done["second"] == "right"
+    assert "for the place at original line 15" in done["option"]

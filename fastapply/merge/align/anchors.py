@@ -14,6 +14,8 @@ that keeps the merge near-linear on 20,000-line files.
 
 Which lines are generic (`is_generic`) and how brackets balance are text/lines.py's.
 
+`Span` is where a section lands (both readings' placements return it).
+
 This module knows lines only, not sections' markers or languages.
 """
 
@@ -26,6 +28,17 @@ from typing import Callable, Sequence
 from fastapply.merge.text.lines import collapse
 
 RUNGS = ("exact", "whitespace")
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a section lands: it replaces `original[start:end]`."""
+
+    start: int
+    end: int
+    rung: str
+    ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
+    skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 
 def key_function(rung: str) -> Callable[[str], str]:

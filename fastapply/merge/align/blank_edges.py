@@ -21,7 +21,7 @@ from typing import Sequence
 
 from fastapply.merge.snippet.sections import Section
 from fastapply.merge.text.imports import bound_names
-from fastapply.merge.text.lines import bracket_balance
+from fastapply.merge.text.lines import blank_ends, bracket_balance
 
 
 @dataclass(frozen=True)
@@ -44,11 +44,7 @@ def trim_blank_edges(section: Section) -> Trimmed:
     """Blank lines next to a marker (or at the snippet's start) carry no position; at the end of
     a snippet that runs to the file's end they are the file's own last lines."""
     lines = list(section.lines)
-    a, b = 0, len(lines)
-    while a < b and not lines[a].strip():
-        a += 1
-    while b > a and not lines[b - 1].strip():
-        b -= 1
+    a, b = blank_ends(lines)
     if not section.open_end and b > a:
         b = len(lines)  # the file's last lines: blank lines there are content
     return Trimmed(section, tuple(lines[a:b]), tuple(lines[:a]), tuple(lines[b:]))

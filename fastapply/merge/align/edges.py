@@ -34,7 +34,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.align.anchors import LineIndex
+from fastapply.merge.align.anchors import LineIndex, Span
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
 from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
@@ -44,16 +44,6 @@ from fastapply.merge.align.edge_edits import EdgeDoubt, another_definition, edge
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
 MAX_REGION = 400  # a replaced region longer than this is no candidate (the deletion guard's domain)
-
-
-@dataclass(frozen=True)
-class Span:
-    """Where a section lands: it replaces `original[start:end]`."""
-
-    start: int
-    end: int
-    rung: str
-    ambiguous: bool = False
 
 
 class Ambiguous(Exception):

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from fastapply.merge.refuse.refusal import prefixed
+from fastapply.merge.refuse.refusal import prefixed, reason
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
 from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
@@ -210,7 +210,7 @@ def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:
     """A doubt's message: the line, the similar original line it may change (when known), and
     the unchanged line that would settle it (doubts.doubt_note)."""
     if amb.near is None:
-        return (f"`{amb.what.strip()[:50]}` could be a new line or a change to a similar line next to it; "
-                "include the unchanged lines around it")
+        return reason("new-or-changed", f"`{amb.what.strip()[:50]}` could be a new line or a change to a similar line "
+                      "next to it", "include the unchanged lines around it", shown=amb.what.strip(), at=None)
     step = -1 if amb.span is not None and amb.near < amb.span.start else 1
     return doubt_note(amb.what, original, amb.near, step)

@@ -10,10 +10,10 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
+from fastapply.merge.align.anchors import Span
 from fastapply.merge.align.edge_edits import another_definition, header_name, same_edit, similar
 from fastapply.merge.text.lines import SAME_NAME, bracket_balance, collapse, is_generic
 from fastapply.merge.snippet.sections import Section
@@ -23,17 +23,6 @@ RUNGS = ("exact", "whitespace", "fuzzy")
 
 
 FUZZY_THRESHOLD = 0.9
-
-
-@dataclass(frozen=True)
-class Span:
-    """Where a section lands: it replaces `original[start:end]`."""
-
-    start: int
-    end: int
-    rung: str
-    ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
-    skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 
 def _eq_exact(a: str, b: str) -> bool:

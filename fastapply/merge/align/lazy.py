@@ -40,14 +40,14 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.refuse.refusal import prefixed
+from fastapply.merge.refuse.refusal import prefixed, reason as refusal_reason
 from fastapply.merge.align import doubts, edges
 from fastapply.merge.align.blank_edges import trim_blank_edges
 from fastapply.merge.align.anchors import RUNGS, LineIndex, key_function, unique_anchors
 from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.align.floating import place_floating
-from fastapply.merge.align.ties import enclosed_place, forced_place, pinned_place, twin_free_stretch
+from fastapply.merge.align.ties import enclosed_place, pinned_place, twin_free_stretch
 from fastapply.merge.snippet.sections import (
     Section, has_markers, line_label, reindent, section_label as _label, split_sections, undiff_lazy,
 )
@@ -117,8 +117,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
     own_keys: dict[int, list[str | None]] = {}
 
     def section_keys(i: int) -> list[str | None]:
-        """Section i's keys for `unique_anchors`, once per section (ties.forced_place may place a section
-        200 times): None for a line that cannot anchor, is not unique in the section, or is not
+        """Section i's keys for `unique_anchors`, once per section (the twin readings may place a section
+        many times): None for a line that cannot anchor, is not unique in the section, or is not
         in the original at all, none of which any window changes."""
         if i not in own_keys:
             sub = keys[first_key[i] : first_key[i] + len(trimmed[i].lines)]
@@ -166,9 +166,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
         except Ambiguous as amb:
             forced = None
             if getattr(amb, "floating", False) and not amb.doubt and len(amb.places) > 1:
-                forced = forced_place(place, i, len(trimmed), cursor, amb.places)
-                if forced is None:
-                    forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
+                forced = pinned_place(place, i, t.lines, orig, key, amb.places, cursor, hi)
                 if forced is None:
                     forced = enclosed_place(place, i, prev, t.lines, orig, amb.places, cursor, hi)
                 if forced is None:
@@ -192,10 +190,11 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
                 refusal = refusal or reason
                 span, lines = amb.guess
         except Unplaceable as err:
-            reason = f"{label} could not be found in the original after the previous section"
+            cause = f"{label} could not be found in the original after the previous section"
             if err.detail:
-                reason += f" ({err.detail})"
-            reason += "; include a few unchanged lines from the original around the change"
+                cause += f" ({err.detail})"
+            reason = refusal_reason("line-not-found", cause, "include a few unchanged lines from the original around "
+                                    "the change", window=(cursor, hi))
             return Merged(None, refusal or reason, rung, None, tuple(spans), shown, ((cursor, hi),))
         if span.start < cursor:
             return Merged(None, f"{label} overlaps the previous section", rung, None, tuple(spans), shown,

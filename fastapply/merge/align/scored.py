@@ -138,13 +138,6 @@ def _lead(line: str) -> str | None:
     return got.group(1) + got.group(2) if got else None
 
 
-def _similarity(a: str, b: str) -> float:
-    """Word similarity of two stripped lines (Dice over distinct words): cheap, order-blind."""
-    ta, tb = _tokens(a), _tokens(b)
-    total = len(ta) + len(tb)
-    return 2 * len(ta & tb) / total if total else 0.0
-
-
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
     """The snippet as non-blank lines and markers (consecutive markers merged, one implied at each
     end), and each line's index in the snippet."""

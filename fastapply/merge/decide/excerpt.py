@@ -137,12 +137,11 @@ def _edits(old: Sequence[str], new: Sequence[str]) -> bool:
     return all(any(edge_edits.same_edit(n, o) or edge_edits.similar(n, o) for n in shown) for o in old if o.strip())
 
 
-def dropped_lines(original: Sequence[str], result: Sequence[str], ops=None) -> int:
+def dropped_lines(original: Sequence[str], result: Sequence[str]) -> int:
     """Non-blank original lines a merge drops: deleted ones, and those of a replacement beyond
     the non-blank lines that replace them."""
-    ops = ops if ops is not None else line_opcodes(original, result)
     dropped = 0
-    for tag, i1, i2, j1, j2 in ops:
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         old = sum(1 for l in original[i1:i2] if l.strip())
         if tag == "delete":
             dropped += old

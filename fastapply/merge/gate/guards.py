@@ -6,12 +6,15 @@ one-sentence reason a user can act on when it does not:
 
 - `check_markers_left`  : the result carries more marker lines than the original did;
 - `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
-- `check_empty_bodies`  : a definition whose body had code in the original is now empty;
+- `check_empty_bodies`  : (answers only) a definition whose body had code in the original is now empty;
 - `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show
                           (also a tail it would delete or a near twin: unchanged.py);
 - `check_file_head`     : the result starts inside a block (the file's head was dropped);
 - `check_deletions`     : far more of the original disappeared than the snippet shows;
 - `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
+
+The instant merge runs no `check_empty_bodies`: on the tuned sets and the grid it refused one right
+merge and no wrong one (retired from run_guards, ablation of 2026-11-26); a model can empty a body.
 
 `run_guards` runs them in that order, then (with a snippet) the snippet checks and
 `unreachable.check_code_after_exit` (a new exit laid in front of kept code; its mirror
@@ -266,8 +269,6 @@ def run_guards(
         reason = check_changed(original_lines, result_lines, snippet.split("\n") if snippet is not None else None)
     if reason is None:
         reason = check_parses(original, result, language)
-    if reason is None:
-        reason = check_empty_bodies(original, result, language)
     if reason is None:
         reason = check_file_head(original_lines, result_lines)
     if reason is None and shown_lines is not None:

@@ -38,7 +38,7 @@ The mirror mistake reads a new sibling as an edit of the old one and overwrites 
 nowhere although the snippet itself calls it. `check_definition_split` (for a reading no second
 one confirms) refuses a new definition header laid inside an original definition's body, taking
 over its repeated lines below and dropping the rest of that body (`definition_split` says where,
-for relanding.py's other reading).
+for settled.py's relanded reading).
 
 This module knows lines and a handful of keywords common to mainstream languages; it does not
 parse, and it does not know how the result was made.

@@ -24,12 +24,13 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_side,
-                                            new_sections, pin_option, section_pins, settle)
+from fastapply.merge.refuse.new_lines import new_places, new_sections, settle
+from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, indented, open_edges, weak_edges,
+                                            open_side, pin_option, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import distinctive, is_generic
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
 
@@ -185,12 +186,22 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
             opt = beside(inp, k, line, side, what)
             if opt is not None:
                 options.append(opt)
+    if shown == _BLANK_END:  # the section's blank padding before a marker is the doubt
+        sec = _SECTION.match(sentence)
+        padding = trailing_blanks(inp, int(sec.group(1)) - 1) if sec else None
+        if padding is not None:
+            options.append(padding)
     lines = (inp.oline(at),) if at is not None and 0 <= at < len(inp.original) else ()
     snip = (inp.sline(k),) if k is not None else ()
     return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
 
 
-def _not_found(inp: Input, sentence: str) -> Refusal | None:
+_BLANK_END = "(blank lines at the end)"  # align/greedy_locate.py's name for a section's trailing blank lines
+
+
+def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None) -> Refusal | None:
+    """line-not-found: a section the merge could not place in the original lines `window` (the
+    site's; the whole file when it gave none)."""
     sec = _SECTION.match(sentence)
     if sec is None or "could not be found" not in sentence:
         return None
@@ -229,11 +240,23 @@ def _not_found(inp: Input, sentence: str) -> Refusal | None:
             sec = section_of(inp, k) or (k, k)
             width = sum(1 for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip())
             options = settle(inp, sec, at) + (settle(inp, sec, at, width)[:1] if width > 1 else ())
+            options += tuple(o for o in around(inp, k, at) + new_sections(inp, sec) if o not in options)
             return Refusal("new-or-changed", cause, fix or FORM_FIX, (inp.oline(at),), (inp.sline(k),),
-                           options + around(inp, k, at) + new_sections(inp, sec))
+                           options + _new_places(inp, n, window, options))
     close = difflib.get_close_matches(inp.snippet[first].strip(), list(by_text), n=1, cutoff=0.6)
     lines = (inp.oline(by_text[close[0]]),) if close else ()
-    return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),))
+    return Refusal("line-not-found", cause, fix or FORM_FIX, lines, (inp.sline(first),), _new_places(inp, n, window))
+
+
+def _new_places(inp: Input, n: int, window: tuple[int, int] | None, known: tuple[Option, ...] = ()) -> tuple[Option, ...]:
+    """new_places for section n (in the site's `window`) and for every later section none of whose
+    lines the original has: the merge stops at the first, and one revision should settle them all."""
+    lo, hi = window if window is not None else (0, len(inp.original))
+    options = tuple(o for o in new_places(inp, inp.sections[n], lo, hi) if o not in known)
+    for later in inp.sections[n + 1 :]:
+        if not any(inp.counts.get(inp.snippet[k].strip()) for k in range(later[0], later[1] + 1)):
+            options += tuple(o for o in new_places(inp, later, lo) if o not in options and o not in known)
+    return options
 
 
 _KINDS = (  # sentence words -> kind, for the sites not converted one by one
@@ -290,6 +313,46 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     `candidate` and `readings` (the whole-file readings the merge refused between) are where
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
+    return _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+
+
+def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
+    """The refusal with, after its other options, those that pin each section whose edge is only
+    generic lines (`weak_edges`): a revision that settles the refused section must not leave
+    another one to a guess (its sentence is unchanged)."""
+    if refusal.kind == "out-of-order":
+        return refusal
+    extra = tuple(o for o in weak_edges(inp) if o not in refusal.options)
+    return refusal.with_(options=refusal.options + extra) if extra else refusal
+
+
+def _with_edges(inp: Input, refusal: Refusal) -> Refusal:
+    """The refusal with, after its own options, the markers a snippet lacks at an unmarked edge
+    that is not the file's edge (`open_edges`): such an edge claims the file's start or end, so a
+    planner who keeps the code beyond it adds the marker along with whatever else settles the refusal."""
+    lead, trail = open_edges(inp)
+    if refusal.kind == "out-of-order" or not (lead or trail) or not inp.sections:
+        return refusal
+    have = {(e.action, e.at) for o in refusal.options for e in o.edits}
+    extra = [o for o in edge_markers(inp, lead, trail) if not {(e.action, e.at) for e in o.edits} & have]
+    floating = [n for n, k, edge in ((0, inp.sections[0][0], lead), (len(inp.sections) - 1, inp.sections[-1][1], trail))
+                if edge and not _pins(inp, k)]
+    if floating:
+        # a marker lets the edge section float; with no line the file holds once, it floats to a
+        # guess: offer the markers only with the unchanged lines that pin each place it fits
+        extra = [Option(f"{o.says}, and {pin.says}", tuple(e for e in o.edits if e.at <= pin.edits[0].at) + pin.edits
+                        + tuple(e for e in o.edits if e.at > pin.edits[0].at))
+                 for o in extra[:1] for n in dict.fromkeys(floating) for pin in section_pins(inp, n)]
+    return refusal.with_(options=refusal.options + tuple(extra)) if extra else refusal
+
+
+def _pins(inp: Input, k: int) -> bool:
+    """Whether snippet line k is a line the original holds once (and not a generic one)."""
+    text = inp.snippet[k].strip()
+    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
+
+
+def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...]) -> Refusal:
     readings = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
     site = attached(sentence)
     detail = site.detail if site is not None else {}
@@ -300,7 +363,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     for read in (lambda: _doubt(inp, sentence, detail) if (site is not None and site.kind == "new-or-changed")
                  or _DOUBT.search(sentence) else None,
                  lambda: _ambiguous(inp, sentence),
-                 lambda: _not_found(inp, sentence)):
+                 lambda: _not_found(inp, sentence, detail.get("window"))):
         found = read()
         if found is not None:
             return _with_pins(inp, sentence, found, readings)
@@ -315,7 +378,8 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     return _with_pins(inp, sentence, site if site is not None else _by_words(inp, sentence, candidate), readings)
 
 
-PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion")
+PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion", "unbalanced")
+PLACES_ONLY = ("unbalanced",)  # pinned at each place its sections' edge lines fit, never where a reading put them
 READ_PINNED = ("would-delete-edge",)  # pinned only where a reading put a section (not "unbalanced", "no-change":
 # there the reading itself is what is doubted, and its places led the retry to wrong files)
 
@@ -328,6 +392,7 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
         return refusal
     n = _section_number(sentence)
     extra: list[Option] = []
+    readings = () if refusal.kind in PLACES_ONLY else readings
     for reading in readings:  # first: where the readings differ under a marker, that settles it
         other = next((r for r in readings if r != reading), None)
         extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)

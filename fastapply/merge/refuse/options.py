@@ -9,11 +9,14 @@
 - `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion; the
   same lines as `-` lines were measured: one more wrong file, one less right); `deleted_head`:
   the file's head the result drops, as `-` lines, for a snippet that means to delete it;
-- `settle`: a section of new lines like one original line, closed in for each reading (changed, new);
-- `below`: original lines put below a section take the place of its blank padding.
+- `below`: original lines put below a section take the place of its blank padding;
+- `trailing_blanks`: a section's blank padding before a marker, removed;
+- `weak_edges`: the lines that pin a section whose edge is only lines that pin no place (`}`, a
+  repeated line) before new ones, at each place it fits (offered on every refusal but out-of-order).
 
-This module builds options from an `Input` (reading.py); those from the merge's own readings are
-readings.py's; which refusal gets which options, and its words, are explain.py's.
+This module builds options from an `Input` (reading.py); those for sections of new lines are
+new_lines.py's, those from the merge's own readings readings.py's; which refusal gets which
+options, and its words, are explain.py's.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, unique
+from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, section_places, unique
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.lines import distinctive, is_generic
 
 MAX_CONTEXT = 8  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
@@ -157,6 +161,24 @@ def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
     return tuple(out)
 
 
+def open_edges(inp: Input) -> tuple[bool, bool]:
+    """(lead, trail): whether the snippet starts (ends) with a line that is neither a marker nor
+    the original's first (last) non-blank line (for a generic one like `}`, with up to two more
+    lines the file's), so that it claims the file's edge while the file has more there."""
+    content = [k for k, line in enumerate(inp.snippet) if line.strip()]
+    held = [line.strip() for line in inp.original if line.strip()]
+    if not content or not held:
+        return False, False
+    first, last = content[0], content[-1]
+    head = [inp.snippet[k].strip() for k in content if k < min(inp.markers, default=len(inp.snippet))][:3]
+    tail = [inp.snippet[k].strip() for k in content if k > max(inp.markers, default=-1)][-3:]
+    # a `}` alone does not say the snippet reaches the file's end: a generic edge line must come
+    # with the file's own lines next to it (up to three)
+    at_start = head[:1] == held[:1] and (not is_generic(held[0]) or head == held[: len(head)])
+    at_end = tail[-1:] == held[-1:] and (not is_generic(held[-1]) or tail == held[len(held) - len(tail):])
+    return first not in inp.markers and not at_start, last not in inp.markers and not at_end
+
+
 def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:
     """The option that says the snippet means to delete original lines lo..hi-1 above its first
     line (the file's head): those lines as `-` lines at the snippet's start."""
@@ -256,97 +278,57 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
     return tuple(out)
 
 
-def _reach(inp: Input, i: int, step: int) -> int | None:
-    """From original line i (included) by `step`, the index of the first line that pins a place
-    (`unique`), within MAX_CONTEXT lines; None when there is none."""
-    q = i
-    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
-        if unique(inp, q):
-            return q
-        q += step
-    return None
-
-
-def similar_line(inp: Input, text: str) -> int | None:
-    """The original line most like `text` (difflib ratio of the stripped lines, at least 0.6), or
-    None when there is none or two are as like it."""
-    want = text.strip()
-    if len(want) < 5:
+def trailing_blanks(inp: Input, n: int) -> Option | None:
+    """The option that removes section n's blank lines before the marker after it: a marker keeps
+    the original's own spacing there, so blank padding the snippet adds is a doubt (new spacing, or
+    context for lines further down?) that only its removal settles."""
+    if not 0 <= n < len(inp.sections):
         return None
-    m = difflib.SequenceMatcher(None, autojunk=False)
-    m.set_seq2(want)
-    best, at = 0.6, []
-    for i, line in enumerate(inp.original):
-        got = line.strip()
-        if not got or got == want:
-            continue
-        m.set_seq1(got)
-        if m.real_quick_ratio() < best or m.quick_ratio() < best:
-            continue
-        r = m.ratio()
-        if r > best:
-            best, at = r, [i]
-        elif r == best:
-            at.append(i)
-    return at[0] if len(at) == 1 else None
+    b = inp.sections[n][1]
+    m = next((k for k in inp.markers if k > b), None)
+    if m is None or m == b + 1 or any(inp.snippet[k].strip() for k in range(b + 1, m)):
+        return None
+    return Option(f"remove the blank lines {b + 2}-{m} before the marker at snippet line {m + 1}: the marker keeps "
+                  "the original's spacing", (Edit("remove", start=b + 2, end=m),))
 
 
-def new_sections(inp: Input, but: tuple[int, int] | None = None) -> tuple[Option, ...]:
-    """`settle`'s options for every section (other than `but`) whose lines the original does not
-    have at all, by the original line most like its first line: a snippet that sends one such
-    section without context mostly sends others, and one revision should settle them all."""
+def _holds_once(inp: Input, k: int) -> bool:
+    """Whether snippet line k pins a place: distinctive, not generic, and once in the original."""
+    text = inp.snippet[k].strip()
+    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
+
+
+def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
+    """Options that pin each section whose top (or bottom) edge is only original lines that pin
+    no place (generic ones like `}`, `});`, `/**`, or lines the file holds more than once) before a
+    line the original lacks: such an edge fits wherever the file has those lines, so a revision that
+    settles another section leaves this one to a guess (the retry wrote wrong files there). For
+    each place the edge lines fit between the sections around it (at the snippet's indentation
+    where the file has it there; at most `limit`: the first and the last half), the unchanged lines
+    up to a line the file holds once (`pin_option`)."""
+    places = section_places(inp)
     out: list[Option] = []
-    for sec in inp.sections:
-        a, b = sec
-        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
-        if sec == but or not texts or any(inp.counts.get(t) for t in texts):
-            continue
-        at = similar_line(inp, texts[0])
-        if at is not None:
-            out.extend(settle(inp, sec, at) + (settle(inp, sec, at, len(texts))[:1] if len(texts) > 1 else ()))
-    return tuple(out)
-
-
-def _next_content(inp: Input, i: int, step: int) -> int | None:
-    """From original line i (included) by `step`, the first non-blank line, or None."""
-    while 0 <= i < len(inp.original) and not inp.original[i].strip():
-        i += step
-    return i if 0 <= i < len(inp.original) else None
-
-
-def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1) -> tuple[Option, ...]:
-    """Options for a section of new lines (snippet indexes `sec`) whose first line is like
-    original line `at`: the unchanged original lines that close it in on both sides (on one
-    side up to a line the file holds once, on the other the nearest non-blank line), for each reading a planner may mean: it changes original lines
-    `at`..`at + width - 1`, it is new after `at`, or new before it. The two runs bracket the
-    section, so the merge reads the change (or insertion) between them."""
-    a, b = sec
-    n = len(inp.original)
-    head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
-    tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
-    out = []
-    for top, bottom, what in ((at - 1, at + width, f"if it changes original line{'s' if width > 1 else ''} "
-                                                   f"{at + 1}{f'-{at + width}' if width > 1 else ''}"),
-                              (at, at + 1, f"if it is new after original line {at + 1}"),
-                              (at - 1, at, f"if it is new before original line {at + 1}")):
-        if not (0 <= top < n or head and top < 0) or not (0 <= bottom < n or tail and bottom >= n):
-            continue
-        if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
-            hi, lo = (top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1)
-        else:
-            hi, lo = _reach(inp, top, -1), _next_content(inp, bottom, +1)
-            if hi is None:  # pinned below instead: the line above only closes the section in
-                hi, lo = _next_content(inp, top, -1), _reach(inp, bottom, +1)
-        if hi is None or lo is None:
-            continue
-        edits, words = [], []
-        if hi <= top:
-            edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
-            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {a + 1}")
-        if bottom <= lo:
-            edits.append(Edit("insert", at=b + 2, text="\n".join(inp.original[bottom : lo + 1]), original_line=bottom + 1))
-            words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
-                         f"line {b + 1}")
-        if edits:
-            out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
+    for n, sec in enumerate(inp.sections):
+        lo = max((p for p in places[:n] if p is not None), default=-1)
+        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        for step in (+1, -1):
+            run = _edge_run(inp, sec, step)
+            content = [k for k in range(sec[0], sec[1] + 1) if inp.snippet[k].strip()]
+            if not run or len(run) == len(content) or any(_holds_once(inp, k) for k in run):
+                continue
+            if step < 0:
+                run = run[::-1]
+            fits = [p for p in _run_places(inp, run) if lo < p < hi]
+            # at the snippet's own indentation where the file has it there (a `}` closes one depth)
+            fits = [p for p in fits if inp.original[p].rstrip() == inp.snippet[run[0]].rstrip()] or fits
+            if len(fits) > limit:  # those next to the sections around it: the first and the last
+                fits = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+            for p in fits:
+                if step > 0:
+                    opt = pin_option(inp, run[0], p)
+                else:
+                    content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+                    opt = pin_option(inp, run[-1], content_at[len(run) - 1]) if len(content_at) >= len(run) else None
+                if opt is not None and opt not in out:
+                    out.append(opt)
     return tuple(out)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import difflib
 import re
 from fastapply.merge.result import Merged
-from fastapply.merge.text.lines import collapse, indentation
+from fastapply.merge.text.lines import blank_ends, collapse, indentation
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -178,15 +178,6 @@ def _hunk_hints(header: re.Match) -> tuple[int | None, int | None]:
 # --------------------------------------------------------------------------- the ladder
 
 
-def _trim_blank(lines: Sequence[str]) -> tuple[int, int]:
-    a, b = 0, len(lines)
-    while a < b and not lines[a].strip():
-        a += 1
-    while b > a and not lines[b - 1].strip():
-        b -= 1
-    return a, b
-
-
 def match_exact(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
     """Every place where `search` occurs line for line."""
     n = len(search)
@@ -202,7 +193,7 @@ def match_exact(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list
 
 def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
     """Every place where `search` occurs ignoring whitespace amounts and blank lines at its ends."""
-    a, b = _trim_blank(search)
+    a, b = blank_ends(search)
     core = [collapse(line) for line in search[a:b]]
     if not core:
         return []
@@ -217,7 +208,7 @@ def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) ->
 
 def match_fuzzy(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
     """The window most similar to `search` when it is similar enough and clearly the best."""
-    a, b = _trim_blank(search)
+    a, b = blank_ends(search)
     core = [collapse(line) for line in search[a:b]]
     if not core:
         return []
@@ -341,7 +332,7 @@ def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Me
         weakest = max(weakest, [r.__name__ for r in RUNGS].index(f"match_{match.rung}"))
         replacement = _shift(edit.replace, match.reindent)
         if match.rung != "exact":
-            a, b = _trim_blank(edit.search)
+            a, b = blank_ends(edit.search)
             # Blank lines at the ends of SEARCH were not part of the match; keep them out of the
             # replacement too when REPLACE repeats them.
             replacement = _trim_like(replacement, a, len(edit.search) - b)

@@ -7,14 +7,11 @@ a lazy snippet, first as its author meant it where the snippet implies more than
   is an existing header renamed or re-signed. The readings place the snippet with the original
   header in its place, so it anchors its section, and write the snippet's header back. That
   reading is written when it merges and keeps the body its marker elides
-  (renames.check_bodies_kept); else the snippet is read as written, and a result that keeps such
-  a header beside the original one it replaces is refused (renames.kept_beside: the header read
-  as a new line).
+  (renames.check_bodies_kept); else the snippet is read as written.
 - **an implied end marker** (sections.close_open_end): a snippet the readings refused that ends
   on an original block's opener without its body stops there as if a marker followed. Only after
   a refusal: applied to every snippet it turned one planner-dev row wrong (the greedy reading's
-  renamed header pasted above the file's head, which kept_beside now catches) and one held-out
-  row refused, for no row gained.
+  renamed header pasted above the file's head) and one held-out row refused, for no row gained.
 
 This module knows the order of readings; where sections go is lazy.py's and greedy.py's
 business, and which of two readings is written is two_readings.two_readings'.
@@ -22,7 +19,6 @@ business, and which of two readings is written is two_readings.two_readings'.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable
 
 from fastapply.merge.snippet import renames, sections
@@ -30,9 +26,9 @@ from fastapply.merge.text.conventions import Text, split_text
 
 
 def read_lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
-              diff_snippet: list[str] | None, read: Callable, regions_of: Callable):
+              diff_snippet: list[str] | None, read: Callable):
     """The instant merge's result for a lazy snippet (`read`: two_readings.two_readings, which takes
-    `renames=`; `regions_of`: finish.changed_regions, for a refusal's undecided regions)."""
+    `renames=`)."""
     found = renames.find_renames(orig.lines, snip_lines) if diff_snippet is None else []
     if found:
         renamed = read(orig, snip_lines, language, converted, renames=found)
@@ -45,9 +41,6 @@ def read_lazy(orig: Text, snip_lines: list[str], language: str | None, converted
         if found and not _keeps_bodies(orig, again, closed, found):
             again = read(orig, closed, language, converted)
         result = again if again.merged else result
-    if result.merged and (kept := renames.kept_beside(split_text(result.text).lines, found)) is not None:
-        return replace(result, text=None, refused_reason=kept, candidate=result.text,
-                       regions=regions_of(orig.lines, split_text(result.text).lines))
     return result
 
 

@@ -197,18 +197,6 @@ def restored(merged: Merged, renames: Sequence[Rename]) -> Merged:
     return replace(merged, lines=lines, candidate=candidate, alternative=alternative)
 
 
-def kept_beside(result: Sequence[str], renames: Sequence[Rename]) -> str | None:
-    """A refusal reason when `result` holds a renamed header and the original header it replaces
-    both: the merge read the header as a new line (above the file, beside its old self), which a
-    header whose body the snippet elides cannot be. None otherwise."""
-    texts = Counter(line.strip() for line in result)
-    for r in renames:
-        if texts[r.new.strip()] and texts[r.old.strip()]:
-            return (f"`{r.new.strip()[:60]}` elides its body, so it replaces `{r.old.strip()[:60]}`, but the "
-                    "merge keeps both; include the first unchanged lines of its body")
-    return None
-
-
 def _body(lines: Sequence[str], at: int) -> list[str]:
     """The lines after the opener lines[at] that are blank or indented deeper than it: its body
     (with any trailing blank lines dropped)."""

@@ -16,6 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from fastapply.merge.text.lines import blank_ends
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -86,11 +87,7 @@ _FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
 def unfence(lines: list[str]) -> list[str]:
     """Drop a ``` fence around the snippet. Blank lines are content otherwise (a file may start
     or end with one), so they are only trimmed around a fence."""
-    a, b = 0, len(lines)
-    while a < b and not lines[a].strip():
-        a += 1
-    while b > a and not lines[b - 1].strip():
-        b -= 1
+    a, b = blank_ends(lines)
     if b - a >= 2 and _FENCE.match(lines[a]) and _FENCE.match(lines[b - 1]):
         return lines[a + 1 : b - 1]
     return lines

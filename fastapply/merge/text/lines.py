@@ -2,7 +2,8 @@
 
 - `collapse`: a line with every run of whitespace one space and none at its ends (the
   whitespace rung's comparison); `indentation` / `indent_len`: its leading whitespace, as text
-  and in characters (conventions.indent_width counts a tab as 4 columns);
+  and in characters (conventions.indent_width counts a tab as 4 columns); `blank_ends`: where a
+  run of lines starts and ends without its blank edges;
 - `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
 - `distinctive`: a line with at least 8 letters or digits, which says where it is;
 - `bracket_balance` / `block_close`: opening minus closing brackets outside strings and line
@@ -30,6 +31,16 @@ def indentation(line: str) -> str:
 
 def indent_len(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def blank_ends(lines: Sequence[str]) -> tuple[int, int]:
+    """`lines[a:b]` is `lines` without its leading and trailing blank lines."""
+    a, b = 0, len(lines)
+    while a < b and not lines[a].strip():
+        a += 1
+    while b > a and not lines[b - 1].strip():
+        b -= 1
+    return a, b
 
 _GENERIC_WORDS = frozenset(
     "end else elif fi done esac pass return break continue default try finally do then begin "

@@ -1,14 +1,14 @@
-"""Tie-breakers between equal places of a section with no anchor: order, a changed line, open blocks, twins (ties.py)."""
+"""Tie-breakers between equal places of a section with no anchor: a changed line, open blocks, twins (ties.py),
+and sections in order (settled by the twins' readings)."""
 
 from fastapply.merge.align.anchors import key_function
-from fastapply.merge.align.edges import Ambiguous, Span, Unplaceable
 from fastapply.merge.align.lazy import merge_lazy
 from fastapply.merge.align.ties import (
-    closed_depth, enclosed_places, forced_place, open_depth, pinned_stretch, twin_free_stretch,
+    closed_depth, enclosed_places, open_depth, pinned_stretch, twin_free_stretch,
 )
 from fastapply.merge.result import Merged
 
-# --------------------------------------------------------------------------- order
+# --------------------------------------------------------------------------- order (the twin readings settle it)
 
 
 TWINS = ["def a():", "    x = compute()", "    return x", "", "def b():", "    x = compute()", "    return x"]
@@ -24,36 +24,6 @@ def test_two_equal_sections_land_on_two_equal_places_in_order():
 def test_one_section_on_two_equal_places_stays_ambiguous():
     m = merge_lazy(TWINS, SNIPPET[:4] + ["# ... existing code ..."])
     assert m.lines is None and "matches 2 places" in m.refused_reason
-
-
-def _fake(places_by_section):
-    """place(i, cursor, lo, hi) over sections that each fit the given original lines (one line long)."""
-    def place(i, cursor, lo=None, hi=None):
-        fits = [p for p in places_by_section[i] if p >= cursor and (lo is None or lo <= p) and (hi is None or p < hi)]
-        if not fits:
-            raise Unplaceable()
-        if len(fits) > 1:
-            amb = Ambiguous("x", fits)
-            amb.floating = True
-            raise amb
-        return Span(fits[0], fits[0] + 1, "exact"), ["x"]
-    return place
-
-
-def test_forced_place_takes_the_only_rival_that_leaves_room():
-    place = _fake([[10, 20, 30], [20, 30], [30]])
-    placed = forced_place(place, 0, 3, 0, [10, 20, 30])
-    assert placed is not None and placed[0].start == 10
-
-
-def test_forced_place_refuses_when_the_rest_can_go_several_ways():
-    place = _fake([[10, 20, 30], [20, 30]])  # A at 10 leaves B two places; A at 20 leaves one
-    assert forced_place(place, 0, 2, 0, [10, 20, 30]) is None
-
-
-def test_forced_place_gives_up_past_its_budget():
-    place = _fake([[10, 20, 30], [20, 30], [30]])
-    assert forced_place(place, 0, 3, 0, [10, 20, 30], budget=[2]) is None
 
 
 NOTES = ["// Run starts the server.", "// Note: this blocks the calling goroutine undefinitelly.", "func Run() {}", "",

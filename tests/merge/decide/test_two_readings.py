@@ -1,5 +1,7 @@
 """two_readings.py: which of the joint and the greedy reading is written when they differ (the rules
-one by one; end to end through instant_merge in tests/merge/test_instant.py)."""
+one by one; end to end through instant_merge in tests/merge/test_instant.py), and the differences
+between them the snippet settles (a final block one keeps and the other deletes, marker context,
+unused imports, a moved run)."""
 
 from __future__ import annotations
 
@@ -58,3 +60,143 @@ def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_onc
     assert _keeps_context(orig, lines[::-1], lost[::-1], snippet) == 0  # whichever reading it is
     assert _keeps_context(orig, [lines[1], lines[1]], [lost[1], lost[1]], snippet) is None  # neither copies it
     assert _keeps_context(orig, lines, [lost[0], lost[0] + 1], snippet) is None  # the keeper loses more
+
+
+# --------------------------------------------------------------------------- differences the snippet settles
+
+from fastapply.merge.decide import two_readings
+from fastapply.merge.gate import repeats
+from fastapply.merge.instant import instant_merge
+
+KEPT = ["x = 1", "jsonify = json.jsonify", "", "# backwards compat", "json_available = True", ""]
+DELETED = ["x = 1", "jsonify = json.jsonify", ""]
+SNIPPET = ["# ... existing code ...", "jsonify = json.jsonify", ""]
+
+
+def test_a_short_final_block_after_a_snippet_without_a_closing_marker_is_named():
+    assert two_readings.differ_by_final_block(KEPT, DELETED, SNIPPET)
+    assert two_readings.differ_by_final_block(DELETED, KEPT, SNIPPET)
+
+
+def test_a_closing_marker_a_long_block_or_an_unseparated_one_is_not():
+    assert not two_readings.differ_by_final_block(KEPT, DELETED, SNIPPET + ["# ... existing code ..."])
+    long_block = DELETED[:2] + [""] + [f"v{i} = {i}" for i in range(two_readings.FINAL_BLOCK + 1)]
+    assert not two_readings.differ_by_final_block(long_block, DELETED, SNIPPET)
+    glued = ["x = 1", "jsonify = json.jsonify", "json_available = True"]
+    assert not two_readings.differ_by_final_block(glued, DELETED, SNIPPET)
+
+
+def test_readings_that_differ_elsewhere_are_not():
+    other = ["x = 2", "jsonify = json.jsonify", "", "# backwards compat", "json_available = True"]
+    assert not two_readings.differ_by_final_block(other, DELETED, SNIPPET)
+
+
+def test_instant_merge_refuses_to_guess_whether_a_final_block_stays():
+    original = ("import json\n\nfrom .app import Flask\n\nVERSION = '1.0'\n\n# a more generic name.\n"
+                "jsonify = json.jsonify\n\n# backwards compat, goes away in 1.0\n"
+                "from .sessions import SecureCookieSession as Session\njson_available = True\n")
+    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+    result = instant_merge(original, snippet, language="python")
+    assert result.text is None
+    assert "final block" in result.refused_reason
+    assert result.candidate and "VERSION = '1.1'" in result.candidate
+
+
+# marker context: a line shown right next to a marker is the existing line the marker runs up to
+
+CTX_ORIGINAL = ["def test_a(runner):", "    result = runner.invoke(cli, ['--help'])", "    assert result.exit_code == 0",
+                "    assert 'Usage' in result.output"]
+CTX_SNIPPET = ["# ... existing code ...", "    assert 'Usage' in result.output", "", "", "def test_b(runner):",
+               "    result = runner.invoke(cli, ['--version'])", "    assert result.exit_code == 0"]
+CTX_GREEDY = CTX_ORIGINAL + CTX_SNIPPET[2:]  # the new test appended after the line it follows: right
+CTX_JOINT = CTX_ORIGINAL[:2] + CTX_SNIPPET[1:-1] + CTX_ORIGINAL[2:]  # anchored on the new test's last line
+
+def test_marker_context_is_the_line_next_to_each_marker():
+    ctx = repeats.marker_context(CTX_SNIPPET, CTX_ORIGINAL)
+    assert ctx == {"assert 'Usage' in result.output"}
+    closed = repeats.marker_context(CTX_SNIPPET + ["# ... existing code ..."], CTX_ORIGINAL)
+    assert closed == {"assert 'Usage' in result.output", "assert result.exit_code == 0"}
+    assert repeats.marker_context(CTX_SNIPPET[1:], CTX_ORIGINAL) == set()  # no markers, no context
+
+
+def test_a_reading_that_pastes_a_second_copy_of_marker_context_is_named():
+    assert repeats.copied_context(CTX_ORIGINAL, CTX_JOINT, CTX_SNIPPET) == {"assert 'Usage' in result.output"}
+    assert repeats.copied_context(CTX_ORIGINAL, CTX_GREEDY, CTX_SNIPPET) == set()
+
+
+# a block whose imports the snippet removed
+
+ORPH_ORIGINAL = ["import (", '\t"fmt"', '\t"io/ioutil"', ")", "", "func A() {", '\tfmt.Println("a")', "}", "",
+                 "func B() {", '\tioutil.ReadFile("b")', "}"]
+ORPH_DROP = ["import (", '\t"fmt"', ")", "", "func A() {", '\tfmt.Println("a")', "}"]
+ORPH_KEEP = ORPH_DROP + ORPH_ORIGINAL[8:]
+
+
+def test_a_kept_block_using_an_import_the_snippet_removed_settles_for_deleting_it():
+    assert two_readings.orphaned_block(ORPH_ORIGINAL, ORPH_KEEP, ORPH_DROP, "go") == {"ioutil"}
+
+
+def test_no_orphan_when_the_import_stays_the_rest_uses_it_or_the_block_is_new():
+    kept_import = ORPH_DROP[:2] + ['\t"io/ioutil"'] + ORPH_DROP[2:]
+    assert two_readings.orphaned_block(ORPH_ORIGINAL, kept_import + ORPH_ORIGINAL[8:], kept_import, "go") == set()
+    used_elsewhere = ORPH_DROP[:-1] + ['\tioutil.ReadFile("a")', "}"]
+    assert two_readings.orphaned_block(ORPH_ORIGINAL, used_elsewhere + ORPH_ORIGINAL[8:], used_elsewhere, "go") == set()
+    new_block = ORPH_DROP + ["", "func C() {", '\tioutil.ReadFile("c")', "}"]
+    assert two_readings.orphaned_block(ORPH_ORIGINAL, new_block, ORPH_DROP, "go") == set()
+    assert two_readings.orphaned_block(ORPH_ORIGINAL, ORPH_DROP, ORPH_KEEP, "go") == set()  # only the keeper is named
+
+
+def test_a_run_the_snippet_shows_and_the_reading_also_keeps_at_its_old_place_is_a_moved_block():
+    original = ["def main():", "    args = parse()", "    data = load(args)", "    save(data)", ""]
+    snippet = ["def run(args):", "    data = load(args)", "    save(data)", "", "def main():", "    args = parse()",
+               "    run(args)"]  # the run's old neighbour `args = parse()` is shown without it: it moved
+    kept_twice = ["def run(args):", "    data = load(args)", "    save(data)", "", "def main():", "    args = parse()",
+                  "    run(args)", "    data = load(args)", "    save(data)", ""]
+    assert two_readings.shown_run_kept_twice(original, kept_twice, snippet)
+    moved = ["def run(args):", "    data = load(args)", "    save(data)", "", "def main():", "    args = parse()",
+             "    run(args)", ""]
+    assert not two_readings.shown_run_kept_twice(original, moved, snippet)
+    # new code repeating two old lines, whose old neighbours the snippet does not show, is not a move
+    new_code = ["def other():", "    data = load(args)", "    save(data)"]
+    assert not two_readings.shown_run_kept_twice(original, original + new_code, new_code)
+
+
+RUBY_SHOP = """class Shop
+  def alpha(x)
+    price = loadPrice(x)
+    price
+  end
+
+  def beta(x)
+    count = countItems(x)
+    count
+  end
+end
+"""
+RUBY_DELTA = """  def delta(x)
+    limit = computeLimit(x)
+    limit
+  end
+"""
+
+
+def test_a_reading_that_lays_a_new_definition_over_an_unnamed_one_loses():
+    # refused on 2026-11-26 as placeable two ways (the grid's Ruby add_middle, chat style): the
+    # greedy reading closed `def delta` on `beta`'s `end` and wrote it over `beta`
+    from fastapply.merge.decide.two_readings import overwritten_definitions
+    from fastapply.merge.instant import instant_merge
+
+    from fastapply.data.patterns import pattern_rows
+
+    for row in pattern_rows(languages=("ruby",)):
+        if row["edit"] == "add_middle" and row["snippet_style"].endswith(("chat", "inline", "skeleton")):
+            m = instant_merge(row["original"], row["snippet"], language="ruby")
+            assert m.merged and m.text == row["expected"], (row["id"], m.refused_reason)
+    snippet = "# ... existing code ...\n    price\n  end\n\n" + RUBY_DELTA + "\n# ... existing code ...\n"
+    original, snip = RUBY_SHOP.splitlines(), snippet.splitlines()
+    over = original[:6] + RUBY_DELTA.splitlines() + original[10:]
+    assert overwritten_definitions(original, over, snip) == ["def beta(x)"]
+    right = RUBY_SHOP.replace("  end\n\n  def beta", "  end\n\n" + RUBY_DELTA + "\n  def beta")
+    assert overwritten_definitions(original, right.splitlines(), snip) == []
+    # a snippet that names `beta` (a rename shown as such) settles nothing this way
+    assert overwritten_definitions(original, over, snip + ["# replaces beta"]) == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
-from fastapply.merge.refuse.options import settle
+from fastapply.merge.refuse.new_lines import settle
 from fastapply.merge.refuse.readings import reading_pins
 from fastapply.merge.refuse.reading import read_input
 from fastapply.merge.refuse.refusal import Edit, Option
@@ -124,7 +124,7 @@ def test_a_dropped_file_head_can_be_kept_with_a_marker_or_deleted_with_minus_lin
 
 
 def test_every_section_of_new_lines_gets_the_context_that_settles_it():
-    from fastapply.merge.refuse.options import new_sections
+    from fastapply.merge.refuse.new_lines import new_sections
 
     snippet = "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n    return os.environ[host]\n"
     inp = read_input(ORIGINAL, snippet)
@@ -135,3 +135,30 @@ def test_every_section_of_new_lines_gets_the_context_that_settles_it():
     merged = instant_merge(ORIGINAL, revise(snippet, both))
     assert merged.text == ORIGINAL.replace("TIMEOUT = 10", "TIMEOUT = 30").replace("os.getenv(host)", "os.environ[host]")
     assert new_sections(inp, inp.sections[0]) == tuple(o for o in options if "snippet line 4" in o.says)
+
+
+def test_weak_edges_pin_a_generic_section_edge_at_each_place_with_a_line_the_file_holds_once():
+    from fastapply.merge.refuse.options import weak_edges
+
+    original = ("function a() {\n  setup();\n}\n\nfunction b() {\n  other();\n}\n\n"
+                "function c() {\n  last();\n}\n")
+    snippet = "// ... existing code ...\n}\n\nfunction added() {\n  return 1;\n}\n"
+    options = weak_edges(read_input(original, snippet, "javascript"))
+    tops = [o for o in options if "above snippet line 2" in o.says]
+    assert [o.edits[0].text.splitlines()[-1] for o in tops] == ["  setup();", "  other();", "  last();"]
+    merged = instant_merge(original, revise(snippet, tops[2]), language="javascript")
+    assert merged.text == original + "\nfunction added() {\n  return 1;\n}\n"
+    # a section whose edge line pins a place (here `function b() {`) is not weak
+    assert weak_edges(read_input(original, "// ... existing code ...\nfunction b() {\n  more();\n", "javascript")) == ()
+
+
+def test_weak_edges_count_a_repeated_line_as_weak_as_a_generic_one():
+    from fastapply.merge.refuse.options import weak_edges
+
+    original = ("def first_handler():\n    prepare_the_request()\n    return respond()\n\n"
+                "def second_handler():\n    check_the_session()\n    return respond()\n")
+    snippet = "# ... existing code ...\n    return respond()\n\ndef third_handler():\n    return 3\n"
+    options = weak_edges(read_input(original, snippet, "python"))
+    assert [o.edits[0].text.splitlines()[-1] for o in options] == ["    prepare_the_request()", "    check_the_session()"]
+    merged = instant_merge(original, revise(snippet, options[1]), language="python")
+    assert merged.text == original + "\ndef third_handler():\n    return 3\n"

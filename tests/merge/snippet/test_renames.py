@@ -85,13 +85,6 @@ def test_restore_needs_the_original_header_exactly_once():
     assert renames.restore(["x"], found) is None
 
 
-def test_a_renamed_header_kept_beside_the_one_it_replaces_is_named():
-    found = [renames.Rename(0, 4, "def test_b_missing(runner):", "def test_b(runner):")]
-    both = ["def test_b_missing(runner):", "import click", "", "", "def test_b(runner):", "    pass"]
-    assert "keeps both" in renames.kept_beside(both, found)
-    assert renames.kept_beside(["import click", "", "", "def test_b_missing(runner):", "    pass"], found) is None
-
-
 def test_restored_writes_the_snippets_header_back_or_refuses():
     from fastapply.merge.result import Merged
 

@@ -1,0 +1,186 @@
+"""Options for sections of new lines: where a section the original does not hold may go, closed in.
+
+A section none of whose lines the original has (or whose first line only resembles one) has no
+place the merge can find; a planner settles it by adding the unchanged original lines on both
+sides of the place it means. The options here offer that for each place a planner most likely
+means:
+
+- `settle`: a section like original line `at`, closed in for each reading (it changes that line
+  or lines, is new after it, is new before it);
+- `new_sections`: `settle` for every other such section, by the original line most like its first
+  (`similar_line`);
+- `new_places`: `settle` at the lines most like the section's first line (as is, and with string and
+  number literals emptied: a changed hash keeps its line's shape) and after the lines sharing most
+  of its names, within the window the merge searched.
+
+This module builds options from an `Input` (reading.py); which refusal gets them is explain.py's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from fastapply.merge.refuse.options import MAX_CONTEXT
+from fastapply.merge.refuse.reading import Input, unique
+from fastapply.merge.refuse.refusal import Edit, Option
+
+
+def _reach(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the index of the first line that pins a place
+    (`unique`), within MAX_CONTEXT lines; None when there is none."""
+    q = i
+    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
+        if unique(inp, q):
+            return q
+        q += step
+    return None
+
+
+def similar_line(inp: Input, text: str) -> int | None:
+    """The original line most like `text` (difflib ratio of the stripped lines, at least 0.6), or
+    None when there is none or two are as like it."""
+    want = text.strip()
+    if len(want) < 5:
+        return None
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(want)
+    best, at = 0.6, []
+    for i, line in enumerate(inp.original):
+        got = line.strip()
+        if not got or got == want:
+            continue
+        m.set_seq1(got)
+        if m.real_quick_ratio() < best or m.quick_ratio() < best:
+            continue
+        r = m.ratio()
+        if r > best:
+            best, at = r, [i]
+        elif r == best:
+            at.append(i)
+    return at[0] if len(at) == 1 else None
+
+
+def new_sections(inp: Input, but: tuple[int, int] | None = None) -> tuple[Option, ...]:
+    """`settle`'s options for every section (other than `but`) whose lines the original does not
+    have at all, by the original line most like its first line: a snippet that sends one such
+    section without context mostly sends others, and one revision should settle them all."""
+    out: list[Option] = []
+    for sec in inp.sections:
+        a, b = sec
+        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+        if sec == but or not texts or any(inp.counts.get(t) for t in texts):
+            continue
+        at = similar_line(inp, texts[0])
+        if at is not None:
+            out.extend(settle(inp, sec, at) + (settle(inp, sec, at, len(texts))[:1] if len(texts) > 1 else ()))
+    return tuple(out)
+
+
+def _next_content(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the first non-blank line, or None."""
+    while 0 <= i < len(inp.original) and not inp.original[i].strip():
+        i += step
+    return i if 0 <= i < len(inp.original) else None
+
+
+def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
+           readings: tuple[str, ...] = ("changed", "after", "before")) -> tuple[Option, ...]:
+    """Options for a section of new lines (snippet indexes `sec`) whose first line is like
+    original line `at`: the unchanged original lines that close it in on both sides (on one
+    side up to a line the file holds once, on the other the nearest non-blank line), outside the
+    section's own blank lines, for each reading a planner may mean: it changes original lines
+    `at`..`at + width - 1`, it is new after `at`, or new before it. The two runs bracket the
+    section, so the merge reads the change (or insertion) between them."""
+    a, b = sec
+    n = len(inp.original)
+    # the section's own blank lines next to it are its spacing: the lines closing it in go outside them
+    above, under = a, b
+    while above > 0 and not inp.snippet[above - 1].strip() and above - 1 not in inp.markers:
+        above -= 1
+    while under + 1 < len(inp.snippet) and not inp.snippet[under + 1].strip() and under + 1 not in inp.markers:
+        under += 1
+    head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
+    tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
+    out = []
+    for reading, top, bottom, what in (
+            ("changed", at - 1, at + width, f"if it changes original line{'s' if width > 1 else ''} "
+                                            f"{at + 1}{f'-{at + width}' if width > 1 else ''}"),
+            ("after", at, at + 1, f"if it is new after original line {at + 1}"),
+            ("before", at - 1, at, f"if it is new before original line {at + 1}")):
+        if reading not in readings:
+            continue
+        if not (0 <= top < n or head and top < 0) or not (0 <= bottom < n or tail and bottom >= n):
+            continue
+        if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
+            hi, lo = (top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1)
+        else:
+            hi, lo = _reach(inp, top, -1), _next_content(inp, bottom, +1)
+            if hi is None:  # pinned below instead: the line above only closes the section in
+                hi, lo = _next_content(inp, top, -1), _reach(inp, bottom, +1)
+        if hi is None or lo is None:
+            continue
+        edits, words = [], []
+        if hi <= top:
+            edits.append(Edit("insert", at=above + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
+            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {above + 1}")
+        if bottom <= lo:
+            edits.append(Edit("insert", at=under + 2, text="\n".join(inp.original[bottom : lo + 1]),
+                              original_line=bottom + 1))
+            words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
+                         f"line {under + 1}")
+        if edits:
+            out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
+    return tuple(out)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_LITERAL = re.compile(r""""[^"]*"|'[^']*'|\b[0-9][0-9a-fA-F.xX_]*\b""")
+
+
+def _shape(line: str) -> str:
+    """The line with its string and number literals emptied: a changed hash, version or message
+    keeps the shape of the line it replaces."""
+    return _LITERAL.sub(lambda m: m.group(0)[0] * 2 if m.group(0)[0] in "\"'" else "0", line)
+
+
+def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = None, each: int = 3) -> tuple[Option, ...]:
+    """`settle`'s options for a section none of whose lines the original has, at the places in the
+    original lines lo..hi-1 (the window the merge searched) a planner most likely means: it
+    changes one of the `each` lines most like its first line (as it is, and with `_shape`'s
+    literals emptied), or it
+    is new after one of the
+    `each` lines that share most of its names (identifiers) with the line and its successor.
+    Each option closes the section in with the unchanged lines there, so it has one place."""
+    hi = len(inp.original) if hi is None else min(hi, len(inp.original))
+    a, b = sec
+    texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+    lines = [i for i in range(max(lo, 0), hi) if inp.original[i].strip()]
+    if not texts or not lines:
+        return ()
+    like = []
+    for shaped in (lambda x: x, _shape):
+        m = difflib.SequenceMatcher(None, autojunk=False)
+        m.set_seq2(shaped(texts[0]))
+        scored = []
+        for i in lines:
+            m.set_seq1(shaped(inp.original[i].strip()))
+            if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
+                scored.append((-m.ratio(), i))
+        like.extend(i for _, i in sorted(scored)[:each] if i not in like)
+    names = set(_WORD.findall(" ".join(texts)))
+    near = []
+    for n, i in enumerate(lines):
+        around = set(_WORD.findall(inp.original[i])) | (set(_WORD.findall(inp.original[lines[n + 1]]))
+                                                         if n + 1 < len(lines) else set())
+        shared = len(names & around)
+        if shared:
+            near.append((-shared, i))
+    out: list[Option] = []
+    for i in like:
+        out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
+        if len(texts) > 1:
+            out.extend(o for o in settle(inp, sec, i, len(texts), ("changed",)) if o not in out)
+    for _, i in sorted(near)[:each]:
+        out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
+    return tuple(out)

@@ -1,0 +1,92 @@
+"""explain.py's edge markers: a snippet whose unmarked first or last line is not the file's edge is
+offered the markers there (pinned when its edge section has no line the file holds once)."""
+
+from __future__ import annotations
+
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.explain import explain
+from fastapply.merge.refuse.revise import revise
+
+ORIGINAL = """\
+import os
+
+
+def configure_logging(level):
+    handler = make_handler()
+    return handler
+
+
+def load_settings(path):
+    data = read_file(path)
+    return data
+
+
+def save_settings(path, data):
+    write_file(path, data)
+    return True
+"""
+SENTENCE = "the merged python file no longer parses near line 9, although the original did"
+
+
+def test_a_snippet_without_markers_is_offered_them_and_the_revision_merges_right():
+    snippet = "def load_settings(path):\n    data = read_file(path, strict=True)\n    return data\n"
+    refusal = explain(ORIGINAL, snippet, SENTENCE, language="python")
+    both = [o for o in refusal.options if o.says == "add a marker line at the start and at the end of the snippet"]
+    assert len(both) == 1
+    revised = revise(snippet, both[0])
+    assert revised.splitlines()[0].strip() == revised.splitlines()[-1].strip() == "# ... existing code ..."
+    merged = instant_merge(ORIGINAL, revised)
+    assert merged.merged and merged.text == ORIGINAL.replace("read_file(path)", "read_file(path, strict=True)")
+
+
+def test_no_edge_marker_where_the_snippet_starts_and_ends_as_the_file_does():
+    snippet = "import os\n# ... existing code ...\n    return True\n"
+    refusal = explain(ORIGINAL, snippet, SENTENCE, language="python")
+    assert not any("marker line at the" in o.says for o in refusal.options)
+
+
+def test_an_edge_section_that_starts_on_a_repeated_line_gets_markers_only_with_the_lines_that_pin_it():
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
+    snippet = "    value = compute(request)\n    return value + 1\n"
+    refusal = explain(original, snippet, "the merged python file no longer parses near line 3, although the original did",
+                      language="python")
+    edge = [o for o in refusal.options if "marker line at the" in o.says]
+    assert edge and all(", and add the unchanged original lines" in o.says for o in edge)
+    pinned = set()
+    for option in edge:  # each pins one handler, markers around it
+        lines = revise(snippet, option).splitlines()
+        assert lines[0].strip() == lines[-1].strip() == "# ... existing code ..."
+        pinned |= {n for n in range(2) if f"def handler_{n}(request):" in lines}
+        merged = instant_merge(original, revise(snippet, option))
+        assert merged.merged and merged.text.count("return value + 1") == 1
+    assert len(edge) == 2 and pinned == {0, 1}
+
+
+def test_a_snippet_ending_on_a_closer_like_the_files_is_still_offered_the_trailing_marker():
+    original = ("fn read_settings(path: &Path) {\n    load_file(path);\n}\n\nfn write_settings(path: &Path) {\n"
+                "    save_file(path);\n}\n")
+    snippet = "fn read_settings(path: &Path) {\n    load_file(path, true);\n    log_loaded(path);\n}\n"
+    refusal = explain(original, snippet, "the merged rust file no longer parses near line 3, although the original did",
+                      language="rust")
+    edge = [o for o in refusal.options if "marker line at the" in o.says]
+    # the `}` it ends on stands twice in the file: the marker comes with the line that pins it
+    assert [o.says for o in edge] == ["add a marker line at the end of the snippet (the file goes on below it), and add "
+                                      "the unchanged original lines 4-5 below snippet line 4 (for the place at original "
+                                      "line 3)"]
+    merged = instant_merge(original, revise(snippet, edge[0]), language="rust")
+    assert merged.merged and merged.text == original.replace("load_file(path);", "load_file(path, true);\n    log_loaded(path);")
+
+
+def test_an_unbalanced_result_is_offered_each_place_its_sections_fit_never_the_readings_places():
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
+    snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+    reading = original.replace("return value\n\ndef handler_1", "return value + 1\n\ndef handler_1")
+    refusal = explain(original, snippet, "the merged python file no longer parses near line 3, although the original did",
+                      candidate=reading, language="python")
+    assert refusal.kind == "unbalanced"
+    assert [o.says for o in refusal.options] == [
+        "add the unchanged original lines 1-1 above snippet line 2 (for the place at original line 2)",
+        "add the unchanged original lines 5-5 above snippet line 2 (for the place at original line 6)"]
+    for n, option in enumerate(refusal.options):
+        merged = instant_merge(original, revise(snippet, option))
+        assert merged.merged and merged.text.splitlines()[4 * n + 2] == "    return value + 1"

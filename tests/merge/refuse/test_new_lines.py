@@ -1,0 +1,96 @@
+"""new_lines.py (via explain): a section none of whose lines the original has is offered, for
+each place it most likely goes, the unchanged lines that close it in there."""
+
+from __future__ import annotations
+
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.revise import revise
+
+ORIGINAL = """\
+class Tool < Formula
+  version '1.0.0'
+  if OS.mac?
+      url "https://example.com/tool-mac.tar.gz"
+      sha256 "aaaa1111aaaa1111aaaa1111aaaa1111"
+  elsif OS.linux?
+      url "https://example.com/tool-linux.tar.gz"
+      sha256 "bbbb2222bbbb2222bbbb2222bbbb2222"
+  end
+end
+"""
+SNIPPET = """\
+# ... existing code ...
+  version '1.0.1'
+# ... existing code ...
+      sha256 "cccc3333cccc3333cccc3333cccc3333"
+# ... existing code ...
+      sha256 "dddd4444dddd4444dddd4444dddd4444"
+# ... existing code ...
+"""
+EXPECTED = (ORIGINAL.replace("1.0.0", "1.0.1").replace("aaaa1111" * 4, "cccc3333" * 4)
+            .replace("bbbb2222" * 4, "dddd4444" * 4))
+
+
+def test_a_section_of_new_lines_is_offered_each_line_of_its_shape_and_both_changes_settle_it():
+    r = instant_merge(ORIGINAL, SNIPPET, language="ruby")
+    assert r.refusal.kind == "line-not-found" and "no line of it occurs there" in r.refused_reason
+    says = [o.says for o in r.refusal.options]
+    # both hash lines, for each new hash (the second section's too: one revision settles both)
+    assert sum("if it changes original line 5" in s for s in says) == 2
+    assert sum("if it changes original line 8" in s for s in says) == 2
+    first = next(o for o in r.refusal.options if "snippet line 4" in o.says and "changes original line 5" in o.says)
+    second = next(o for o in r.refusal.options if "snippet line 6" in o.says and "changes original line 8" in o.says)
+    revised = revise(SNIPPET, type(first)("both", first.edits + second.edits))
+    merged = instant_merge(ORIGINAL, revised, language="ruby")
+    assert merged.merged and merged.text == EXPECTED
+
+
+def test_only_places_in_the_window_the_merge_searched_are_offered():
+    # a line of the same shape above the section the merge placed first is no place for the next one
+    original = "class Tool < Formula\n  sha256 \"eeee5555eeee5555eeee5555eeee5555\"\n" + ORIGINAL.split("\n", 1)[1]
+    r = instant_merge(original, SNIPPET, language="ruby")
+    assert r.refusal.kind == "line-not-found" and r.refusal.options
+    assert not any("original line 2" in o.says for o in r.refusal.options)
+    assert any("changes original line 6" in o.says for o in r.refusal.options)
+
+
+def test_a_section_that_may_change_a_line_is_offered_the_later_new_sections_places_too():
+    snippet = ("# ... existing code ...\n      sha256 \"cccc3333cccc3333cccc3333cccc3333\"\n# ... existing code ...\n"
+               "      sha256 \"dddd4444dddd4444dddd4444dddd4444\"\n# ... existing code ...\n")
+    line = 'sha256 "cccc3333cccc3333cccc3333cccc3333"'
+    sentence = (f"section 1 (starting `{line}`) could not be found in the original after the previous section (no line "
+                f"of it occurs there; `{line}` may change original line 5 (`sha256 \"aaaa1111aaaa1111aaaa1111aaaa1111\"`) "
+                "or be a new line, which the unchanged line above or below it would settle); include a few unchanged "
+                "lines from the original around the change")
+    from fastapply.merge.refuse.explain import explain
+
+    refusal = explain(ORIGINAL, snippet, sentence, language="ruby")
+    assert refusal.kind == "new-or-changed"
+    later = [o for o in refusal.options if "snippet line 4" in o.says and "changes original line 8" in o.says]
+    assert later  # the second section's own place, offered with the first's
+    first = next(o for o in refusal.options if "snippet line 2" in o.says and "changes original line 5" in o.says)
+    merged = instant_merge(ORIGINAL, revise(snippet, type(first)("both", first.edits + later[0].edits)), language="ruby")
+    assert merged.merged and merged.text == ORIGINAL.replace("aaaa1111" * 4, "cccc3333" * 4).replace(
+        "bbbb2222" * 4, "dddd4444" * 4)
+
+
+def test_the_lines_closing_a_section_in_go_outside_its_own_blank_lines():
+    from fastapply.merge.refuse.new_lines import settle
+    from fastapply.merge.refuse.reading import read_input
+
+    original = ("def sign(r, body):\n    alter_body = check(body)\n\n"
+                "    full_url, new_body, headers = client.sign(r.url, body)\n    r.url = full_url\n"
+                "    if alter_body:\n        r.data = new_body\n")
+    snippet = "# ... existing code ...\n    full_url, headers, new_body = client.sign(r.url, body)\n\n# ... existing code ...\n"
+    inp = read_input(original, snippet, "python")
+    changed = settle(inp, inp.sections[0], 3, 1, ("changed",))
+    assert len(changed) == 1
+    revised = revise(snippet, changed[0])
+    # the snippet's blank line after its new line stays next to it; the original's next line follows
+    assert revised == ("# ... existing code ...\n    alter_body = check(body)\n\n"
+                       "    full_url, headers, new_body = client.sign(r.url, body)\n\n    r.url = full_url\n"
+                       "# ... existing code ...\n")
+    merged = instant_merge(original, revised, language="python")
+    assert merged.merged and merged.text == original.replace(
+        "full_url, new_body, headers = client.sign(r.url, body)\n",
+        "full_url, headers, new_body = client.sign(r.url, body)\n\n")
