@@ -192,7 +192,9 @@ def _another_sibling(inserted: Sequence[str], beyond: Sequence[str], inner: str 
     line it reads as its edited copy, and the next method would be overwritten.) A block whose
     body equals the next one's is that block renamed: left to the pairing."""
     ins = [l for l in inserted if l.strip()]
-    if not beyond or not _sibling_header(beyond, True) or not (new_sibling(ins, inner, True) or _first_member(ins, inner)):
+    if not beyond or not _sibling_header(beyond, True):
+        return False
+    if not (new_sibling(ins, inner, True) or _first_member(ins, inner)):
         return False
     theirs = [l for l in beyond[:60] if l.strip() and not _COMMENT.match(l.strip())]
     if not another_definition(ins, theirs):

@@ -212,8 +212,9 @@ def test_a_new_method_shaped_like_the_next_one_never_overwrites_it():
     assert not r.merged or "public function beta($x)" in r.text
 
 
-_ALLMAN = ("class Shop\n{\n    public int Alpha(int x)\n    {\n        var price = LoadPrice(x);\n        return price;\n    }\n"
-           "{new}    public int Beta(int x)\n    {\n        var count = CountItems(x);\n        return count;\n    }\n}\n")
+_ALLMAN = ("class Shop\n{\n    public int Alpha(int x)\n    {\n        var price = LoadPrice(x);\n"
+           "        return price;\n    }\n{new}    public int Beta(int x)\n    {\n        var count = CountItems(x);\n"
+           "        return count;\n    }\n}\n")
 _ALLMAN_NEW = "    public int Delta(int x)\n    {\n        var limit = ComputeLimit(x);\n        return limit;\n    }\n"
 _LUA = ("local Shop = {}\nfunction Shop:alpha(x)\n  local price = self:loadPrice(x)\n  return price\nend\n"
         "{new}function Shop:beta(x)\n  local count = self:countItems(x)\n  return count\nend\nreturn Shop\n")
