@@ -56,23 +56,18 @@ def test_rows_are_eval_rows_of_every_style():
 # Wrong files the enlarged grid still finds (seed 0), each an open bug with its mechanism; any
 # other wrong file fails the test. Remove an entry when its fix lands.
 KNOWN_WRONG = {
-    # A changed last expression after a marker, in a language whose return is implicit (`label`
-    # -> `label + 1`): the old one is kept in front (unreachable.check_code_after_kept_exit sees
-    # only explicit exits).
-    "pattern:ruby:change_return:context_below", "pattern:scala:change_return:context_below",
-    # A new method laid over its sibling in Ruby and Lua, whose `def f(x)` / `function T:f(x)`
+    # A moved Ruby method laid over the first one: the greedy reading closes the new `def` block on
+    # alpha's `end` (reading `def` ... `end` blocks as whole there cost planner-dev2 one right file).
+    "pattern:ruby:move_method:context_above",
+    # A new method cut short by a marker laid over its sibling in Lua, whose `function T:f(x)`
     # headers siblings.py does not read as openers (doing so cost planner-dev2 one right file).
-    "pattern:ruby:move_method:context_above", "pattern:lua:add_first:context_above",
     "pattern:lua:add_middle:context_above",
-    # A moved method kept at its old place too: `gamma(x) {` is too short a line for the
-    # definition-kept-twice check (lines.distinctive).
-    "pattern:javascript:move_method:minimal",
     # The snippet ends without a marker: read as the file's end, `module.exports = Shop;` goes.
+    # That is the convention; refusing such a dropped final block cost 8 right files on the tuned
+    # pool for 2 wrong ones (grid4).
     "pattern:javascript:move_method:missing_edges",
-    # A new line between two markers read as a change of the like line (`attr_reader :id` ->
-    # `attr_reader :code`) instead of an added one: truly ambiguous, should be refused.
-    "pattern:ruby:second_class:minimal",
-    # Whitespace only: a new first comment after `<?php` is separated from it by a blank line.
+    # Whitespace only: a new first comment after `<?php` is separated from it by a blank line
+    # (PSR-12 writes that blank line; the grid's expected file does not).
     "pattern:php:add_header:context_below",
 }
 

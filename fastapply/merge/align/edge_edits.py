@@ -192,13 +192,25 @@ def _another_sibling(inserted: Sequence[str], beyond: Sequence[str], inner: str 
     line it reads as its edited copy, and the next method would be overwritten.) A block whose
     body equals the next one's is that block renamed: left to the pairing."""
     ins = [l for l in inserted if l.strip()]
-    if not beyond or not _sibling_header(beyond, True) or not new_sibling(ins, inner, True):
+    if not beyond or not _sibling_header(beyond, True):
+        return False
+    if not (new_sibling(ins, inner, True) or _first_member(ins, inner)):
         return False
     theirs = [l for l in beyond[:60] if l.strip() and not _COMMENT.match(l.strip())]
     if not another_definition(ins, theirs):
         return False
     size = _block_size(ins)
     return [l.strip() for l in ins[1:size]] != [l.strip() for l in theirs[1:size]]
+
+
+def _first_member(ins: Sequence[str], inner: str | None) -> bool:
+    """Whole new blocks (`whole_blocks`) right after a line that opens their container (`class
+    Shop {`, `class Shop`) or a statement no deeper than them (`local Shop = {}` above Lua
+    methods): a new first member, as `new_sibling` reads one after a closed block."""
+    if inner is None or not whole_blocks(ins):
+        return False
+    return (opens_block(inner) or bool(_KEYWORD_HEADER.match(inner.strip())) or inner.strip() == "{"
+            or indent_width(inner) <= indent_width(ins[0]))
 
 
 _NOT_NAMES = frozenset("func function def fn sub if for while switch catch return new await async".split())
@@ -313,7 +325,14 @@ def new_siblings_at(orig: Sequence[str], at: int, inserted: Sequence[str], step:
     outward = list(inserted) if step > 0 else list(reversed(inserted))
     beyond = nearest_line(orig, at if step > 0 else at - 1, step)
     inner = nearest_line(orig, at - 1 if step > 0 else at, -step)
-    return beyond is not None and opens_block(beyond) and new_sibling(outward, inner, step > 0)
+    if beyond is None:
+        return False
+    header = opens_block(beyond) or step > 0 and _sibling_header(orig[at : at + 3], True)
+    if not header:
+        return False
+    if new_sibling(outward, inner, step > 0):
+        return True
+    return step > 0 and _first_member(outward, inner) and another_definition(outward, orig[at : at + 4])
 
 
 def opens_block(line: str) -> bool:

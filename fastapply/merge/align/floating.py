@@ -7,7 +7,8 @@ occurs verbatim is pure context (None); equally good places are an ambiguity. A 
 whose lines occurs there may still be an edited copy of one run of original lines, line for line
 (`edited_block`: a lone changed line shown with no context at all); one that pairs with several
 runs alike (the same comment fixed in three functions) has those runs as rival places
-(`Ambiguous`), which the tie-breakers (ties.py) may settle.
+(`Ambiguous`), which the tie-breakers (ties.py) may settle; a lone declaration of another name
+(`attr_reader :code` beside `attr_reader :id`: `names_another`) edits no line.
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
@@ -15,6 +16,7 @@ This module knows lines and sections; candidates and their ranking come from edg
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Sequence
 
 from fastapply.merge.align.anchors import LineIndex
@@ -121,7 +123,28 @@ def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int)
         if most_similar(sec[c], orig, lo, hi) != p + c or any(
                 same_edit(sec[c], orig[i]) for i in range(lo, hi) if i != p + c):
             return None  # another line reads as closer, or it edits several lines alike (`get(` in every test)
+        if names_another(sec[c], orig[p + c]):
+            return None
     return p
+
+
+_TOKEN = re.compile(r"[:@$]*\w+|[^\w\s]")
+_NAME = re.compile(r"^[:@$]*[A-Za-z_]\w*$")
+_VALUE_WORDS = frozenset("return yield raise throw await".split())  # `return y` beside `return x` changes it
+
+
+def names_another(new: str, old: str) -> bool:
+    """True when `new` and `old` share their leading word and are otherwise only names, none of
+    them shared (`attr_reader :code` beside `attr_reader :id`, `include Pricing` beside `include
+    Labels`): a declaration of another name, as likely added next to that one as written over
+    it, so it names no line it edits. (`timeout = 60` beside `timeout = 30` edits a value.)"""
+    a = [t for t in _TOKEN.findall(new.strip()) if t not in ",()"]
+    b = [t for t in _TOKEN.findall(old.strip()) if t not in ",()"]
+    if len(a) < 2 or len(b) < 2 or a[0] != b[0] or a[0] in _VALUE_WORDS:
+        return False
+    if not all(_NAME.match(t) for t in a[1:] + b[1:]):
+        return False
+    return not set(a[1:]) & set(b[1:])
 
 
 def edited_runs(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int, limit: int = 8) -> list[int]:

@@ -3,7 +3,8 @@
 `two_readings(orig, snip_lines, language, converted, diff_snippet, renames)` places the snippet
 with lazy.py (joint) and greedy.py (one section at a time, skipped above GREEDY_CELLS), guards each
 (gate/finish.py) and decides: the agreed file, one reading by a rule (a twin pasted by one only,
-blank lines only, much less deleted, a block whose imports the snippet removed, a lone reading
+blank lines only, a new definition laid over an unnamed one by one only, much less deleted, a
+block whose imports the snippet removed, a lone reading
 that passes its stricter guard or is settled by settled.py), or a refusal that carries the best
 candidate, the undecided regions and, between two complete readings, both as `alternatives`.
 Its docstring says each rule; the differences between the readings the snippet settles follow.
@@ -38,6 +39,10 @@ describes (`_keeps_context` adds the deletion checks). Example: the snippet
 reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
 old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.
 
+A reading that lays a new definition over an original one the snippet never names (its
+header gone, `overwritten_definitions`), where the other keeps every header, is the wrong one: a
+snippet that replaces a definition shows or names it.
+
 A block one reading keeps and the other deletes is also settled when the snippet removed
 imports that only the block uses (`orphaned_block`): keeping it would leave it calling names
 the file no longer imports (imports.py reads the import lines).
@@ -49,9 +54,11 @@ know how either reading was made.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
+from fastapply.merge.align.edge_edits import header_name
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.finish import changed_regions, finish
@@ -123,6 +130,9 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
                                "or show the lines around it to delete it", "lazy", joint.rung, joint.text,
                                changed_regions(orig.lines, lines[1]), (joint.text, old.text), "readings")
         if verdicts == [True, True]:
+            lost = [bool(overwritten_definitions(orig.lines, r, snip_lines)) for r in lines]
+            if lost.count(True) == 1:
+                return (joint, old)[lost.index(False)]  # the other laid a new definition over an unnamed one
             kept = [guards.deletion_stats(orig.lines, r).unreplaced for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
@@ -337,3 +347,13 @@ def shown_run_kept_twice(original: Sequence[str], result: Sequence[str], snippet
         if (prev in after and after[prev] != a) or (nxt in before and before[nxt] != b):
             return True
     return False
+
+
+def overwritten_definitions(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> list[str]:
+    """The original's definition headers (landing.definition_headers) that `result` no longer has
+    and the snippet never names (no snippet line carries the header's name): a definition another
+    one was laid over, unseen."""
+    kept = {l.strip() for l in result}
+    words = set(re.findall(r"[A-Za-z_$][\w$]*", "\n".join(snippet)))
+    return [h for h in landing.definition_headers(original)
+            if h not in kept and (n := header_name(h)) is not None and n not in words]

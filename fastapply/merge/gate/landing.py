@@ -12,7 +12,8 @@ the same shape), and the result often still parses.
 outer levels of a file: a line that starts with a defining keyword (`def`, `fn`, `func`,
 `function`, `class`, `struct`, `impl`, ... after modifiers such as `pub`, `export`, `async`) or a
 signature without one that opens a block (`public int Gamma(int x)` / `{`, `int Shop::gamma(int x)
-{`, `gamma(x: number): number {`), that says where it is (distinctive), does not continue on the
+{`, `gamma(x: number): number {`), that says where it is (distinctive, or a short member header
+with a parameter list directly inside a container: `gamma(x) {` in a JS class), does not continue on the
 next line (`... (` or `,`), and is either at column 0 or directly inside a container (`class`,
 `impl`, `trait`, `interface`, `module`, ...; past its lone `{` in Allman style).
 Nested helpers (`def cli(...)` inside each click test, `def cmd(arg):`) are left alone: a file
@@ -85,8 +86,10 @@ def definition_headers(lines: Sequence[str]) -> list[str]:
     found = []
     for k, line in enumerate(lines):
         text = line.strip()
-        if not text or not distinctive(text) or not (_DEFINITION.match(text) or _signature(lines, k, text)):
+        if not text or not (_DEFINITION.match(text) or _signature(lines, k, text)):
             continue
+        if not distinctive(text) and not (indent_len(line) and "(" in text):
+            continue  # a short header says where it is only as a member of its container (`gamma(x) {`)
         if text.endswith(("(", "[", ",")):
             continue  # a signature continued on the next lines: its first line says little
         depth = indent_len(line)

@@ -14,7 +14,8 @@ kept twice; these two catch the cases it cannot see:
   snippet, the other X is the original's, and the short run G between them is original lines
   the snippet does not show. The snippet's X could be the original X (and G deleted: Morph's
   convention, the snippet shows X's neighbours) or new lines placed before G; the snippet
-  cannot settle which, so the merge must not pick.
+  cannot settle which, so the merge must not pick. Not when X is only generic lines (`}` and a
+  blank line) ending a new block and G opens a definition: a new method before one as short.
 
 - `check_context_opener_twice`: a block opener the snippet shows next to a marker (context)
   twice in the result as siblings (`app.get('/jade', function(req, res){` written over its
@@ -42,7 +43,8 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import indent_len
+from fastapply.merge.text.lines import indent_len, is_generic
+from fastapply.merge.align.edge_edits import header_name
 
 _NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
               "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",
@@ -127,6 +129,7 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
         run = text[a : a + k]
         if not any(run) or not (all(new[a : a + k]) or not any(new[a : a + k])):
             continue
+        generic = all(not line or is_generic(line) for line in run)
         for gap in range(1, STUTTER_GAP + 1):
             b = a + k + gap
             if b + k > len(text):
@@ -136,6 +139,8 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
             between = text[a + k : b]
             if any(new[a + k : b]) or not any(between) or any(line in shown for line in between if line):
                 continue
+            if generic and header_name(next(l for l in between if l)) is not None and new[a]:
+                continue  # `}` and a blank line end a new definition before a sibling as short as it
             shown_run = next(line for line in reversed(run) if line)
             return (f"the lines `{shown_run[:50]}` would appear twice around {gap} original line(s) the snippet does "
                     f"not show (`{next(l for l in between if l)[:50]}`): the snippet may mean the original ones, "

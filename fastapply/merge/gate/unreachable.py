@@ -22,7 +22,9 @@ marker hides may be deleted or kept), so the merge must not pick.
 followed by that very line (the snippet asks for it) or the original already had the pair.
 `check_code_after_kept_exit` refuses the mirror: a new line laid after an original exit that
 the merge kept (a snippet opening a section with `return label + 1;` after a marker: the old
-`return label;` stays in front of it).
+`return label;` stays in front of it), and the same after a kept implicit return, a bare value
+ending its block (`label` before Ruby's `end`: `implicit_return`), which the new line leaves doing
+nothing.
 
 `check_orphaned_body` refuses the mirror image: a change that removes a definition's header
 (`def app_url_defaults(self, f):`) and no more than FUSED_BODY lines of its body, adds nothing at
@@ -145,12 +147,13 @@ def check_code_after_kept_exit(
     a next branch, a declaration or a comment). A snippet that opens a section after a marker with
     a changed exit (`// ... existing code ...`, `return label + 1;`, `}`) cannot show the old exit
     its new line replaces; laying the new line after the kept old one writes code that can never
-    run. Unless the snippet shows the kept exit followed by that line, or the original has the
-    pair. None when nothing is found."""
+    run. The same for a kept implicit return (`implicit_return`: `label` then `end`), which the new
+    line leaves doing nothing. Unless the snippet shows the kept exit followed by that line, or the
+    original has the pair. None when nothing is found."""
     if language and language.lower() in PROSE:
         return None
     ops = ops if ops is not None else line_opcodes(original, result)
-    kept = {j for tag, _i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    kept = {j: i1 + j - j1 for tag, i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
     for tag, _i1, _i2, j1, j2 in ops:
         if tag not in ("insert", "replace"):
             continue
@@ -159,18 +162,41 @@ def check_code_after_kept_exit(
         if first is None or first >= j2 or before is None or before not in kept:
             continue
         exit_line, added = result[before], result[first]
-        if not is_complete_exit(exit_line) or indentation(added) != indentation(exit_line):
+        if indentation(added) != indentation(exit_line):
+            continue
+        if not (is_complete_exit(exit_line) or implicit_return(original, kept[before])):
             continue
         if _MAY_FOLLOW.match(added.strip()) or is_marker(added):
             continue
         if followed_by(snippet, exit_line, added) or followed_by(original, exit_line, added):
             continue
+        if not is_complete_exit(exit_line):
+            return (f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
+                    f"(kept as line {before + 1}), its block's last value, which would do nothing there: the "
+                    "snippet's line may replace it; include the line before it in the snippet")
         return (
             f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
             f"(kept as line {before + 1}), so it could never run: the snippet's line may replace that "
             "exit; include the line before it in the snippet"
         )
     return None
+
+
+_BARE_VALUE = re.compile(r"^[@$]{0,2}[A-Za-z_][\w.]*$")
+_STATEMENT_WORDS = frozenset("end else begin pass break continue return retry redo then do fi done esac elif "
+                             "rescue ensure super yield next".split())
+
+
+def implicit_return(original: Sequence[str], i: int) -> bool:
+    """True when `original[i]` is a bare value (`label`, `@count`, `self.total`: a name that does
+    nothing as a statement) and the last line of its block (the next non-blank line sits
+    shallower: `end`, `}`): the block's value, its implicit return in Ruby, Scala, Rust or
+    Kotlin's lambdas. A line laid after it makes it dead code, just as after a `return`."""
+    text = original[i].strip()
+    if not _BARE_VALUE.match(text) or text in _STATEMENT_WORDS:
+        return False
+    nxt = _next_code(original, i + 1)
+    return nxt is not None and indent_len(original[nxt]) < indent_len(original[i])
 
 
 # --------------------------------------------------------------------------- orphaned bodies

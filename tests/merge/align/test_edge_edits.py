@@ -210,3 +210,51 @@ def test_a_new_method_shaped_like_the_next_one_never_overwrites_it():
                "        return $x * 3;\n    }\n\n// ... existing code ...\n")
     r = instant_merge(original, snippet, language="php")
     assert not r.merged or "public function beta($x)" in r.text
+
+
+_ALLMAN = ("class Shop\n{\n    public int Alpha(int x)\n    {\n        var price = LoadPrice(x);\n"
+           "        return price;\n    }\n{new}    public int Beta(int x)\n    {\n        var count = CountItems(x);\n"
+           "        return count;\n    }\n}\n")
+_ALLMAN_NEW = "    public int Delta(int x)\n    {\n        var limit = ComputeLimit(x);\n        return limit;\n    }\n"
+_LUA = ("local Shop = {}\nfunction Shop:alpha(x)\n  local price = self:loadPrice(x)\n  return price\nend\n"
+        "{new}function Shop:beta(x)\n  local count = self:countItems(x)\n  return count\nend\nreturn Shop\n")
+_LUA_NEW = "function Shop:delta(x)\n  local limit = self:computeLimit(x)\n  return limit\nend\n"
+
+
+@pytest.mark.parametrize("language,comment,template,new,context", [
+    ("csharp", "//", _ALLMAN, _ALLMAN_NEW, "        var price = LoadPrice(x);\n        return price;\n    }\n"),
+])
+def test_a_new_method_before_an_allman_or_keyword_header_is_no_rival_of_rewriting_it(language, comment, template,
+                                                                                     new, context):
+    # refused on 2026-11-26 (`return limit` could be new or a change of `return count`): the next
+    # sibling's header (`public int Beta(int x)` then a lone `{`; `function Shop:beta(x)`) was not
+    # read as one, so the reading that rewrites `beta` into `delta` stood as a rival
+    from fastapply.merge.align.edge_edits import new_siblings_at
+    from fastapply.merge.instant import instant_merge
+
+    marker = f"{comment} ... existing code ...\n"
+    original = template.replace("{new}", "")
+    r = instant_merge(original, marker + context + new + marker, language=language)
+    assert r.merged, r.refused_reason
+    assert r.text == template.replace("{new}", new)
+    lines = original.splitlines()
+    at = next(i for i, l in enumerate(lines) if "eta(" in l)  # beta's header
+    assert new_siblings_at(lines, at, new.splitlines(), 1)
+
+
+def test_a_new_first_method_after_a_statement_never_overwrites_the_next_one():
+    # written on 2026-11-26: `function Shop:delta(x)` after `local Shop = {}` read line by line
+    # as an edited copy of `function Shop:alpha(x)`, which it overwrote (the grid's Lua add_first
+    # in the context_above style); a whole new definition of another name is a new member
+    from fastapply.merge.align.edge_edits import new_siblings_at
+    from fastapply.merge.instant import instant_merge
+
+    original = _LUA.replace("{new}", "")
+    snippet = "local Shop = {}\n" + _LUA_NEW + "-- ... existing code ...\n"
+    r = instant_merge(original, snippet, language="lua")
+    assert r.merged, r.refused_reason
+    assert r.text == original.replace("local Shop = {}\n", "local Shop = {}\n" + _LUA_NEW)
+    assert edge_edit(_LUA_NEW.splitlines(), original.splitlines()[1:], forward=True, inner="local Shop = {}") == 0
+    assert new_siblings_at(original.splitlines(), 1, _LUA_NEW.splitlines(), 1)
+    # the same block after a statement inside a body (deeper than it) stays an edited copy
+    assert edge_edit(_LUA_NEW.splitlines(), original.splitlines()[1:], forward=True, inner="    x = 1") == 4

@@ -106,3 +106,19 @@ def test_a_megabyte_of_small_new_functions_is_refused_in_about_linear_time():
     result = instant_merge("\n".join(_functions_file()) + "\n", text, path="a.py")
     assert not result.merged
     assert time.process_time() - t0 < 6.0  # about 1.3 s here; the old code took 16 s of CPU
+
+
+def test_a_lone_declaration_of_another_name_names_no_line_it_edits():
+    # written on 2026-11-26 over `attr_reader :id` (the grid's Ruby second_class, minimal style):
+    # `attr_reader :code` may as well be added beside it; the snippet cannot say, so it is refused
+    from fastapply.merge.align.floating import names_another
+    from fastapply.merge.instant import instant_merge
+
+    item = ["class Item", "  attr_reader :id", "end"]
+    assert edited_block(["  attr_reader :code"], item, KEY, 0, 3) is None
+    assert edited_block(["  attr_reader :id, :code"], item, KEY, 0, 3) == 1  # the list extended: an edit
+    assert names_another("include Pricing", "include Labels")
+    assert not names_another("TIMEOUT = 60", "TIMEOUT = 30") and not names_another("return b", "return a")
+    m = instant_merge("\n".join(item) + "\n", "# ... existing code ...\n  attr_reader :code\n# ... existing code ...\n",
+                      language="ruby")
+    assert not m.merged and "attr_reader :id" in m.refused_reason

@@ -159,3 +159,44 @@ def test_a_run_the_snippet_shows_and_the_reading_also_keeps_at_its_old_place_is_
     # new code repeating two old lines, whose old neighbours the snippet does not show, is not a move
     new_code = ["def other():", "    data = load(args)", "    save(data)"]
     assert not two_readings.shown_run_kept_twice(original, original + new_code, new_code)
+
+
+RUBY_SHOP = """class Shop
+  def alpha(x)
+    price = loadPrice(x)
+    price
+  end
+
+  def beta(x)
+    count = countItems(x)
+    count
+  end
+end
+"""
+RUBY_DELTA = """  def delta(x)
+    limit = computeLimit(x)
+    limit
+  end
+"""
+
+
+def test_a_reading_that_lays_a_new_definition_over_an_unnamed_one_loses():
+    # refused on 2026-11-26 as placeable two ways (the grid's Ruby add_middle, chat style): the
+    # greedy reading closed `def delta` on `beta`'s `end` and wrote it over `beta`
+    from fastapply.merge.decide.two_readings import overwritten_definitions
+    from fastapply.merge.instant import instant_merge
+
+    from fastapply.data.patterns import pattern_rows
+
+    for row in pattern_rows(languages=("ruby",)):
+        if row["edit"] == "add_middle" and row["snippet_style"].endswith(("chat", "inline", "skeleton")):
+            m = instant_merge(row["original"], row["snippet"], language="ruby")
+            assert m.merged and m.text == row["expected"], (row["id"], m.refused_reason)
+    snippet = "# ... existing code ...\n    price\n  end\n\n" + RUBY_DELTA + "\n# ... existing code ...\n"
+    original, snip = RUBY_SHOP.splitlines(), snippet.splitlines()
+    over = original[:6] + RUBY_DELTA.splitlines() + original[10:]
+    assert overwritten_definitions(original, over, snip) == ["def beta(x)"]
+    right = RUBY_SHOP.replace("  end\n\n  def beta", "  end\n\n" + RUBY_DELTA + "\n  def beta")
+    assert overwritten_definitions(original, right.splitlines(), snip) == []
+    # a snippet that names `beta` (a rename shown as such) settles nothing this way
+    assert overwritten_definitions(original, over, snip + ["# replaces beta"]) == []

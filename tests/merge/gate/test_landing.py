@@ -139,3 +139,15 @@ def test_keyword_less_signatures_are_definition_headers():
     snippet = ["// ... existing code ...", "    {", "        public int Gamma(int x)", "        {",
                "            return x;", "        }", "// ... existing code ..."]
     assert landing.check_definition_kept_twice(csharp, moved, snippet)
+
+
+def test_a_short_member_header_counts_inside_its_class():
+    """`gamma(x) {` is too short to say where it is on its own, but as a member of a class it names
+    one: a JS method moved first whose old copy stayed (the grid's move_method, minimal style)
+    was written twice on 2026-11-26. Short lines outside a container still count for nothing."""
+    js = ["class Shop {", "  alpha(x) {", "    return 1;", "  }", "  gamma(x) {", "    return x;", "  }", "}"]
+    assert landing.definition_headers(js) == ["class Shop {", "alpha(x) {", "gamma(x) {"]
+    moved = js[:1] + js[4:7] + js[1:]
+    snippet = ["class Shop {", "  gamma(x) {", "    return x;", "  }", "  alpha(x) {", "// ... existing code ..."]
+    assert landing.check_definition_kept_twice(js, moved, snippet)
+    assert landing.definition_headers(["f(x) {", "}", "  run() {", "  }"]) == []

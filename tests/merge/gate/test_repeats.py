@@ -116,3 +116,17 @@ def test_a_control_flow_opener_may_repeat():
     snippet = lines("// ... existing code ...\n\terr = b()\n\tif err != nil {\n// ... existing code ...")
     result = original[:5] + ["\terr = b()", "\tif err != nil {", "\t\treturn err", "\t}"] + original[5:]
     assert repeats.check_context_opener_twice(original, result, snippet) is None
+
+
+def test_generic_closing_lines_twice_around_a_short_block_are_no_stutter():
+    # a new method before one of the same length reads `}`, blank, three lines, `}`, blank: refused
+    # on 2026-11-26 as a stutter (the grid's add_first in the minimal and context_above styles)
+    original = ["class Shop {", "  alpha(x) {", "    const price = load(x);", "    return price;", "  }", "", "}"]
+    new = ["  delta(x) {", "    const limit = compute(x);", "    return limit;", "  }", ""]
+    result = original[:1] + new + original[1:]
+    assert repeats.check_stutter(original, result, ["class Shop {"] + new + ["// ..."]) is None
+    from fastapply.data.patterns import pattern_rows
+
+    row = next(r for r in pattern_rows(languages=("java",)) if r["id"] == "pattern:java:add_first:context_above")
+    m = instant_merge(row["original"], row["snippet"], language="java")
+    assert m.merged and m.text == row["expected"], m.refused_reason

@@ -121,6 +121,32 @@ def test_instant_merge_refuses_a_changed_exit_after_a_marker():
     assert merged.text is None and "could never run" in merged.refused_reason
 
 
+RUBY_SHOP = """class Shop
+  def gamma(x)
+    label = formatLabel(x)
+    label
+  end
+end
+"""
+
+
+def test_a_new_line_after_a_kept_implicit_return_is_refused():
+    """Ruby and Scala return a block's last value: `label + 1` laid after the kept `label` (the
+    grid's change_return in the context_below style wrote this on 2026-11-26) leaves `label` doing
+    nothing. A bare value that is not its block's last line, or a statement, is no such exit."""
+    original = lines(RUBY_SHOP)
+    at = original.index("    label") + 1
+    result = original[:at] + ["    label + 1"] + original[at:]
+    snippet = lines("# ... existing code ...\n    label + 1\n  end\nend\n")
+    reason = unreachable.check_code_after_kept_exit(original, result, snippet, "ruby")
+    assert reason and "`label`" in reason and "last value" in reason
+    assert unreachable.implicit_return(original, at - 1)
+    assert not unreachable.implicit_return(original, at - 2)  # an assignment
+    assert not unreachable.implicit_return(original, at)  # `end`
+    merged = instant_merge(RUBY_SHOP, "# ... existing code ...\n    label + 1\n  end\nend\n", language="ruby")
+    assert merged.text is None and "last value" in merged.refused_reason
+
+
 # --------------------------------------------------------------------------- orphaned bodies
 
 METHODS = '''class Blueprint:
