@@ -22,9 +22,7 @@ choose between the options the refusal offers, as a planner knows its own intent
   intent changes or deletes lines under a marker, no revision that keeps it can be right;
 - removed lines, and lines shown deleted (`-`), must be absent from the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
-  it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge);
-- a revised snippet whose first line is code (no marker, no blank line) cannot give an expected file
-  that starts with a blank line: its unmarked start is the file's start (align/blank_edges.py).
+  it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
 
 Every agreeing option is applied (a planner adds all the context it knows is true), unless two
 edit the same snippet line. A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
@@ -179,9 +177,6 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
         head, tail = sections[0][0], sections[-1][0]
         if head and want[: len(head)] != head or tail and want[len(want) - len(tail):] != tail:
             return False
-    first = next((text for text, _ in tagged if text not in (_JOIN,) and not text.startswith(_GONE)), None)
-    if first is not None and first.strip() and not is_marker(first.strip()) and expected[:1] in ("\n", "\r"):
-        return False  # an unmarked start is the file's start: the merge drops blank lines the snippet does not show
     pos = 0
     spans: list[tuple[int, int] | None] = []  # each section's place in the expected file
     for run, hit in sections:

@@ -149,13 +149,3 @@ def test_a_section_pinned_only_by_a_generic_line_is_pinned_in_the_same_retry():
     done = run_retry([row])["rows"][0]
     assert done["first"] == "refused" and done["second"] == "right"
     assert "for the place at original line 15" in done["option"]
-
-
-def test_a_snippet_starting_with_code_does_not_agree_with_an_expected_file_starting_blank():
-    original = "\n// header\n\nvar a = [];\n\nfunction f() {\n  a.push(1)\n}\n"
-    snippet = "// header\n\nvar b = [];\n\nfunction f() {\n  b.push(1)\n"
-    option = Option("add a marker line at the end of the snippet", (Edit("marker", at=7, text="// ... existing code ..."),))
-    expected = "\n// header\n\nvar b = [];\n\nfunction f() {\n  b.push(1)\n}\n"
-    assert not agrees(option, snippet, expected, original)
-    # the same option agrees where the expected file starts as the snippet does
-    assert agrees(option, snippet, expected[1:], original[1:])
