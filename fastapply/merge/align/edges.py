@@ -235,7 +235,10 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
         return split, False
     if not best.inserted or not any(l.strip() for l in best.inserted):
         _rival(best, cands, orig, -1, doubts)
-        return best.at, False
+        # a replacement from the file's first line, which is blank: the snippet's own blank lead
+        # is the file's edge as the snippet shows it (as `blank_only` keeps it)
+        edge = best.at == 0 and not t.section.open_start and lo == 0 and bool(orig) and not orig[0].strip()
+        return best.at, edge and bool(t.lead)
     r = _edge(list(reversed(best.inserted)), orig, best.at - 1, max(lo, best.at - 40) - 1, doubts)
     if not r:
         _rival(best, cands, orig, -1, doubts)

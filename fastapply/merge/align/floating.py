@@ -3,7 +3,8 @@
 A section without a unique line in the window between its placed neighbours is placed by its
 first and last lines: every place its first line occurs, closed on its last line (or the file's
 end), ranked like anchored edges (bracket balance, lines deleted unshown, context). A section that
-occurs verbatim is pure context (None); equally good places are an ambiguity. A section none of
+occurs verbatim is pure context (None), unless it starts the
+file with only blank lines above it (those it replaces); equally good places are an ambiguity. A section none of
 whose lines occurs there may still be an edited copy of one run of original lines, line for line
 (`edited_block`: a lone changed line shown with no context at all); one that pairs with several
 runs alike (the same comment fixed in three functions) has those runs as rival places
@@ -20,6 +21,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.align.anchors import LineIndex
+from fastapply.merge.align.blank_edges import blank_only
 from fastapply.merge.text.lines import bracket_balance, collapse, indentation
 from fastapply.merge.align.edges import (
     MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
@@ -43,6 +45,10 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     heads = index.places(key(sec[0]), lo, hi)
     for p in heads:
         if p + n <= hi and all(key(sec[c]) == keys[p + c] for c in range(n)):
+            if not t.section.open_start and lo == 0 and p > 0 and blank_only(orig[:p]):
+                # the snippet's unmarked start is the file's: only blank lines above it, which
+                # it replaces with its own first lines (as anchored sections do, edges.py)
+                return Span(0, p + n, "exact"), list(t.lead) + list(sec)
             return None
     tried = heads[: MAX_CANDIDATES * 4]
     if len(tried) * n > FLOATING_CELLS:

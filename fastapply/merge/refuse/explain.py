@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.new_lines import new_places, new_sections, settle
+from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
                                             open_side, pin_option, section_pins, trailing_blanks)
@@ -133,6 +133,7 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
 
 
+_BLOCK = re.compile(r"^`(.*?)` could open a new block next to `(.*?)` or be that block changed")  # gate/siblings.py
 _BLANK_END = "(blank lines at the end)"  # align/greedy_locate.py's name for a section's trailing blank lines
 
 
@@ -233,6 +234,8 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
             pinned = tuple(Option(f"{options[0].says}, and {pin.says}", (start, *pin.edits, end))
                            for pin in section_pins(inp, 0))
             options = pinned + (() if "several places" in sentence else options)
+    elif kind == "new-or-changed" and _BLOCK.search(sentence):
+        options = new_block(inp, *_BLOCK.search(sentence).groups())
     elif kind in ("unshown-deletion", "duplicate"):
         options = dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
     lines = tuple(inp.oline(nearest_distinctive(inp.original, int(x) - 1))

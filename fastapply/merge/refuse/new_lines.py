@@ -11,7 +11,9 @@ means:
   (`similar_line`);
 - `new_places`: `settle` at the lines most like the section's first line (as is, and with string and
   number literals emptied: a changed hash keeps its line's shape) and after the lines sharing most
-  of its names, within the window the merge searched.
+  of its names, within the window the merge searched;
+- `new_block`: a new block whose opener may rename an original one (gate/siblings.py's doubt): the
+  original opener shown after it (that block stays).
 
 This module builds options from an `Input` (reading.py); which refusal gets them is explain.py's.
 """
@@ -24,6 +26,8 @@ import re
 from fastapply.merge.refuse.options import MAX_CONTEXT
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.conventions import indent_width
+from fastapply.merge.text.lines import is_generic
 
 
 def _reach(inp: Input, i: int, step: int) -> int | None:
@@ -184,3 +188,40 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
     for _, i in sorted(near)[:each]:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     return tuple(out)
+
+
+def _block_end(lines: list[str], k: int) -> int:
+    """Index just past the block lines[k] opens: a lone `{` (Allman), the deeper lines, then its
+    closing lines (`}`, `})`, `end`) at the opener's indentation."""
+    depth = indent_width(lines[k])
+    i = k + 1
+    if i < len(lines) and lines[i].strip() == "{" and indent_width(lines[i]) == depth:
+        i += 1
+    while i < len(lines) and (not lines[i].strip() or indent_width(lines[i]) > depth):
+        i += 1
+    while i < len(lines) and lines[i].strip() and indent_width(lines[i]) == depth and is_generic(lines[i]):
+        i += 1
+    return i
+
+
+def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
+    """The option for a new block (snippet opener `new`) the merge read as the original block `old`
+    (both openers as the sentence gives them, maybe cut at 60 characters) changed: the original opener, a line the file holds
+    once, after the new block if that block stays (yours is new). It goes where the new block and
+    its blank lines end, before the marker there (none when other lines follow it: they would
+    split them). Not offered: the lines after `old`'s block for "yours replaces it", which the
+    sibling gate (gate/siblings.py) still doubts when they follow the new block."""
+    ks = [j for j, line in enumerate(inp.snippet) if line.strip() and line.strip().startswith(new.strip())
+          and j not in inp.markers]
+    ats = [i for i, line in enumerate(inp.original) if line.strip() and line.strip().startswith(old.strip())]
+    if len(ks) != 1 or len(ats) != 1 or not unique(inp, ats[0]):
+        return ()
+    k, at = ks[0], ats[0]
+    end = _block_end(inp.snippet, k)
+    while end < len(inp.snippet) and not inp.snippet[end].strip() and end not in inp.markers:
+        end += 1
+    if end >= len(inp.snippet) or end not in inp.markers:
+        return ()
+    return (Option(f"add the unchanged original line {at + 1} (`{inp.original[at].strip()[:60]}`) before snippet line "
+                  f"{end + 1} if that block stays (yours is new)",
+                  (Edit("insert", at=end + 1, text=inp.original[at], original_line=at + 1),)),)

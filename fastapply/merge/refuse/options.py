@@ -134,9 +134,22 @@ def open_side(inp: Input, k: int) -> int:
 def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None:
     """Show original `line` unchanged on the marker's side of snippet line k: at the edge of k's
     section (after its last line when `side` > 0, before its first line otherwise), since the
-    section's lines from k to that edge are the new run the doubt is about."""
+    section's lines from k to that edge are the new run the doubt is about. A `line` that pins no
+    place comes with the original lines out to the nearest one that does (within MAX_CONTEXT)."""
     text = inp.original[line]
     sec = section_of(inp, k) or (k, k)
+    # a line that pins no place (`})`, a repeated line) comes with the original lines out to the
+    # nearest one that does: alone it leaves the doubt where it was
+    q = line
+    while 0 <= q < len(inp.original) and abs(q - line) < MAX_CONTEXT and not unique(inp, q):
+        q += side if side in (1, -1) else 1
+    if q != line and 0 <= q < len(inp.original) and unique(inp, q):
+        lo, hi = min(q, line), max(q, line)
+        where = f"after snippet line {sec[1] + 1}" if side > 0 else f"before snippet line {sec[0] + 1}"
+        return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} (`{text.strip()[:60]}` to "
+                      f"`{inp.original[q].strip()[:60]}`) {where} {what}",
+                      (Edit("insert", at=sec[1] + 2 if side > 0 else sec[0] + 1,
+                            text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),))
     if side > 0:
         return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line "
                       f"{sec[1] + 1} {what}", (Edit("insert", at=sec[1] + 2, text=text, original_line=line + 1),))

@@ -140,3 +140,15 @@ def test_a_new_import_next_to_a_kept_one_joins_its_group():
                "  return loadPrice(x);\n// ... existing code ...\n")
     merged = instant_merge(original, snippet, language="cpp")
     assert merged.text == original.replace('"shop.h"\n', '"shop.h"\n#include <iostream>\n')
+
+
+def test_a_changed_first_line_keeps_the_files_leading_blank_line_the_snippet_shows():
+    from fastapply.merge.instant import instant_merge
+
+    original = "\nfoo = Plugin.extend({\n  on: {\n    response: function(e) {\n      x()\n    }\n  }\n})\n\nbar()\n"
+    snippet = "\nbaz = Plugin.extend({\n  on: {\n    response: function(e) {\n// ... existing code ...\n"
+    result = instant_merge(original, snippet, language="javascript")
+    assert result.merged and result.text == original.replace("foo", "baz")
+    # without the blank line in the snippet, the file loses it (as the snippet shows its edge)
+    result = instant_merge(original, snippet[1:], language="javascript")
+    assert result.merged and result.text == original.replace("foo", "baz")[1:]

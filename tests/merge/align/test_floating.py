@@ -122,3 +122,18 @@ def test_a_lone_declaration_of_another_name_names_no_line_it_edits():
     m = instant_merge("\n".join(item) + "\n", "# ... existing code ...\n  attr_reader :code\n# ... existing code ...\n",
                       language="ruby")
     assert not m.merged and "attr_reader :id" in m.refused_reason
+
+
+def test_a_first_section_that_occurs_verbatim_after_blank_lines_starts_the_file():
+    from fastapply.merge.instant import instant_merge
+
+    original = ("\n/**\n * Module dependencies.\n */\n\nvar path = require('path')\n  , utils = require('./utils')\n"
+                "  , join = path.join;\n\nfunction a() {\n  return 1;\n}\n")
+    snippet = ("/**\n// ... existing code ...\nvar path = require('path')\n  , fs = require('fs')\n"
+               "  , utils = require('./utils')\n// ... existing code ...\n")
+    want = original[1:].replace("  , utils", "  , fs = require('fs')\n  , utils")
+    result = instant_merge(original, snippet, language="javascript")
+    assert result.merged and result.text == want
+    # with the blank line shown, the file keeps it
+    result = instant_merge(original, "\n" + snippet, language="javascript")
+    assert result.merged and result.text == "\n" + want

@@ -94,3 +94,45 @@ def test_the_lines_closing_a_section_in_go_outside_its_own_blank_lines():
     assert merged.merged and merged.text == original.replace(
         "full_url, new_body, headers = client.sign(r.url, body)\n",
         "full_url, headers, new_body = client.sign(r.url, body)\n\n")
+
+
+ROUTES = """\
+var app = express()
+  , blog = express();
+
+app.get('/render', function(req, res){
+  res.render('hello');
+});
+
+blog.get('/', function(req, res){
+  res.send('Hello World');
+});
+
+app.get('/', function(req, res){
+  res.send('Hello World');
+});
+
+app.listen(3000);
+"""
+NEW_ROUTE = """\
+// ... existing code ...
+app.get('/render', function(req, res){
+  res.render('hello');
+});
+
+admin.get('/', function(req, res){
+  res.send('Hello World');
+});
+
+// ... existing code ...
+"""
+
+
+def test_a_new_block_read_as_a_renamed_one_is_offered_the_original_opener_after_it():
+    first = instant_merge(ROUTES, NEW_ROUTE, language="javascript")
+    assert not first.merged and first.refusal.kind == "new-or-changed"
+    stays = [o for o in first.refusal.options if "if that block stays" in o.says]
+    assert len(stays) == 1 and "original line 8 (`blog.get('/', function(req, res){`)" in stays[0].says
+    second = instant_merge(ROUTES, revise(NEW_ROUTE, stays[0]), language="javascript")
+    block = "admin.get('/', function(req, res){\n  res.send('Hello World');\n});\n\n"
+    assert second.merged and second.text == ROUTES.replace("blog.get('/'", block + "blog.get('/'")

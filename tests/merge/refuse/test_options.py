@@ -162,3 +162,20 @@ def test_weak_edges_count_a_repeated_line_as_weak_as_a_generic_one():
     assert [o.edits[0].text.splitlines()[-1] for o in options] == ["    prepare_the_request()", "    check_the_session()"]
     merged = instant_merge(original, revise(snippet, options[1]), language="python")
     assert merged.text == original + "\ndef third_handler():\n    return 3\n"
+
+
+def test_a_line_shown_beside_a_doubt_that_pins_no_place_comes_with_lines_out_to_one_that_does():
+    from fastapply.merge.refuse.options import beside
+
+    original = "describe('a', function(){\n  it('one', function(){\n    run(1);\n  })\n\n  it('two', function(){\n" \
+               "    run(2);\n  })\n})\n"
+    snippet = "// ... existing code ...\n  it('three', function(){\n    run(3);\n  })\n})\n"
+    inp = read_input(original, snippet, "javascript")
+    # `  })` (original line 4) is held twice: shown alone it pins nothing, so the lines up to
+    # the nearest one the file holds once come with it
+    opt = beside(inp, 1, 3, -1, "if it replaces that line")
+    assert opt.edits == (Edit("insert", at=2, text="  it('one', function(){\n    run(1);\n  })", original_line=2),)
+    assert "original lines 2-4" in opt.says
+    # a line the file holds once is shown alone, as before
+    opt = beside(inp, 1, 5, -1, "if it is new")
+    assert opt.edits == (Edit("insert", at=2, text="  it('two', function(){", original_line=6),)
