@@ -3,7 +3,8 @@ the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
 from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats
+from fastapply.merge.decide.settled import doubt_by_repeats, new_reading_dead
+from fastapply.merge.instant import instant_merge
 
 ORIGINAL = """\
 var server = {
@@ -34,6 +35,40 @@ def test_a_doubt_whose_new_line_reading_repeats_is_the_change():
     assert doubt_by_repeats(orig, pair, "readings", SNIPPET, "javascript", 2, None) is None  # not a doubt
     swapped = ("\n".join(AS_CHANGE), "\n".join(AS_NEW))
     assert doubt_by_repeats(orig, swapped, "doubt", SNIPPET, "javascript", 2, None) is None
+
+
+GUARDED = """\
+public class Shop {
+    public int beta(int x) {
+        if (x < 0) {
+            return 0;
+        }
+        int count = countItems(x);
+        return count;
+    }
+}""".split("\n")
+GUARD_CHANGED = GUARDED[:3] + ["            return -1;"] + GUARDED[4:]
+
+
+def test_a_new_line_reading_that_writes_dead_code_is_no_reading():
+    above = GUARDED[:3] + ["            return -1;"] + GUARDED[3:]  # the new exit in front of the old one
+    below = GUARDED[:4] + ["            return -1;"] + GUARDED[4:]  # after it
+    snippet = ["// ... existing code ...", "            return -1;", "// ... existing code ..."]
+    assert new_reading_dead(GUARDED, above, snippet, "java")
+    assert new_reading_dead(GUARDED, below, snippet, "java")
+    assert not new_reading_dead(GUARDED, GUARD_CHANGED, snippet, "java")
+
+
+def test_a_guard_shown_from_one_side_changes_its_exit():
+    """The snippet shows a guard's changed exit with context on one side only; read as a new line
+    the exit sits next to the old one, which can never run then (or never lets it run): the
+    doubt is settled as the change. Refused before (grid: guard_change, context_above/below)."""
+    for snippet in (["// ... existing code ...", "    public int beta(int x) {", "        if (x < 0) {",
+                     "            return -1;", "// ... existing code ..."],
+                    ["// ... existing code ...", "            return -1;", "        }",
+                     "        int count = countItems(x);", "        return count;", "// ... existing code ..."]):
+        m = instant_merge("\n".join(GUARDED), "\n".join(snippet), language="java")
+        assert m.merged and m.text == "\n".join(GUARD_CHANGED), m.refused_reason
 
 
 # --------------------------------------------------------------------------- the relanded reading
