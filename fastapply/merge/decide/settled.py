@@ -1,11 +1,14 @@
 """Readings neither merger wrote that the snippet still settles, written only under every guard.
 
 The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and greedily
-(greedy.py). Two refusals of theirs have a rival reading that the rest of the snippet settles:
+(greedy.py). Three refusals of theirs have a rival reading that the rest of the snippet settles:
 
 - `relanded`: the greedy reading laid a whole new definition over the end of the one above it
   (landing.check_definition_split); the reading that inserts it whole before the next original
   line at its depth (`insert_before_next`, below) is the other one.
+- `exit_replaced`: the joint reading laid a new exit right after the original exit it kept
+  (unreachable.check_code_after_kept_exit); the reading in which the new exit replaces the old
+  one is the other one.
 - `doubt_by_repeats`: the joint reading doubted whether a shown line is new or changes a similar
   original line, and reading it as new repeats what it sits beside (`new_reading_repeats`) or
   writes code that can never run (`new_reading_dead`); the change reading (the refusal's second
@@ -134,6 +137,39 @@ def new_reading_dead(original: Sequence[str], guess: Sequence[str], snippet: Seq
 
     return bool(check_code_after_exit(original, guess, snippet, language)
                 or check_code_after_kept_exit(original, guess, snippet, language))
+
+
+_EXIT_WORD = re.compile(r"^(return|raise|throw)\b")
+
+
+def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language: str | None, shown: int,
+                  diff_snippet: list[str] | None) -> str | None:
+    """A reading refused for a new exit laid right after the original exit it kept
+    (unreachable.check_code_after_kept_exit: `return label;` then the snippet's `return label + 1;`,
+    the same keyword at the same indentation): the reading in which the new exit replaces the
+    kept one, when the snippet never shows the kept exit and that reading passes every guard.
+    A snippet that opens a section with a changed exit after a marker cannot show the old exit
+    it replaces; kept, it would leave the new one dead. Not for a new line that is no exit
+    (a call after a `return` may be a misplaced line; that stays refused)."""
+    from fastapply.merge.gate.unreachable import is_complete_exit
+
+    shown_lines = {line.strip() for line in snip_lines}
+    ops = line_opcodes(orig.lines, lines)
+    kept = {j for tag, _i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    for tag, _i1, _i2, j1, j2 in ops:
+        if tag not in ("insert", "replace"):
+            continue
+        first = next((k for k in range(j1, j2) if lines[k].strip()), None)
+        before = next((k for k in range(j1 - 1, -1, -1) if lines[k].strip()), None)
+        if first is None or before is None or before not in kept:
+            continue
+        old, new = lines[before], lines[first]
+        word = _EXIT_WORD.match(old.strip())
+        if (not word or not is_complete_exit(old) or not is_complete_exit(new) or _depth(old) != _depth(new)
+                or not new.strip().startswith(word.group(1)) or old.strip() in shown_lines):
+            continue
+        return passes_all(orig, lines[:before] + lines[before + 1 :], snip_lines, language, shown, diff_snippet)
+    return None
 
 
 # --------------------------------------------------------------------------- the relanded reading
