@@ -122,3 +122,28 @@ def test_a_lone_declaration_of_another_name_names_no_line_it_edits():
     m = instant_merge("\n".join(item) + "\n", "# ... existing code ...\n  attr_reader :code\n# ... existing code ...\n",
                       language="ruby")
     assert not m.merged and "attr_reader :id" in m.refused_reason
+
+
+SHOP = """public class Shop {
+    public int alpha(int x) {
+        return x;
+    }
+
+    public int gamma(int x) {
+        int label = formatLabel(x);
+        return label;
+    }
+}""".split("\n")
+DELTA = ["    public int delta(int x) {", "        int limit = computeLimit(x);", "        return limit;", "    }"]
+
+
+def test_a_new_last_method_matches_only_the_closer_that_balances():
+    """A new last method shown after a marker down to the class's `}`: its own `}` and the class's
+    match the original's last two lines, which would leave its body inside gamma's (unbalanced:
+    refused before). Matching the class's `}` alone balances: the method is inserted before it,
+    with the snippet's blank line above it."""
+    snippet = ["// ... existing code ...", ""] + DELTA + ["}"]
+    merged = merge_lazy(SHOP, snippet)
+    assert merged.lines == SHOP[:-1] + [""] + DELTA + ["}"], merged.refused_reason
+    merged = merge_lazy(SHOP, snippet[:1] + snippet[2:])  # no blank lead: none written
+    assert merged.lines == SHOP[:-1] + DELTA + ["}"], merged.refused_reason
