@@ -5,7 +5,7 @@ first and last lines: every place its first line occurs, closed on its last line
 end), ranked like anchored edges (bracket balance, lines deleted unshown, context); a section
 whose first line occurs nowhere is placed by its closing lines, and when matching all of them
 leaves its brackets unbalanced (a new last method's `}` and the class's), by the fewest that
-balance, its new lines then taking the snippet's blank lead. A section that
+balance (none, for a new last class ending the file), its new lines then taking the snippet's blank lead. A section that
 occurs verbatim is pure context (None); equally good places are an ambiguity. A section none of
 whose lines occurs there may still be an edited copy of one run of original lines, line for line
 (`edited_block`: a lone changed line shown with no context at all); one that pairs with several
@@ -82,7 +82,10 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             # Generic closers match greedily: a new last method's `}` then the class's `}` match the
             # original's last two lines, which leaves the new method's body inside the old one.
             # Matching fewer of them (the class's `}` only) may balance: that reading is weighed too.
-            shorter = next((e for e in range(d - 1, 0, -1) if t.balance == bracket_balance(sec[n - e :])), None)
+            # None of them, for a section that ends the file: a new last class after the old one's `}`.
+            last = 0 if not t.section.open_end and not any(line.strip() for line in orig[q + 1 : hi]) else 1
+            shorter = next((e for e in range(d - 1, last - 1, -1) if t.balance == bracket_balance(sec[n - e :])),
+                           None)
             if shorter is not None and t.balance != bracket_balance(sec[n - d :]):
                 cands.append(((False, 0, -shorter), q - shorter + 1, q + 1))
                 inserted.add((q - shorter + 1, q + 1))

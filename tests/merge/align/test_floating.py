@@ -147,3 +147,14 @@ def test_a_new_last_method_matches_only_the_closer_that_balances():
     assert merged.lines == SHOP[:-1] + [""] + DELTA + ["}"], merged.refused_reason
     merged = merge_lazy(SHOP, snippet[:1] + snippet[2:])  # no blank lead: none written
     assert merged.lines == SHOP[:-1] + DELTA + ["}"], merged.refused_reason
+
+
+def test_a_new_last_class_goes_after_the_old_ones_closer():
+    """A new class shown after a marker, ending the file: its `}` matches the old class's last
+    line, which would leave the new class inside it (unbalanced: refused before). Matching none
+    of its lines there balances: the class is appended, after the snippet's blank line."""
+    item = ["class Item {", "    int id;", "}"]
+    merged = merge_lazy(SHOP, ["// ... existing code ...", ""] + item)
+    assert merged.lines == SHOP + [""] + item, merged.refused_reason
+    merged = merge_lazy(SHOP, ["// ... existing code ...", ""] + item + ["// ... existing code ..."])
+    assert merged.lines is None  # a marker after it: not the file's end, so no place is proven
