@@ -10,8 +10,9 @@ The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and 
   (unreachable.check_code_after_kept_exit); the reading in which the new exit replaces the old
   one is the other one.
 - `doubt_by_repeats`: the joint reading doubted whether a shown line is new or changes a similar
-  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`) or
-  writes code that can never run (`new_reading_dead`); the change reading (the refusal's second
+  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`),
+  writes code that can never run (`new_reading_dead`) or leaves an opener without an indented
+  body (`new_reading_unindented`); the change reading (the refusal's second
   alternative) is the other one.
 
 Either is written only when it passes every guard (`passes_all`: the guards of both readings,
@@ -99,12 +100,14 @@ def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | No
                      language: str | None, shown: int, diff_snippet: list[str] | None) -> str | None:
     """A refused doubt (`choice` "doubt", `alternatives`: the new-line reading, the change
     reading) whose new-line reading repeats what it sits beside (`new_reading_repeats`) or
-    leaves dead code (`new_reading_dead`): the change reading's text when it passes every guard."""
+    leaves dead code (`new_reading_dead`) or an opener without a body (`new_reading_unindented`):
+    the change reading's text when it passes every guard."""
     if choice != "doubt" or len(alternatives) != 2:
         return None
     guess, change = (split_text(t).lines for t in alternatives)
     if not (new_reading_repeats(orig.lines, guess, snip_lines) or new_reading_dead(orig.lines, guess, snip_lines,
-                                                                                    language)):
+                                                                                    language)
+            or new_reading_unindented(orig.lines, guess, snip_lines)):
         return None
     return passes_all(orig, change, snip_lines, language, shown, diff_snippet)
 
@@ -170,6 +173,34 @@ def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language:
             continue
         return passes_all(orig, lines[:before] + lines[before + 1 :], snip_lines, language, shown, diff_snippet)
     return None
+
+
+_OPENS = re.compile(r"(\{|:|^(if|else if|while|for|foreach)\b.*\))$")
+_BODY_FREE = re.compile(r"^(\{|\}|\)|\]|end\b|else\b|elif\b|except\b|finally\b|catch\b)")
+
+
+def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str]) -> bool:
+    """True when the reading that takes a doubted line as new (`guess`) lays a block opener right
+    above a line no deeper than itself, one of the two added and the pair found in neither the
+    original nor the snippet: `gamma(x) {` then the snippet's `gammaLabel(x) {` at the same depth
+    (a renamed header read as a second one), `if (x > 10)` above the old `if (x > 0)`. An
+    opener's body is indented; the snippet shows the new line where the old one stood, so it
+    changes it. Openers: a line ending in `{` or `:`, or a brace-less `if (...)`/`while (...)`
+    header; the next line may close or continue the block (`}`, `{` in Allman style, `else`)."""
+    ops = line_opcodes(original, guess)
+    added = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    rows = [j for j, line in enumerate(guess) if line.strip()]
+    pairs = {(a.strip(), b.strip()) for seq in (original, snippet)
+             for a, b in zip([l for l in seq if l.strip()], [l for l in seq if l.strip()][1:])}
+    for a, b in zip(rows, rows[1:]):
+        if a not in added and b not in added:
+            continue
+        head, nxt = guess[a], guess[b]
+        if (_OPENS.search(head.strip()) and not head.strip().startswith(("//", "#", "*", "/*"))
+                and _depth(nxt) <= _depth(head) and not _BODY_FREE.match(nxt.strip())
+                and (head.strip(), nxt.strip()) not in pairs):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- the relanded reading

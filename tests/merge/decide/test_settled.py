@@ -3,7 +3,7 @@ the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
 from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_dead
+from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_dead, new_reading_unindented
 from fastapply.merge.instant import instant_merge
 
 ORIGINAL = """\
@@ -105,6 +105,34 @@ def test_a_new_line_after_a_kept_exit_that_is_no_exit_replaces_nothing():
                          None) == LAST.replace("return label;", "return label + 1;")
     shown = ["// ... existing code ...", "        return label;", "        return label + 1;", "    }", "}"]
     assert exit_replaced(orig, changed, shown, "java", 4, None) is None  # the snippet shows the pair
+
+
+RENAMED = """\
+class Shop {
+  alpha(x) {
+    return x;
+  }
+
+  gamma(x) {
+    const label = this.formatLabel(x);
+    return label;
+  }
+}"""
+
+
+def test_a_new_line_reading_that_leaves_an_opener_without_a_body_is_no_reading():
+    """A renamed method shown from one side: read as new, `gammaLabel(x) {` sits right under the
+    old `gamma(x) {` at the same depth (refused before as a doubt); it is the change."""
+    snippet = ("// ... existing code ...\n  gammaLabel(x) {\n    const label = this.formatLabel(x);\n"
+               "    return label;\n  }\n// ... existing code ...")
+    m = instant_merge(RENAMED, snippet, language="javascript")
+    assert m.merged and m.text == RENAMED.replace("gamma(x) {", "gammaLabel(x) {"), m.refused_reason
+    lines = RENAMED.split("\n")
+    stacked = lines[:5] + ["  gamma(x) {", "  gammaLabel(x) {"] + lines[6:]
+    assert new_reading_unindented(lines, stacked, snippet.split("\n"))
+    assert not new_reading_unindented(lines, lines[:5] + ["  gammaLabel(x) {"] + lines[6:], snippet.split("\n"))
+    allman = ["    int f(int x)", "    {", "        return x;", "    }"]  # `{` under its header: a body
+    assert not new_reading_unindented(allman[:1] + allman[2:], allman, allman)
 
 
 # --------------------------------------------------------------------------- the relanded reading
