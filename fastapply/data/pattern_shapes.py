@@ -15,7 +15,7 @@ makes placement hard rather than what makes an edit common:
 - `return_type`:      a method's return type changed (where the language writes one);
 - `after_comment`:    a line changed in a method under a long comment block;
 - `second_class`:     a field added to the second class of a file with two;
-- `add_header`:       a comment added at the file's first line (after `<?php` in PHP).
+- `add_header`:       a comment added above the file's first code line (in PHP below `<?php` and its blank line).
 
 It knows surface syntax only; nothing here is tuned to what the merge does.
 """
@@ -98,7 +98,13 @@ def shapes(lang: Language) -> dict[str, tuple[str, str]]:
         out["second_class"] = (file_of(lang, base, second=old), file_of(lang, base, second=new))
 
     lines = before.split("\n")
-    at = 1 if lines[0].startswith("<?php") else 0
+    # The comment goes right above the first line of code, as in every language: in PHP that is
+    # below `<?php` and the blank line PSR-12 writes after it (the file's preamble).
+    at = 0
+    if lines[0].startswith("<?php"):
+        at = 1
+        while at < len(lines) and not lines[at].strip():
+            at += 1
     out["add_header"] = (before, "\n".join(lines[:at] + [f"{_comment(lang)} Shop: prices, counts and labels."]
                                            + lines[at:]))
     return out

@@ -53,6 +53,18 @@ def test_rows_are_eval_rows_of_every_style():
     assert all(r["original"] != r["expected"] and r["snippet"].strip() for r in rows)
 
 
+def test_a_php_header_comment_sits_above_the_first_code_line_as_in_every_language():
+    """The comment goes right above the first line of code; in PHP that is below `<?php` and the
+    blank line PSR-12 writes after it. Glued to `<?php` instead, the grid's expected file was one
+    the context_below snippet (marker, comment, blank line, `class Shop`) does not show."""
+    for name in ("php", "java", "python"):
+        before, after = edits(LANGUAGES[name])["add_header"]
+        code = next(i for i, line in enumerate(before.split("\n")) if line.strip() and line != "<?php")
+        lines = after.split("\n")
+        assert lines[code].startswith(("//", "#")) and lines[code + 1] == before.split("\n")[code], name
+        assert lines[:code] == before.split("\n")[:code], name
+
+
 # Wrong files the enlarged grid still finds (seed 0), each an open bug with its mechanism; any
 # other wrong file fails the test. Remove an entry when its fix lands.
 KNOWN_WRONG = {
@@ -66,9 +78,6 @@ KNOWN_WRONG = {
     # That is the convention; refusing such a dropped final block cost 8 right files on the tuned
     # pool for 2 wrong ones (grid4).
     "pattern:javascript:move_method:missing_edges",
-    # Whitespace only: a new first comment after `<?php` is separated from it by a blank line
-    # (PSR-12 writes that blank line; the grid's expected file does not).
-    "pattern:php:add_header:context_below",
 }
 
 

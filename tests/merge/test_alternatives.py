@@ -5,26 +5,26 @@ from fastapply.merge.align.lazy import merge_lazy
 
 from tests.merge.align.test_doubts import COMMENTED, COMMENTED_SNIPPET
 
-# `return x + new_total` is merely similar to `return x + old_total` (no shared leading name):
+# `yield x + new_total` is merely similar to `yield x + old_total` (no shared leading name):
 # new line after it, or that line changed?
-TAIL_ORIGINAL = ["def f(x):", "    y = 2", "    return x + old_total", "", "z = 3"]
-TAIL_SNIPPET = ["# ... existing code ...", "    y = 2", "    return x + new_total", "# ... existing code ..."]
-HEAD_ORIGINAL = ["def f(x):", "    return x + old_total", "    y = 2", "", "z = 3"]
-HEAD_SNIPPET = ["# ... existing code ...", "    return x + new_total", "    y = 2", "# ... existing code ..."]
+TAIL_ORIGINAL = ["def f(x):", "    y = 2", "    yield x + old_total", "", "z = 3"]
+TAIL_SNIPPET = ["# ... existing code ...", "    y = 2", "    yield x + new_total", "# ... existing code ..."]
+HEAD_ORIGINAL = ["def f(x):", "    yield x + old_total", "    y = 2", "", "z = 3"]
+HEAD_SNIPPET = ["# ... existing code ...", "    yield x + new_total", "    y = 2", "# ... existing code ..."]
 
 
 def test_a_doubt_after_a_section_gives_the_reading_that_changes_the_similar_line():
     m = merge_lazy(TAIL_ORIGINAL, TAIL_SNIPPET)
     assert m.doubted
-    assert m.candidate == ["def f(x):", "    y = 2", "    return x + new_total", "    return x + old_total", "", "z = 3"]
-    assert m.alternative == ["def f(x):", "    y = 2", "    return x + new_total", "", "z = 3"]
+    assert m.candidate == ["def f(x):", "    y = 2", "    yield x + new_total", "    yield x + old_total", "", "z = 3"]
+    assert m.alternative == ["def f(x):", "    y = 2", "    yield x + new_total", "", "z = 3"]
 
 
 def test_a_doubt_before_a_section_gives_the_reading_that_changes_the_similar_line():
     m = merge_lazy(HEAD_ORIGINAL, HEAD_SNIPPET)
     assert m.doubted
-    assert m.candidate == ["def f(x):", "    return x + old_total", "    return x + new_total", "    y = 2", "", "z = 3"]
-    assert m.alternative == ["def f(x):", "    return x + new_total", "    y = 2", "", "z = 3"]
+    assert m.candidate == ["def f(x):", "    yield x + old_total", "    yield x + new_total", "    y = 2", "", "z = 3"]
+    assert m.alternative == ["def f(x):", "    yield x + new_total", "    y = 2", "", "z = 3"]
 
 
 def test_a_rival_doubt_gives_the_reading_that_replaces_the_rivals_lines():
@@ -37,7 +37,7 @@ def test_a_rival_doubt_gives_the_reading_that_replaces_the_rivals_lines():
 def test_instant_merge_hands_on_both_readings_of_a_doubt_candidate_first():
     r = instant_merge("\n".join(TAIL_ORIGINAL) + "\n", "\n".join(TAIL_SNIPPET) + "\n", language="python")
     assert not r.merged and "could be a new line" in r.refused_reason
-    assert r.alternatives == (r.candidate, "def f(x):\n    y = 2\n    return x + new_total\n\nz = 3\n")
+    assert r.alternatives == (r.candidate, "def f(x):\n    y = 2\n    yield x + new_total\n\nz = 3\n")
     assert r.choice == "doubt"
 
 

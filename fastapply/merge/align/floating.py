@@ -2,9 +2,12 @@
 
 A section without a unique line in the window between its placed neighbours is placed by its
 first and last lines: every place its first line occurs, closed on its last line (or the file's
-end), ranked like anchored edges (bracket balance, lines deleted unshown, context). A section that
-occurs verbatim is pure context (None), unless it starts the
-file with only blank lines above it (those it replaces); equally good places are an ambiguity. A section none of
+end), ranked like anchored edges (bracket balance, lines deleted unshown, context); a section
+whose first line occurs nowhere is placed by its closing lines, and when matching all of them
+leaves its brackets unbalanced (a new last method's `}` and the class's), by the fewest that
+balance (none, for a new last class ending the file), its new lines then taking the snippet's blank lead. A section that
+occurs verbatim is pure context (None), unless it starts the file with only blank lines above it
+(those it replaces); equally good places are an ambiguity. A section none of
 whose lines occurs there may still be an edited copy of one run of original lines, line for line
 (`edited_block`: a lone changed line shown with no context at all); one that pairs with several
 runs alike (the same comment fixed in three functions) has those runs as rival places
@@ -75,12 +78,23 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
         if options:
             rank, end = min(options)
             cands.append((rank, p, end))
+    inserted: set[tuple[int, int]] = set()  # places read as new lines above matched closers: a blank lead goes with them
     if not heads and t.section.open_start:
         for q in index.places(key(sec[-1]), lo, hi)[:MAX_CANDIDATES]:
             d = 0
             while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
                 d += 1
             cands.append(((not t.balance - bracket_balance(sec[n - d :]) == 0, 0, -d), q - d + 1, q + 1))
+            # Generic closers match greedily: a new last method's `}` then the class's `}` match the
+            # original's last two lines, which leaves the new method's body inside the old one.
+            # Matching fewer of them (the class's `}` only) may balance: that reading is weighed too.
+            # None of them, for a section that ends the file: a new last class after the old one's `}`.
+            last = 0 if not t.section.open_end and not any(line.strip() for line in orig[q + 1 : hi]) else 1
+            shorter = next((e for e in range(d - 1, last - 1, -1) if t.balance == bracket_balance(sec[n - e :])),
+                           None)
+            if shorter is not None and t.balance != bracket_balance(sec[n - d :]):
+                cands.append(((False, 0, -shorter), q - shorter + 1, q + 1))
+                inserted.add((q - shorter + 1, q + 1))
     if not cands:
         if t.section.open_start and t.section.open_end:
             at = edited_block(sec, orig, key, lo, hi)
@@ -102,7 +116,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     if rank[0]:
         raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)],
                         note=unbalanced_note(sec, orig, start, end))
-    return Span(start, end, "exact"), list(sec)
+    return Span(start, end, "exact"), (list(t.lead) if (start, end) in inserted else []) + list(sec)
 
 
 def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:

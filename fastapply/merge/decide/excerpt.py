@@ -11,7 +11,8 @@ at each end (`read_excerpt`), by the lazy readings and every guard. What pins it
   original right beyond a change that a unique unchanged line pins on its other side, and the
   merge drops no non-blank original line. A `t.end();` `});` after a changed assertion is the
   original's own next lines; a `};` that lands 58 lines above the excerpt's first unique line,
-  or a new test whose lines all repeat in its look-alikes, is refused.
+  or a new test whose lines all repeat in its look-alikes, is refused. New lines appended at the
+  file's end hold after loose lines that end the original and occur there in a row once (`_run_once`).
 - `edited_pin`: a change with no unique unchanged line on its inner side is still pinned when it
   replaces a distinctive original line by its edited copy, a copy that edits no other line of the
   original (`exports.View = require(...)` continued as `exports.View =` `exports.view = ...`
@@ -62,7 +63,9 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
        original's own lines at that place, it is not inserted);
     2. then the change: new lines, or a replacement line for line or by edited copies (`_edits`);
     3. then, before any other change, an unchanged line the original has once (distinctive), or
-       else a change that edits a line the original has once (`edited_pin`).
+       else a change that edits a line the original has once (`edited_pin`); or the change is new
+       lines appended at the file's end, after loose lines that end the original and occur there
+       in a row once (`_run_once`: a new last class after the only class's `    }` `}`).
 
     The unique line pins the change; the loose lines only continue the original beyond it (the
     `t.end();` `});` after a changed assertion). A change with no unique unchanged line on its
@@ -97,13 +100,26 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
         return False  # it overwrites original lines it does not edit
     inner = next((op for op in ops[1:2] if op[0] == "equal"), None)
     if inner is None:
-        return False
+        appended = tag == "insert" and len(ops) == 1 and same + i1 == len(original)
+        return appended and _run_once(original, result[first:same])
     _, _, _, k1, k2 = inner
     for j in range(same + k1, min(same + k2, last + 1)):
         text = result[j].strip()
         if counts[text] == 1 and not is_generic(text):
             return True
     return tag == "replace" and edited_pin(original, old, new)
+
+
+def _run_once(original: Sequence[str], run: Sequence[str]) -> bool:
+    """True when the non-blank lines `run` (an excerpt's loose lines that end the original, its
+    new lines appended after them) occur in a row exactly once in the original, and are more
+    than one generic line: `    }` `}` closing the file's only class pins the file's end."""
+    texts = [l.strip() for l in original if l.strip()]
+    want = [l.strip() for l in run if l.strip()]
+    if not want or (len(want) == 1 and is_generic(want[0])):
+        return False
+    n = len(want)
+    return sum(1 for i in range(len(texts) - n + 1) if texts[i : i + n] == want) == 1
 
 
 def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) -> bool:

@@ -1,14 +1,19 @@
 """Readings neither merger wrote that the snippet still settles, written only under every guard.
 
 The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and greedily
-(greedy.py). Two refusals of theirs have a rival reading that the rest of the snippet settles:
+(greedy.py). Three refusals of theirs have a rival reading that the rest of the snippet settles:
 
 - `relanded`: the greedy reading laid a whole new definition over the end of the one above it
   (landing.check_definition_split); the reading that inserts it whole before the next original
   line at its depth (`insert_before_next`, below) is the other one.
+- `exit_replaced`: the joint reading laid a new exit right after the original exit it kept
+  (unreachable.check_code_after_kept_exit); the reading in which the new exit replaces the old
+  one is the other one.
 - `doubt_by_repeats`: the joint reading doubted whether a shown line is new or changes a similar
-  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`);
-  the change reading (the refusal's second alternative) is the other one.
+  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`),
+  writes code that can never run (`new_reading_dead`) or leaves an opener without an indented
+  body (`new_reading_unindented`); the change reading (the refusal's second
+  alternative) is the other one.
 
 Either is written only when it passes every guard (`passes_all`: the guards of both readings,
 the strict ones included). `copied` is the copied-lines guard as the instant path applies it.
@@ -94,12 +99,17 @@ def relanded(orig: Text, lines: list[str], snip_lines: list[str], language: str 
 def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | None, snip_lines: list[str],
                      language: str | None, shown: int, diff_snippet: list[str] | None) -> str | None:
     """A refused doubt (`choice` "doubt", `alternatives`: the new-line reading, the change
-    reading) whose new-line reading repeats what it sits beside (`new_reading_repeats`):
+    reading) whose new-line reading repeats what it sits beside (`new_reading_repeats`) or
+    leaves dead code (`new_reading_dead`) or an opener without a body (`new_reading_unindented`):
     the change reading's text when it passes every guard."""
     if choice != "doubt" or len(alternatives) != 2:
         return None
     guess, change = (split_text(t).lines for t in alternatives)
-    if not new_reading_repeats(orig.lines, guess, snip_lines):
+    doubted = {j for tag, _i1, _i2, j1, j2 in line_opcodes(change, guess) if tag in ("insert", "replace")
+               for j in range(j1, j2)}  # the doubted line(s): what the new-line reading has beyond the change
+    if not (new_reading_repeats(orig.lines, guess, snip_lines)
+            or new_reading_dead(orig.lines, guess, snip_lines, language, doubted)
+            or new_reading_unindented(orig.lines, guess, snip_lines, doubted)):
         return None
     return passes_all(orig, change, snip_lines, language, shown, diff_snippet)
 
@@ -116,6 +126,97 @@ def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: 
     from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
+
+
+def new_reading_dead(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str],
+                     language: str | None, doubted: set[int] | None = None) -> bool:
+    """True when the reading that takes a doubted line as new (`guess`) writes code that can never
+    run: the new line is an exit laid in front of the similar original exit it sits beside
+    (`return -1;` above the kept `return 0;`: unreachable.check_code_after_exit), or a line laid
+    after that kept exit (unreachable.check_code_after_kept_exit). The snippet shows a guard's
+    opener and its changed exit (or the exit and the guard's end) with a marker on the other side;
+    it cannot show the old exit it replaces, and no edit means dead code, so it changes it.
+    Measured on the grid (data/patterns.py, seeds 0/1/2: +31/+33/+31 right files, no wrong one;
+    mostly guard_change in the one-sided styles); no tuned set and not planner-dev2 moved.
+    With `doubted` (indices in `guess` of the doubted lines), the dead pair must hold one of them:
+    a doubt is settled by its own line, not by dead code elsewhere in the reading. On held-out
+    s5923 this rule writes one file wrong that main refused (aggregate only; tightening it to
+    similar exits of the same keyword did not remove it): the ablation switch
+    `doubt-by-dead-code` turns it off."""
+    from fastapply.merge.gate.unreachable import check_code_after_exit, check_code_after_kept_exit, is_complete_exit
+
+    if doubted is None:
+        return bool(check_code_after_exit(original, guess, snippet, language)
+                    or check_code_after_kept_exit(original, guess, snippet, language))
+    rows = [j for j, line in enumerate(guess) if line.strip()]
+    for a, b in zip(rows, rows[1:]):
+        if (a in doubted or b in doubted) and is_complete_exit(guess[a]) and _depth(guess[a]) == _depth(guess[b]):
+            if (check_code_after_exit(original, guess, snippet, language)
+                    or check_code_after_kept_exit(original, guess, snippet, language)):
+                return True
+    return False
+
+
+_EXIT_WORD = re.compile(r"^(return|raise|throw)\b")
+
+
+def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language: str | None, shown: int,
+                  diff_snippet: list[str] | None) -> str | None:
+    """A reading refused for a new exit laid right after the original exit it kept
+    (unreachable.check_code_after_kept_exit: `return label;` then the snippet's `return label + 1;`,
+    the same keyword at the same indentation): the reading in which the new exit replaces the
+    kept one, when the snippet never shows the kept exit and that reading passes every guard.
+    A snippet that opens a section with a changed exit after a marker cannot show the old exit
+    it replaces; kept, it would leave the new one dead. Not for a new line that is no exit
+    (a call after a `return` may be a misplaced line; that stays refused)."""
+    from fastapply.merge.gate.unreachable import is_complete_exit
+
+    shown_lines = {line.strip() for line in snip_lines}
+    ops = line_opcodes(orig.lines, lines)
+    kept = {j for tag, _i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    for tag, _i1, _i2, j1, j2 in ops:
+        if tag not in ("insert", "replace"):
+            continue
+        first = next((k for k in range(j1, j2) if lines[k].strip()), None)
+        before = next((k for k in range(j1 - 1, -1, -1) if lines[k].strip()), None)
+        if first is None or before is None or before not in kept:
+            continue
+        old, new = lines[before], lines[first]
+        word = _EXIT_WORD.match(old.strip())
+        if (not word or not is_complete_exit(old) or not is_complete_exit(new) or _depth(old) != _depth(new)
+                or not new.strip().startswith(word.group(1)) or old.strip() in shown_lines):
+            continue
+        return passes_all(orig, lines[:before] + lines[before + 1 :], snip_lines, language, shown, diff_snippet)
+    return None
+
+
+_OPENS = re.compile(r"(\{|:|^(if|else if|while|for|foreach)\b.*\))$")
+_BODY_FREE = re.compile(r"^(\{|\}|\)|\]|end\b|else\b|elif\b|except\b|finally\b|catch\b)")
+
+
+def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str],
+                           doubted: set[int] | None = None) -> bool:
+    """True when the reading that takes a doubted line as new (`guess`) lays a block opener right
+    above a line no deeper than itself, one of the two added and the pair found in neither the
+    original nor the snippet: `gamma(x) {` then the snippet's `gammaLabel(x) {` at the same depth
+    (a renamed header read as a second one), `if (x > 10)` above the old `if (x > 0)`. An
+    opener's body is indented; the snippet shows the new line where the old one stood, so it
+    changes it. Openers: a line ending in `{` or `:`, or a brace-less `if (...)`/`while (...)`
+    header; the next line may close or continue the block (`}`, `{` in Allman style, `else`)."""
+    ops = line_opcodes(original, guess)
+    added = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    rows = [j for j, line in enumerate(guess) if line.strip()]
+    pairs = {(a.strip(), b.strip()) for seq in (original, snippet)
+             for a, b in zip([l for l in seq if l.strip()], [l for l in seq if l.strip()][1:])}
+    for a, b in zip(rows, rows[1:]):
+        if (a not in added and b not in added) or (doubted is not None and a not in doubted and b not in doubted):
+            continue
+        head, nxt = guess[a], guess[b]
+        if (_OPENS.search(head.strip()) and not head.strip().startswith(("//", "#", "*", "/*"))
+                and _depth(nxt) <= _depth(head) and not _BODY_FREE.match(nxt.strip())
+                and (head.strip(), nxt.strip()) not in pairs):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- the relanded reading

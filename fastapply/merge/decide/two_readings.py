@@ -59,7 +59,7 @@ from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.align.edge_edits import header_name
-from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded
+from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.finish import changed_regions, finish
 from fastapply.merge.result import MergeResult
@@ -83,7 +83,9 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
     lines only, or one deletes much less (not a short final block: `differ_by_final_block`); else refused
     with the joint result as candidate. One merges: written when it passes its guards (the joint
     one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard, or
-    else its whole new definition relanded before the next one: settled.py); a
+    else its whole new definition relanded before the next one: settled.py); a joint reading
+    refused only for a new exit after the kept old one is written with the new exit replacing it
+    (settled.exit_replaced); a
     reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
     (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
     undecided regions. With `renames` (renames.py) both readings place the snippet with the original
@@ -173,6 +175,10 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
                                  joint_merge.shown_lines, diff_snippet)) is not None:
+        return MergeResult(text, None, "lazy", joint.rung, None)
+    if placed[0] and joint.candidate is not None and not joint.choice and (text := exit_replaced(
+            orig, split_text(joint.candidate).lines, snip_lines, language, joint_merge.shown_lines,
+            diff_snippet)) is not None:
         return MergeResult(text, None, "lazy", joint.rung, None)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions,
                        joint.alternatives, joint.choice)

@@ -137,3 +137,39 @@ def test_a_first_section_that_occurs_verbatim_after_blank_lines_starts_the_file(
     # with the blank line shown, the file keeps it
     result = instant_merge(original, "\n" + snippet, language="javascript")
     assert result.merged and result.text == "\n" + want
+
+
+SHOP = """public class Shop {
+    public int alpha(int x) {
+        return x;
+    }
+
+    public int gamma(int x) {
+        int label = formatLabel(x);
+        return label;
+    }
+}""".split("\n")
+DELTA = ["    public int delta(int x) {", "        int limit = computeLimit(x);", "        return limit;", "    }"]
+
+
+def test_a_new_last_method_matches_only_the_closer_that_balances():
+    """A new last method shown after a marker down to the class's `}`: its own `}` and the class's
+    match the original's last two lines, which would leave its body inside gamma's (unbalanced:
+    refused before). Matching the class's `}` alone balances: the method is inserted before it,
+    with the snippet's blank line above it."""
+    snippet = ["// ... existing code ...", ""] + DELTA + ["}"]
+    merged = merge_lazy(SHOP, snippet)
+    assert merged.lines == SHOP[:-1] + [""] + DELTA + ["}"], merged.refused_reason
+    merged = merge_lazy(SHOP, snippet[:1] + snippet[2:])  # no blank lead: none written
+    assert merged.lines == SHOP[:-1] + DELTA + ["}"], merged.refused_reason
+
+
+def test_a_new_last_class_goes_after_the_old_ones_closer():
+    """A new class shown after a marker, ending the file: its `}` matches the old class's last
+    line, which would leave the new class inside it (unbalanced: refused before). Matching none
+    of its lines there balances: the class is appended, after the snippet's blank line."""
+    item = ["class Item {", "    int id;", "}"]
+    merged = merge_lazy(SHOP, ["// ... existing code ...", ""] + item)
+    assert merged.lines == SHOP + [""] + item, merged.refused_reason
+    merged = merge_lazy(SHOP, ["// ... existing code ...", ""] + item + ["// ... existing code ..."])
+    assert merged.lines is None  # a marker after it: not the file's end, so no place is proven

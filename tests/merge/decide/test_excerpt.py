@@ -116,3 +116,21 @@ def test_a_loose_end_on_a_lone_bracket_is_named_by_its_neighbour():
     r = instant_merge(orig, "}\n  go(2);\n", path="a.js")
     assert not r.merged and "the line `}` before `go(2);` could be several places" in r.refused_reason
     assert "`}` could" not in r.refused_reason
+
+
+SHOP = """public class Shop {
+    public int alpha(int x) {
+        return x;
+    }
+}"""
+ITEM = "\n\nclass Item {\n    int id;\n}"
+
+
+def test_an_excerpt_appending_after_the_files_unique_last_lines_holds():
+    """`    }` `}` then a new class, no markers: its loose first lines end the original and occur
+    there in a row once, so the new class goes after them (refused before: nothing unique on
+    its inner side). With two classes ending alike the place is not proven."""
+    m = instant_merge(SHOP, "    }\n}" + ITEM, language="java")
+    assert m.merged and m.text == SHOP + ITEM, m.refused_reason
+    two = SHOP + "\n\nclass Other {\n    public int beta(int x) {\n        return x;\n    }\n}"
+    assert not instant_merge(two, "    }\n}" + ITEM, language="java").merged

@@ -3,7 +3,8 @@ the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
 from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats
+from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_dead, new_reading_unindented
+from fastapply.merge.instant import instant_merge
 
 ORIGINAL = """\
 var server = {
@@ -34,6 +35,104 @@ def test_a_doubt_whose_new_line_reading_repeats_is_the_change():
     assert doubt_by_repeats(orig, pair, "readings", SNIPPET, "javascript", 2, None) is None  # not a doubt
     swapped = ("\n".join(AS_CHANGE), "\n".join(AS_NEW))
     assert doubt_by_repeats(orig, swapped, "doubt", SNIPPET, "javascript", 2, None) is None
+
+
+GUARDED = """\
+public class Shop {
+    public int beta(int x) {
+        if (x < 0) {
+            return 0;
+        }
+        int count = countItems(x);
+        return count;
+    }
+}""".split("\n")
+GUARD_CHANGED = GUARDED[:3] + ["            return -1;"] + GUARDED[4:]
+
+
+def test_a_new_line_reading_that_writes_dead_code_is_no_reading():
+    above = GUARDED[:3] + ["            return -1;"] + GUARDED[3:]  # the new exit in front of the old one
+    below = GUARDED[:4] + ["            return -1;"] + GUARDED[4:]  # after it
+    snippet = ["// ... existing code ...", "            return -1;", "// ... existing code ..."]
+    assert new_reading_dead(GUARDED, above, snippet, "java")
+    assert new_reading_dead(GUARDED, below, snippet, "java")
+    assert not new_reading_dead(GUARDED, GUARD_CHANGED, snippet, "java")
+
+
+def test_a_guard_shown_from_one_side_changes_its_exit():
+    """The snippet shows a guard's changed exit with context on one side only; read as a new line
+    the exit sits next to the old one, which can never run then (or never lets it run): the
+    doubt is settled as the change. Refused before (grid: guard_change, context_above/below)."""
+    for snippet in (["// ... existing code ...", "    public int beta(int x) {", "        if (x < 0) {",
+                     "            return -1;", "// ... existing code ..."],
+                    ["// ... existing code ...", "            return -1;", "        }",
+                     "        int count = countItems(x);", "        return count;", "// ... existing code ..."]):
+        m = instant_merge("\n".join(GUARDED), "\n".join(snippet), language="java")
+        assert m.merged and m.text == "\n".join(GUARD_CHANGED), m.refused_reason
+
+
+LAST = """\
+public class Shop {
+    public int alpha(int x) {
+        int price = loadPrice(x);
+        return price;
+    }
+
+    public int gamma(int x) {
+        int label = formatLabel(x);
+        return label;
+    }
+}"""
+
+
+def test_a_changed_last_exit_shown_after_a_marker_replaces_the_kept_one():
+    """`// ...`, `return label + 1;`, `}`, `}`: the section is placed at the file's end, and read
+    as an insertion the old `return label;` stays in front of the new one (refused before:
+    check_code_after_kept_exit). The new exit replaces it."""
+    snippet = "// ... existing code ...\n        return label + 1;\n    }\n}"
+    m = instant_merge(LAST, snippet, language="java")
+    assert m.merged and m.text == LAST.replace("return label;", "return label + 1;"), m.refused_reason
+
+
+def test_a_new_line_after_a_kept_exit_that_is_no_exit_replaces_nothing():
+    orig = split_text(LAST)
+    lines = LAST.split("\n")
+    called = lines[:9] + ["        log(label);"] + lines[9:]  # a call after `return label;`: not a changed exit
+    snippet = ["// ... existing code ...", "        log(label);", "    }", "}"]
+    assert exit_replaced(orig, called, snippet, "java", 3, None) is None
+    changed = lines[:9] + ["        return label + 1;"] + lines[9:]
+    assert exit_replaced(orig, changed, snippet[:1] + ["        return label + 1;"] + snippet[2:], "java", 3,
+                         None) == LAST.replace("return label;", "return label + 1;")
+    shown = ["// ... existing code ...", "        return label;", "        return label + 1;", "    }", "}"]
+    assert exit_replaced(orig, changed, shown, "java", 4, None) is None  # the snippet shows the pair
+
+
+RENAMED = """\
+class Shop {
+  alpha(x) {
+    return x;
+  }
+
+  gamma(x) {
+    const label = this.formatLabel(x);
+    return label;
+  }
+}"""
+
+
+def test_a_new_line_reading_that_leaves_an_opener_without_a_body_is_no_reading():
+    """A renamed method shown from one side: read as new, `gammaLabel(x) {` sits right under the
+    old `gamma(x) {` at the same depth (refused before as a doubt); it is the change."""
+    snippet = ("// ... existing code ...\n  gammaLabel(x) {\n    const label = this.formatLabel(x);\n"
+               "    return label;\n  }\n// ... existing code ...")
+    m = instant_merge(RENAMED, snippet, language="javascript")
+    assert m.merged and m.text == RENAMED.replace("gamma(x) {", "gammaLabel(x) {"), m.refused_reason
+    lines = RENAMED.split("\n")
+    stacked = lines[:5] + ["  gamma(x) {", "  gammaLabel(x) {"] + lines[6:]
+    assert new_reading_unindented(lines, stacked, snippet.split("\n"))
+    assert not new_reading_unindented(lines, lines[:5] + ["  gammaLabel(x) {"] + lines[6:], snippet.split("\n"))
+    allman = ["    int f(int x)", "    {", "        return x;", "    }"]  # `{` under its header: a body
+    assert not new_reading_unindented(allman[:1] + allman[2:], allman, allman)
 
 
 # --------------------------------------------------------------------------- the relanded reading
