@@ -198,16 +198,11 @@ def test_a_window_answer_that_runs_on_past_its_window_is_not_written():
     assert r.guard == "duplicates" and "goes on past" in r.guard_reason
 
 
-def test_auto_refuses_a_window_answer_that_drops_the_code_a_closing_marker_keeps(monkeypatch):
+def test_auto_refuses_a_window_answer_that_drops_the_code_a_closing_marker_keeps():
     # issue 18 item 1: the instant merge cannot tell whether `return ctx.fallback` is new or replaces
     # `return ctx.default` and hands the model a window; the model's answer changes the line and
     # drops the three lines after it. Before the fix this was written as complete (exit 0).
-    # Since grid5 the instant merge settles this doubt itself (read as new, the line leaves
-    # `return ctx.default` dead: decide.settled.new_reading_dead); switched off here, the window
-    # path is tested on the same refusal as before.
-    from fastapply.merge.decide import settled
     from fastapply.merge.instant import instant_merge
-    monkeypatch.setattr(settled, "new_reading_dead", lambda *a: False)
     from fastapply.rewrite.window import choose_window
     from tests.merge.gate.test_kept_code import HANDLER_5, _handlers, _replace_in_handler_5
 

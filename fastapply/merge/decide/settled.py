@@ -10,9 +10,8 @@ The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and 
   (unreachable.check_code_after_kept_exit); the reading in which the new exit replaces the old
   one is the other one.
 - `doubt_by_repeats`: the joint reading doubted whether a shown line is new or changes a similar
-  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`),
-  writes code that can never run (`new_reading_dead`) or leaves an opener without an indented
-  body (`new_reading_unindented`); the change reading (the refusal's second
+  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`) or
+  leaves an opener without an indented body (`new_reading_unindented`); the change reading (the refusal's second
   alternative) is the other one.
 
 Either is written only when it passes every guard (`passes_all`: the guards of both readings,
@@ -100,7 +99,7 @@ def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | No
                      language: str | None, shown: int, diff_snippet: list[str] | None) -> str | None:
     """A refused doubt (`choice` "doubt", `alternatives`: the new-line reading, the change
     reading) whose new-line reading repeats what it sits beside (`new_reading_repeats`) or
-    leaves dead code (`new_reading_dead`) or an opener without a body (`new_reading_unindented`):
+    leaves an opener without a body (`new_reading_unindented`):
     the change reading's text when it passes every guard."""
     if choice != "doubt" or len(alternatives) != 2:
         return None
@@ -108,7 +107,6 @@ def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | No
     doubted = {j for tag, _i1, _i2, j1, j2 in line_opcodes(change, guess) if tag in ("insert", "replace")
                for j in range(j1, j2)}  # the doubted line(s): what the new-line reading has beyond the change
     if not (new_reading_repeats(orig.lines, guess, snip_lines)
-            or new_reading_dead(orig.lines, guess, snip_lines, language, doubted)
             or new_reading_unindented(orig.lines, guess, snip_lines, doubted)):
         return None
     return passes_all(orig, change, snip_lines, language, shown, diff_snippet)
@@ -126,35 +124,6 @@ def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: 
     from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
-
-
-def new_reading_dead(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str],
-                     language: str | None, doubted: set[int] | None = None) -> bool:
-    """True when the reading that takes a doubted line as new (`guess`) writes code that can never
-    run: the new line is an exit laid in front of the similar original exit it sits beside
-    (`return -1;` above the kept `return 0;`: unreachable.check_code_after_exit), or a line laid
-    after that kept exit (unreachable.check_code_after_kept_exit). The snippet shows a guard's
-    opener and its changed exit (or the exit and the guard's end) with a marker on the other side;
-    it cannot show the old exit it replaces, and no edit means dead code, so it changes it.
-    Measured on the grid (data/patterns.py, seeds 0/1/2: +31/+33/+31 right files, no wrong one;
-    mostly guard_change in the one-sided styles); no tuned set and not planner-dev2 moved.
-    With `doubted` (indices in `guess` of the doubted lines), the dead pair must hold one of them:
-    a doubt is settled by its own line, not by dead code elsewhere in the reading. On held-out
-    s5923 this rule writes one file wrong that main refused (aggregate only; tightening it to
-    similar exits of the same keyword did not remove it): the ablation switch
-    `doubt-by-dead-code` turns it off."""
-    from fastapply.merge.gate.unreachable import check_code_after_exit, check_code_after_kept_exit, is_complete_exit
-
-    if doubted is None:
-        return bool(check_code_after_exit(original, guess, snippet, language)
-                    or check_code_after_kept_exit(original, guess, snippet, language))
-    rows = [j for j, line in enumerate(guess) if line.strip()]
-    for a, b in zip(rows, rows[1:]):
-        if (a in doubted or b in doubted) and is_complete_exit(guess[a]) and _depth(guess[a]) == _depth(guess[b]):
-            if (check_code_after_exit(original, guess, snippet, language)
-                    or check_code_after_kept_exit(original, guess, snippet, language)):
-                return True
-    return False
 
 
 _EXIT_WORD = re.compile(r"^(return|raise|throw)\b")
