@@ -6,25 +6,9 @@ from __future__ import annotations
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
 from fastapply.merge.refuse.revise import revise
+from tests.merge.refuse.settings_file import SETTINGS
 
-ORIGINAL = """\
-import os
-
-
-def configure_logging(level):
-    handler = make_handler()
-    return handler
-
-
-def load_settings(path):
-    data = read_file(path)
-    return data
-
-
-def save_settings(path, data):
-    write_file(path, data)
-    return True
-"""
+ORIGINAL = "import os\n\n\n" + SETTINGS
 SENTENCE = "the merged python file no longer parses near line 9, although the original did"
 
 

@@ -7,22 +7,9 @@ from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
 from fastapply.merge.refuse.refusal import attached
 from fastapply.merge.refuse.revise import revise
+from tests.merge.refuse.settings_file import SETTINGS
 
-ORIGINAL = """\
-def configure_logging(level):
-    handler = make_handler()
-    return handler
-
-
-def load_settings(path):
-    data = read_file(path)
-    return data
-
-
-def save_settings(path, data):
-    write_file(path, data)
-    return True
-"""
+ORIGINAL = SETTINGS
 
 
 def test_an_ambiguous_place_offers_the_context_that_pins_each_place_and_each_merges_there():

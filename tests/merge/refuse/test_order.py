@@ -4,22 +4,9 @@ from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.reading import read_input
 from fastapply.merge.refuse.revise import revise
+from tests.merge.refuse.settings_file import SETTINGS
 
-ORIGINAL = """\
-def configure_logging(level):
-    handler = make_handler()
-    return handler
-
-
-def load_settings(path):
-    data = read_file(path)
-    return data
-
-
-def save_settings(path, data):
-    write_file(path, data)
-    return True
-"""
+ORIGINAL = SETTINGS
 
 
 def test_sections_out_of_file_order_are_named_with_the_move_that_fixes_them():
