@@ -342,7 +342,7 @@ class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
     guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | structure | unchanged
-    # (and, from pipeline.py: closed | undecided)
+    # (and, from pipeline.py: closed | undecided | intent)
     reason: str
 
 
