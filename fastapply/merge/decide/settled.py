@@ -80,6 +80,7 @@ def passes_all(orig: Text, lines: list[str], snip_lines: list[str], language: st
                           snippet="\n".join(snip_lines))
             or snippet_checks.check_unshown_deletions(orig.lines, lines, snip_lines, strict=True)
             or guards.check_head_dropped(orig.lines, lines, snip_lines)
+            or guards.check_tail_dropped(orig.lines, lines, snip_lines)
             or landing.check_definition_split(orig.lines, lines, snip_lines)
             or copied(orig, text, snip_lines, diff_snippet)):
         return None

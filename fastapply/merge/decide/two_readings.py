@@ -157,6 +157,7 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
         old_lines = split_text(old.text).lines
         unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
                    or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
+                   or guards.check_tail_dropped(orig.lines, old_lines, snip_lines)
                    or landing.check_definition_split(orig.lines, old_lines, snip_lines))
         if unshown is None:
             return old

@@ -54,6 +54,7 @@ from fastapply.merge.gate.snippet_checks import (
     check_unshown_deletions, expected_sections,
 )
 from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.lines import bracket_balance
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
@@ -155,29 +156,53 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     does not mark those lines deleted (`-`). Morph's convention reads an unmarked start as the
     file's start, so the lines above the snippet's first line go; but planners leave the first
     marker out all the time, and a licence, a package clause or imports above the first line
-    shown are seldom what a commit deletes. The snippet cannot say which it means."""
+    shown are seldom what a commit deletes. The snippet cannot say which it means. The same
+    holds at the file's end (`check_tail_dropped`)."""
+    return _edge_dropped(original, result, snippet, tail=False)
+
+
+def check_tail_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
+    """`check_head_dropped` at the file's end: a result that merely drops the original's last
+    lines below a snippet that stops without a marker (planners leave the last marker out as
+    often as the first; closing lines and the rest of a test are seldom what a commit deletes)."""
+    return _edge_dropped(original, result, snippet, tail=True)
+
+
+def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None,
+                  tail: bool) -> str | None:
     if snippet is None:
         return None
     from fastapply.merge.gate.snippet_checks import marked_deletions
     from fastapply.merge.text.markers import is_marker, marker_like
 
-    first = next((l for l in snippet if l.strip()), None)
-    if first is None or is_marker(first) or marker_like(first.strip()):
+    edge = next((l for l in (reversed(snippet) if tail else snippet) if l.strip()), None)
+    if edge is None or is_marker(edge) or marker_like(edge.strip()):
         return None
     ops = [op for op in line_opcodes(original, result) if op[0] != "equal" or any(
         l.strip() for l in original[op[1]:op[2]])]
-    if not ops or ops[0][0] != "delete" or any(l.strip() for l in original[:ops[0][1]]):
+    if not ops:
         return None
-    lost = [l.strip() for l in original[ops[0][1]:ops[0][2]] if l.strip()]
+    op = ops[-1] if tail else ops[0]
+    outside = original[op[2]:] if tail else original[:op[1]]
+    if op[0] != "delete" or any(l.strip() for l in outside):
+        return None
+    lost = [l.strip() for l in original[op[1]:op[2]] if l.strip()]
     marked = marked_deletions(snippet)
     if not lost or all(l in marked for l in lost):
         return None
+    if tail and bracket_balance(original[op[1]:op[2]]) == 0:
+        return None  # a whole trailing block goes (a last function): a commit's usual deletion
     from fastapply.merge.refuse.refusal import reason
 
+    if tail:
+        return reason("would-delete-edge",
+                      f"the result would drop the file's last {len(lost)} line(s) (`{lost[0][:60]}`) below the "
+                      "snippet's last line", "end the snippet with a marker (`... existing code ...`) to keep them, "
+                      "or show them as `-` lines to delete them", dropped=(op[1], op[2]))
     return reason("would-delete-edge",
                   f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
                   "first line", "start the snippet with a marker (`... existing code ...`) to keep them, or show them "
-                  "as `-` lines to delete them", dropped=(ops[0][1], ops[0][2]))
+                  "as `-` lines to delete them", dropped=(op[1], op[2]))
 
 
 def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:

@@ -179,3 +179,16 @@ def test_a_line_shown_beside_a_doubt_that_pins_no_place_comes_with_lines_out_to_
     # a line the file holds once is shown alone, as before
     opt = beside(inp, 1, 5, -1, "if it is new")
     assert opt.edits == (Edit("insert", at=2, text="  it('two', function(){", original_line=6),)
+
+
+def test_the_dropped_tail_is_offered_as_minus_lines_at_the_snippets_end():
+    from fastapply.merge.refuse.options import deleted_head
+
+    original = ["a = 1", "b = 2", "", "def f(", "    x,", "):", "    return x", ""]
+    snippet = ["# ... existing code ...", "b = 3"]
+    inp = read_input("\n".join(original), "\n".join(snippet))
+    tail = deleted_head(inp, 3, 7)
+    assert "at the end" in tail.says
+    assert revise("\n".join(snippet), tail).split("\n")[-4:] == ["-def f(", "-    x,", "-):", "-    return x"]
+    head = deleted_head(inp, 0, 1)
+    assert "at the start" in head.says and revise("\n".join(snippet), head).startswith("-a = 1\n")
