@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.gate import guards, landing, snippet_checks
+from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, indent_width as _depth, join_lines, split_text
@@ -138,21 +138,11 @@ def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language:
     A snippet that opens a section with a changed exit after a marker cannot show the old exit
     it replaces; kept, it would leave the new one dead. Not for a new line that is no exit
     (a call after a `return` may be a misplaced line; that stays refused)."""
-    from fastapply.merge.gate.unreachable import is_complete_exit
-
-    shown_lines = {line.strip() for line in snip_lines}
-    ops = line_opcodes(orig.lines, lines)
-    kept = {j for tag, _i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
-    for tag, _i1, _i2, j1, j2 in ops:
-        if tag not in ("insert", "replace"):
-            continue
-        first = next((k for k in range(j1, j2) if lines[k].strip()), None)
-        before = next((k for k in range(j1 - 1, -1, -1) if lines[k].strip()), None)
-        if first is None or before is None or before not in kept:
-            continue
+    shown_lines, complete = {line.strip() for line in snip_lines}, unreachable.is_complete_exit
+    for before, _i, first in unreachable.kept_then_added(lines, line_opcodes(orig.lines, lines)):
         old, new = lines[before], lines[first]
         word = _EXIT_WORD.match(old.strip())
-        if (not word or not is_complete_exit(old) or not is_complete_exit(new) or _depth(old) != _depth(new)
+        if (not word or not complete(old) or not complete(new) or _depth(old) != _depth(new)
                 or not new.strip().startswith(word.group(1)) or old.strip() in shown_lines):
             continue
         return passes_all(orig, lines[:before] + lines[before + 1 :], snip_lines, language, shown, diff_snippet)

@@ -138,6 +138,19 @@ def check_code_after_exit(
     return None
 
 
+def kept_then_added(result: Sequence[str], ops: Ops):
+    """For each run of lines the merge added, the result index of the nearest non-blank line
+    before it when that line is kept, its original index, and the run's first non-blank line."""
+    kept = {j: i1 + j - j1 for tag, i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    for tag, _i1, _i2, j1, j2 in ops:
+        if tag not in ("insert", "replace"):
+            continue
+        first = _next_code(result, j1)
+        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
+        if first is not None and first < j2 and before is not None and before in kept:
+            yield before, kept[before], first
+
+
 def check_code_after_kept_exit(
     original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
     ops: Ops | None = None,
@@ -152,19 +165,11 @@ def check_code_after_kept_exit(
     original has the pair. None when nothing is found."""
     if language and language.lower() in PROSE:
         return None
-    ops = ops if ops is not None else line_opcodes(original, result)
-    kept = {j: i1 + j - j1 for tag, i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
-    for tag, _i1, _i2, j1, j2 in ops:
-        if tag not in ("insert", "replace"):
-            continue
-        first = _next_code(result, j1)
-        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
-        if first is None or first >= j2 or before is None or before not in kept:
-            continue
+    for before, i, first in kept_then_added(result, ops if ops is not None else line_opcodes(original, result)):
         exit_line, added = result[before], result[first]
         if indentation(added) != indentation(exit_line):
             continue
-        if not (is_complete_exit(exit_line) or implicit_return(original, kept[before])):
+        if not (is_complete_exit(exit_line) or implicit_return(original, i)):
             continue
         if _MAY_FOLLOW.match(added.strip()) or is_marker(added):
             continue
