@@ -19,8 +19,7 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
-from fastapply.merge.text.conventions import indent_width
+from fastapply.merge.text.lines import brace_follows, bracket_balance, collapse, indent_width, is_generic
 
 
 class EdgeDoubt(Exception):
@@ -243,9 +242,9 @@ def another_definition(new: Sequence[str], old: Sequence[str]) -> bool:
     return a is not None and b is not None and a != b
 
 
-def _header(body: Sequence[str]) -> bool:
-    text = body[0].strip()
-    return opens_block(body[0]) or bool(_KEYWORD_HEADER.match(text)) or _allman(body, 0)
+def _header(lines: Sequence[str], k: int = 0) -> bool:
+    """lines[k] opens a block: on its line, by its keyword (`def x` ... `end`), or Allman style."""
+    return opens_block(lines[k]) or bool(_KEYWORD_HEADER.match(lines[k].strip())) or brace_follows(lines, k, 2)
 
 
 def _block_size(lines: Sequence[str]) -> int:
@@ -291,15 +290,8 @@ def _sibling_header(beyond: Sequence[str], forward: bool) -> bool:
             continue
         if not forward:
             return bracket_balance([line]) < 0
-        return opens_block(line) or bool(_KEYWORD_HEADER.match(text)) or _allman(beyond, beyond.index(line))
+        return _header(beyond, beyond.index(line))
     return False
-
-
-def _allman(lines: Sequence[str], k: int) -> bool:
-    """Line k is a header whose block opens on the next non-blank line, a lone `{` (Allman style:
-    C#, PHP's PSR-12 methods)."""
-    nxt = next((l for l in lines[k + 1 : k + 3] if l.strip()), None)
-    return nxt is not None and nxt.strip() == "{" and indent_width(nxt) == indent_width(lines[k])
 
 
 # A definition opened by a keyword and closed by `end` (Ruby, Lua, Elixir, Julia).
@@ -355,7 +347,7 @@ def whole_blocks(lines: Sequence[str]) -> bool:
         if _KEYWORD_HEADER.match(body[0].strip()):  # `def x` ... `end`
             return (body[-1].strip() == "end" and indent[-1] == indent[0]
                     and all(i > indent[0] for i in indent[1:-1]))
-        if not _allman(body, 0):
+        if not brace_follows(body, 0, 2):
             return False
         body, indent = body[1:], indent[1:]  # the block from its lone `{`
     if bracket_balance(body[:1]) > 0:

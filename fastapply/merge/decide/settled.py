@@ -58,8 +58,8 @@ from typing import Sequence
 from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.conventions import Text, indent_width as _depth, join_lines, split_text
-from fastapply.merge.text.lines import bracket_balance
+from fastapply.merge.text.conventions import Text, join_lines, split_text
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
 
 
 def copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:

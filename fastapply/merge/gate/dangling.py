@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _width
+from fastapply.merge.text.lines import indent_width as _width
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.gate.unreachable import PROSE, Ops, added_run_ends, followed_by
 

@@ -50,8 +50,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _depth
-from fastapply.merge.text.lines import distinctive, indent_len
+from fastapply.merge.text.lines import brace_follows, distinctive, indent_len, indent_width as _depth
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
@@ -76,8 +75,7 @@ def _signature(lines: Sequence[str], k: int, text: str) -> bool:
         return False
     if text.endswith("{"):
         return True
-    nxt = next((x for x in lines[k + 1:] if x.strip()), None)
-    return nxt is not None and nxt.strip() == "{"
+    return brace_follows(lines, k, same_depth=False)
 
 
 def definition_headers(lines: Sequence[str]) -> list[str]:

@@ -38,8 +38,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _depth
-from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, is_generic
 from fastapply.merge.text.markers import is_marker
 
 

@@ -62,9 +62,9 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.align.edge_edits import header_name
-from fastapply.merge.text.conventions import indent_width as _indent
+from fastapply.merge.text.lines import (SAME_NAME, brace_follows, distinctive, identity, indent_width as _indent,
+                                        is_generic, is_opener)
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_generic, is_opener
 from fastapply.merge.text.markers import marker_like
 
 def renamed(old: str, new: str) -> bool:
@@ -149,8 +149,7 @@ def _opens(lines: Sequence[str], k: int) -> bool:
         return False
     if _KEYWORD_OPENER.match(text):
         return True
-    nxt = next((l for l in lines[k + 1:] if l.strip()), None)
-    return nxt is not None and nxt.strip() == "{" and _indent(nxt) == _indent(line)
+    return brace_follows(lines, k)
 
 
 def _block_end(snippet: Sequence[str], k: int) -> int:

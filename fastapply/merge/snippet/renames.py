@@ -38,11 +38,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _width
+from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, indent_width as _width, is_opener
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
-from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_opener
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 

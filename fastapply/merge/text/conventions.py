@@ -93,12 +93,6 @@ def unfence(lines: list[str]) -> list[str]:
     return lines
 
 
-def indent_width(line: str) -> int:
-    """A line's indentation in columns, a tab counting as 4: how deep it sits, comparable
-    across lines indented with tabs and with spaces."""
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
-
-
 def _indent_unit(lines: list[str]) -> int:
     widths = [len(l) - len(l.lstrip(" ")) for l in lines if l.startswith(" ") and l.strip()]
     unit = 0

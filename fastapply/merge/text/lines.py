@@ -2,7 +2,8 @@
 
 - `collapse`: a line with every run of whitespace one space and none at its ends (the
   whitespace rung's comparison); `indentation` / `indent_len`: its leading whitespace, as text
-  and in characters (conventions.indent_width counts a tab as 4 columns); `blank_ends`: where a
+  and in characters (`indent_width`: in columns, a tab as 4); `brace_follows`: a header whose
+  block opens on the next line, a lone `{` (Allman style); `blank_ends`: where a
   run of lines starts and ends without its blank edges;
 - `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
 - `distinctive`: a line with at least 8 letters or digits, which says where it is;
@@ -31,6 +32,19 @@ def indentation(line: str) -> str:
 
 def indent_len(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def indent_width(line: str) -> int:
+    """A line's indentation in columns, a tab counting as 4: how deep it sits, comparable
+    across lines indented with tabs and with spaces."""
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def brace_follows(lines: Sequence[str], k: int, reach: int | None = None, same_depth: bool = True) -> bool:
+    """The next non-blank line after lines[k] (within `reach` lines) is a lone `{`, at lines[k]'s
+    indentation when `same_depth`: lines[k] is a header in Allman style (C#, PHP's PSR-12 methods)."""
+    nxt = next((l for l in lines[k + 1 : None if reach is None else k + 1 + reach] if l.strip()), None)
+    return nxt is not None and nxt.strip() == "{" and (not same_depth or indent_width(nxt) == indent_width(lines[k]))
 
 
 def blank_ends(lines: Sequence[str]) -> tuple[int, int]:
