@@ -20,6 +20,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.lines import brace_follows, bracket_balance, collapse, indent_width, is_generic
+from fastapply.merge.text.names import header_name
 
 
 class EdgeDoubt(Exception):
@@ -210,24 +211,6 @@ def _first_member(ins: Sequence[str], inner: str | None) -> bool:
         return False
     return (opens_block(inner) or bool(_KEYWORD_HEADER.match(inner.strip())) or inner.strip() == "{"
             or indent_width(inner) <= indent_width(ins[0]))
-
-
-_NOT_NAMES = frozenset("func function def fn sub if for while switch catch return new await async".split())
-# A definition header: modifiers, types or a keyword (`public static int`, `def`, `func (s *T)`),
-# an optional qualifier (`Shop::`, `Shop:`, `self.`), the name, its parameter list.
-_HEADER = re.compile(r"^(?:func\s*\([^)]*\)\s*)?(?:[\w$<>\[\],]+\s+)*(?:[\w$]+(?:::|:|\.))?([A-Za-z_$][\w$]*)\s*\(")
-_STATEMENT_WORDS = frozenset("return if for while switch catch await yield throw new else echo print elif when".split())
-
-
-def header_name(line: str) -> str | None:
-    """The name a line defines when it reads as a definition header (`delta` of `int Shop::delta(int
-    x) {`, of `public function delta($x)`, of `def delta(self):`), else None: a statement (`return
-    f(x)`, `x = f(y);`, `en: f('en'),`) defines nothing."""
-    text = line.strip()
-    if not text or text.endswith((";", ",")) or text.split()[0].rstrip("(") in _STATEMENT_WORDS:
-        return None
-    m = _HEADER.match(text)
-    return m.group(1) if m is not None and m.group(1) not in _NOT_NAMES else None
 
 
 def another_definition(new: Sequence[str], old: Sequence[str]) -> bool:

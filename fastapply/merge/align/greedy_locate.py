@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from fastapply.merge.align.anchors import Span
-from fastapply.merge.align.edge_edits import another_definition, header_name, same_edit, similar
+from fastapply.merge.align.edge_edits import another_definition, same_edit, similar
 from fastapply.merge.text.lines import SAME_NAME, bracket_balance, collapse, is_generic
+from fastapply.merge.text.names import header_name
 from fastapply.merge.snippet.sections import Section
 
 
@@ -48,7 +49,7 @@ def _eq_fuzzy(a: str, b: str) -> bool:
 
 def _two_headers(a: str, b: str) -> bool:
     """Two definition headers naming different things: `public function delta($x)` is not
-    `public function beta($x)` however alike they read (edge_edits.header_name). Names at least
+    `public function beta($x)` however alike they read (text.names.header_name). Names at least
     lines.SAME_NAME alike are one definition renamed (`acceptsLanguages` -> `acceptsLanguage`)."""
     x, y = header_name(a), header_name(b)
     if x is None or y is None or x == y:

@@ -58,7 +58,6 @@ import re
 from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
-from fastapply.merge.align.edge_edits import header_name
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.finish import changed_regions, finish
@@ -70,6 +69,7 @@ from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
 from fastapply.merge.text.lines import blank_ends
 from fastapply.merge.text.markers import is_marker
+from fastapply.merge.text.names import header_name
 
 GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (quadratic) reading is skipped
 

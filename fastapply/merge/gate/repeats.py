@@ -44,35 +44,7 @@ from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
-from fastapply.merge.align.edge_edits import header_name
-
-_NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
-              "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",
-              "super", "require", "import", "from", "export", "let", "const", "var", "default"}
-_DEFINES = [
-    re.compile(r"^(?:async\s+)?def\s+(\w+)\s*\("),
-    re.compile(r"^class\s+(\w+)"),
-    re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)\s*\("),
-    re.compile(r"^func\s+(\([^)]*\)\s*\w+)\s*\("),  # a Go method: the receiver is part of the name
-    re.compile(r"^func\s+(\w+)\s*\("),
-    re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)"),
-    re.compile(r"^((?:module\.)?exports\.\w+|[\w$]+\.prototype\.[\w$]+)\s*="),
-    re.compile(r"^([\w$]+)\s*:\s*(?:async\s+)?function\b"),
-    re.compile(r"^['\"]?([\w$]+)['\"]?\s*:\s*\S"),  # an object key (JS, JSON, YAML-like)
-]
-
-
-def defined_name(line: str) -> str | None:
-    """The name `line` defines (`def f(` -> f, `exports.get = ...` -> exports.get, `host: null,`
-    -> host, `func (a T) Len(` -> `(a T) Len`), or None."""
-    text = line.strip()
-    for pattern in _DEFINES:
-        m = pattern.match(text)
-        if m:
-            name = m.group(1)
-            return None if name in _NOT_NAMES else re.sub(r"\s+", " ", name)
-    return None
-
+from fastapply.merge.text.names import defined_name, header_name
 
 def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
     """(name, indentation) pairs that one block defines twice: two lines at the same indentation

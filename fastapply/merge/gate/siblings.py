@@ -61,11 +61,11 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.align.edge_edits import header_name
 from fastapply.merge.text.lines import (SAME_NAME, brace_follows, distinctive, identity, indent_width as _indent,
                                         is_generic, is_opener)
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.markers import marker_like
+from fastapply.merge.text.names import header_name
 
 def renamed(old: str, new: str) -> bool:
     """True when the opener `new` names another block than `old` (not the same name with other
