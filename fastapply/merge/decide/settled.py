@@ -60,6 +60,7 @@ from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
+from fastapply.merge.text.names import keyword_name
 
 
 def copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
@@ -180,15 +181,6 @@ def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippe
 
 # --------------------------------------------------------------------------- the relanded reading
 
-_NAME = re.compile(r"(?:def|fn|func|function|fun|sub|class|struct|trait|enum|interface|module|impl)\s+"
-                   r"(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
-
-
-def defined_name(header: str) -> str | None:
-    """The name a definition header defines (`def test_x(runner):` -> `test_x`), or None."""
-    m = _NAME.search(header)
-    return m.group(1) if m else None
-
 
 def _shown_whole(block: Sequence[str], snippet: Sequence[str]) -> bool:
     """The block's non-blank lines occur in the snippet in a row (blank lines between them aside)."""
@@ -208,7 +200,7 @@ def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: 
         return None
     j, parent, end, _ = split
     header = result[j]
-    name = defined_name(header.strip())
+    name = keyword_name(header.strip())
     if name is None or any(re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", l) for l in original):
         return None  # not a new name: a copy, rename or move of an existing definition
     orig_of: dict[int, int] = {}

@@ -4,7 +4,8 @@
   Shop::delta(int x) {`, `public function delta($x)`, `def delta(self):`): it needs a parameter list;
 - `defined_name`: the name a line defines in its block, keyword-led (`def f(`, `func (a T) Len(`,
   a Go method keeps its receiver) or a member (`exports.get =`, `save: function`, an object key
-  `host: null,`).
+  `host: null,`);
+- `keyword_name`: the name after a defining keyword anywhere in a header (`class Shop {` too).
 
 This module knows single lines and the definition shapes of mainstream languages; it does not
 parse, and it does not know where a line stands.
@@ -58,3 +59,14 @@ def defined_name(line: str) -> str | None:
             name = m.group(1)
             return None if name in _NOT_NAMES else re.sub(r"\s+", " ", name)
     return None
+
+
+_NAME = re.compile(r"(?:def|fn|func|function|fun|sub|class|struct|trait|enum|interface|module|impl)\s+"
+                   r"(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
+
+
+def keyword_name(header: str) -> str | None:
+    """The name after a defining keyword anywhere in a header (`def test_x(runner):` -> `test_x`, `pub
+    struct Shop {` -> `Shop`), or None."""
+    m = _NAME.search(header)
+    return m.group(1) if m else None

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge.text.names import defined_name, header_name
+from fastapply.merge.text.names import defined_name, header_name, keyword_name
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,10 @@ def test_defined_name_reads_common_definition_shapes():
     assert defined_name("  port: 3000,") == "port"
     assert defined_name("  if (x) {") is None
     assert defined_name("  return: 1") is None
+
+
+def test_keyword_name():
+    assert keyword_name("def test_x(runner):") == "test_x"
+    assert keyword_name("pub fn on_stdin() -> bool {") == "on_stdin"
+    assert keyword_name("func (e *Engine) handle(w Writer) {") == "handle"
+    assert keyword_name("x = 1") is None
