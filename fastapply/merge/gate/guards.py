@@ -262,22 +262,26 @@ def run_guards(
     definition merges) the merge is also checked against the snippet's lines; `rewritten`:
     original ranges replaced by a definition the snippet shows whole (check_unshown_deletions).
     """
-    original_lines = original.split("\n")
-    result_lines = result.split("\n")
-    reason = check_markers_left(original_lines, result_lines)
-    if reason is None:
-        reason = check_changed(original_lines, result_lines, snippet.split("\n") if snippet is not None else None)
-    if reason is None:
-        reason = check_parses(original, result, language)
-    if reason is None:
-        reason = check_file_head(original_lines, result_lines)
-    if reason is None and shown_lines is not None:
-        reason = check_deletions(original_lines, result_lines, shown_lines)
-    if reason is None and snippet is not None:
-        reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"), rewritten)
-    if reason is None and snippet is not None:
-        reason = _check_added_lines(original_lines, result_lines, snippet.split("\n"), language)
-    return reason
+    before, after = original.split("\n"), result.split("\n")
+    shown = snippet.split("\n") if snippet is not None else None
+    return _first(
+        lambda: check_markers_left(before, after),
+        lambda: check_changed(before, after, shown),
+        lambda: check_parses(original, result, language),
+        lambda: check_file_head(before, after),
+        lambda: None if shown_lines is None else check_deletions(before, after, shown_lines),
+        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten),
+        lambda: None if shown is None else _check_added_lines(before, after, shown, language),
+    )
+
+
+def _first(*checks) -> str | None:
+    """The first reason a check returns (each runs only when those before it passed), or None."""
+    for check in checks:
+        reason = check()
+        if reason:
+            return reason
+    return None
 
 
 def _check_added_lines(
@@ -287,7 +291,7 @@ def _check_added_lines(
     dangling.py, and repeats.check_context_opener_twice), sharing one alignment of the original
     with the result. The first failure."""
     ops = line_opcodes(original, result)
-    for check in (
+    return _first(
         lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
         lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language, ops=ops),
         lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
@@ -297,11 +301,7 @@ def _check_added_lines(
         lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
         lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
-    ):
-        reason = check()
-        if reason:
-            return reason
-    return None
+    )
 
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
@@ -311,7 +311,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
     (landing.py), no name defined twice in one block nor a run stuttered around unshown lines
     (repeats.py), no deletion the snippet does not show, every snippet line in the result in
     order and with the snippet's nesting. The first failure's reason, or None."""
-    for check in (
+    return _first(
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
         lambda: check_definition_kept_twice(original, result, snippet),
@@ -323,11 +323,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: check_unshown_deletions(original, result, snippet, rewritten=rewritten),
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),
-    ):
-        reason = check()
-        if reason:
-            return reason
-    return None
+    )
 
 
 # --------------------------------------------------------------------------- whole answers
