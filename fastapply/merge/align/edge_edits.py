@@ -19,7 +19,7 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import brace_follows, bracket_balance, collapse, indent_width, is_generic
+from fastapply.merge.text.lines import balanced, brace_follows, bracket_balance, collapse, indent_width, is_generic
 from fastapply.merge.text.names import header_name
 
 
@@ -334,12 +334,7 @@ def whole_blocks(lines: Sequence[str]) -> bool:
             return False
         body, indent = body[1:], indent[1:]  # the block from its lone `{`
     if bracket_balance(body[:1]) > 0:
-        depth = 0
-        for line in body:
-            depth += bracket_balance([line])
-            if depth < 0:
-                return False
-        return depth == 0 and indent[-1] == indent[0] and min(indent) == indent[0]
+        return balanced(body) and indent[-1] == indent[0] and min(indent) == indent[0]
     return all(i > indent[0] for i in indent[1:])
 
 

@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from fastapply.merge.align.anchors import Span
 from fastapply.merge.align.edge_edits import another_definition, same_edit, similar
-from fastapply.merge.text.lines import SAME_NAME, bracket_balance, collapse, is_generic
+from fastapply.merge.text.lines import SAME_NAME, balanced, bracket_balance, collapse, is_generic
 from fastapply.merge.text.names import header_name
 from fastapply.merge.snippet.sections import Section
 
@@ -237,14 +237,7 @@ def closes_own_block(rest: Sequence[str]) -> bool:
     inserted after the head's run (a block moved or added there), not stretched over original
     lines to a `}` further down."""
     code = [line for line in rest if line.strip()]
-    if not code or not is_generic(code[-1]) or bracket_balance(code[-1:]) >= 0:
-        return False
-    depth = 0
-    for line in code:
-        depth += bracket_balance([line])
-        if depth < 0:
-            return False
-    return depth == 0
+    return bool(code) and is_generic(code[-1]) and bracket_balance(code[-1:]) < 0 and balanced(code)
 
 
 OWN_BLOCK_RATIO = 2  # original lines a generic closing tail would replace, per line of the block

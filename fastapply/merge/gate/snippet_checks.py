@@ -62,16 +62,13 @@ def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[l
     from fastapply.merge.text.markers import is_elision
 
     lines = [l.rstrip("\r") for l in snippet]
-    if blocks.looks_like_search_replace(lines):
-        try:
-            return [[l.strip() for l in e.replace if l.strip()] for e in blocks.parse_search_replace(lines)]
-        except ValueError:
-            return []
-    if blocks.looks_like_diff(lines):
-        try:
-            return [[l.strip() for l in e.replace if l.strip()] for e in blocks.parse_diff(lines)]
-        except ValueError:
-            return []
+    for looks, parse in ((blocks.looks_like_search_replace, blocks.parse_search_replace),
+                         (blocks.looks_like_diff, blocks.parse_diff)):
+        if looks(lines):
+            try:
+                return [[l.strip() for l in e.replace if l.strip()] for e in parse(lines)]
+            except ValueError:
+                return []
     known = frozenset(l.strip() for l in original)
     used = {p for p in map(_column0_prefix, original) if p}
     sections: list[list[str]] = [[]]

@@ -89,14 +89,15 @@ def _next_code(lines: Sequence[str], start: int) -> int | None:
     return None
 
 
-def followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
-    """True when some `exit_line` in `lines` is followed (blank lines aside) by `follower`."""
+def followed_by(exit_line: str, follower: str, *texts: Sequence[str]) -> bool:
+    """True when some `exit_line` in one of `texts` is followed (blank lines aside) by `follower`."""
     want, then = exit_line.strip(), follower.strip()
-    for k, line in enumerate(lines):
-        if line.strip() == want:
-            nxt = _next_code(lines, k + 1)
-            if nxt is not None and lines[nxt].strip() == then:
-                return True
+    for lines in texts:
+        for k, line in enumerate(lines):
+            if line.strip() == want:
+                nxt = _next_code(lines, k + 1)
+                if nxt is not None and lines[nxt].strip() == then:
+                    return True
     return False
 
 
@@ -128,7 +129,7 @@ def check_code_after_exit(
         follower = result[nxt]
         if indentation(follower) != indentation(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
             continue
-        if followed_by(snippet, result[last], follower) or followed_by(original, result[last], follower):
+        if followed_by(result[last], follower, snippet, original):
             continue
         return (
             f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
@@ -173,7 +174,7 @@ def check_code_after_kept_exit(
             continue
         if _MAY_FOLLOW.match(added.strip()) or is_marker(added):
             continue
-        if followed_by(snippet, exit_line, added) or followed_by(original, exit_line, added):
+        if followed_by(exit_line, added, snippet, original):
             continue
         if not is_complete_exit(exit_line):
             return (f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "

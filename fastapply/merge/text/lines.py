@@ -7,8 +7,8 @@
   run of lines starts and ends without its blank edges;
 - `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
 - `distinctive`: a line with at least 8 letters or digits, which says where it is;
-- `bracket_balance` / `block_close`: opening minus closing brackets outside strings and line
-  comments (roughly: a tie-breaker, not a parser), and where a block the lines start in closes;
+- `bracket_balance` / `balanced` / `block_close`: opening minus closing brackets outside strings and
+  line comments (roughly: a tie-breaker, not a parser), whole blocks, where a block the lines start in closes;
 - `is_opener` / `identity` / `SAME_NAME`: a distinctive line that opens a block, the name it
   opens (`def echo`, `it 'works'`), and how alike two names must be to be one block renamed.
 
@@ -88,6 +88,16 @@ def bracket_balance(lines: Sequence[str]) -> int:
         text = _LINE_COMMENT.sub("", text)
         total += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
     return total
+
+
+def balanced(lines: Sequence[str]) -> bool:
+    """The running bracket balance of `lines` never drops below zero and ends at zero: whole blocks."""
+    depth = 0
+    for line in lines:
+        depth += bracket_balance([line])
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def block_close(lines: Sequence[str]) -> int | None:
