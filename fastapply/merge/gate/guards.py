@@ -2,38 +2,19 @@
 
 A refusal is cheap (the model path takes over); a wrong merge is the worst outcome we can
 produce. Each guard is a pure function that returns None when the merge looks right and a
-one-sentence reason a user can act on when it does not:
+one-sentence reason a user can act on when it does not. `run_guards` runs the instant merge's in
+order (the file-level checks here, then with a snippet `check_merge_against_snippet` and the
+checks on added lines, `_check_added_lines`) and returns the first failure; `check_answer` runs
+them all, plus those only a model can fail, on a model's whole-file answer.
 
-- `check_markers_left`  : the result carries more marker lines than the original did;
-- `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
-- `check_empty_bodies`  : (answers only) a definition whose body had code in the original is now empty;
-- `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show
-                          (also a tail it would delete or a near twin: unchanged.py);
-- `check_file_head`     : the result starts inside a block (the file's head was dropped);
-- `check_deletions`     : far more of the original disappeared than the snippet shows;
-- `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
+Not run on the instant merge: `check_empty_bodies` (on the tuned sets and the grid it refused one
+right merge and no wrong one: ablation of 2026-11-26; a model can empty a body), and
+`check_head_dropped`, which is for a reading no second one confirms (two_readings.two_readings):
+run on every result it would hand the choice to a reading that guesses the other way.
 
-The instant merge runs no `check_empty_bodies`: on the tuned sets and the grid it refused one right
-merge and no wrong one (retired from run_guards, ablation of 2026-11-26); a model can empty a body.
-
-`run_guards` runs them in that order, then (with a snippet) the snippet checks and
-`unreachable.check_code_after_exit` (a new exit laid in front of kept code; its mirror
-`check_code_after_kept_exit`, new code laid after a kept exit),
-`unreachable.check_orphaned_body` (a definition's header removed while its body stays),
-`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's four
-(a new decorator before a blank line, a block comment opened inside an open one, a new closer
-before deeper kept lines; in Ruby, an `end` too many), and returns the
-first failure. `check_head_dropped` (the
-file's first lines dropped above a snippet that opens with no marker) is for a reading no second
-one confirms (two_readings.two_readings): it is a guess either way, and run on every result it would
-hand the choice to a reading that guesses the other way. Ambiguous locations are the
-fifth guard; the locating modules report them themselves, since only they know the places.
-
-This module does not know how a merge was made; it compares the original with the result.
-
-The checks that compare a result with the snippet itself (diff prefixes, snippet lines present,
-deletions the snippet does not show, pasted twins, copied lines) live in snippet_checks.py;
-`check_answer` runs them all on a model's whole-file answer.
+This module does not know how a merge was made; it compares the original with the result. The
+checks that compare a result with the snippet itself live in snippet_checks.py and the modules
+beside it.
 """
 
 from __future__ import annotations

@@ -19,23 +19,10 @@ block's own lead-in right above its opener (a decorator, a comment), or, after t
 opens, original lines other than the ones right after the sibling's block (a new block after
 the sibling ends right before those too).
 
-`check_sibling_overwritten` refuses a result that replaced an original opener line by the
-snippet's new opener at the same indentation when all of these hold (an opener: a line ending
-in `{`, `:`, `do`, ..., a `class` header without one, or a header followed by a lone `{` in
-Allman style; a header `int Shop::beta(` or `func (s *Shop) Beta(` names `beta`/`Beta`):
-
-- the new opener names another block (`renamed`: another leading name or first string literal,
-  `blog.get('/'` -> `admin.get('/'`, `describe('a'` -> `describe('b'`, or a word of a long
-  name replaced, `when given an object` -> `when given an array`, or only a number changed,
-  `/alternate` -> `/alternate2`; not a changed parameter
-  list, not a small rename such as a typo fixed, not a name only extended);
-- the snippet's non-blank line above the new opener is generic (`})`, `}`), a marker, or none,
-  and so is every line of the run right above it (up to a blank line or a marker);
-- unless the opener opens a test (`is_test_opener`), the new block's lines the snippet shows (up
-  to a marker) include no distinctive line that is unique in the original and lies in the
-  overwritten block;
-- after the new block, no distinctive original line follows before a marker or the snippet's end
-  but the one right after the overwritten block (where both readings end the new block).
+`check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`: a line
+ending in `{`, `:`, `do`, ..., a `class` header, an Allman header) by the snippet's new opener at
+the same indentation when the new one names another block (`renamed`) and nothing around it in
+the snippet settles new versus edited (`_unsettled` lists what would).
 
 Worked example (original, snippet, refused merge):
 
@@ -207,7 +194,7 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
 
 def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse a result that overwrote an original opener line with a new opener the snippet shows
-    (see the module docstring) where the snippet does not settle new block versus edited one."""
+    where the snippet does not settle new block versus edited one (module docstring)."""
     known = frozenset(l.strip() for l in original)
     counts = Counter(l.strip() for l in original)
     shown = [l.strip() for l in snippet]
