@@ -57,7 +57,7 @@ from typing import Sequence
 
 from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
 from fastapply.merge.snippet import sections
-from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
 from fastapply.merge.text.names import keyword_name
@@ -203,10 +203,7 @@ def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: 
     name = keyword_name(header.strip())
     if name is None or any(re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", l) for l in original):
         return None  # not a new name: a copy, rename or move of an existing definition
-    orig_of: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
-        if tag == "equal":
-            orig_of.update({j1 + k: i1 + k for k in range(j2 - j1)})
+    orig_of = origins(line_opcodes(original, result))
     depth = _depth(header)
     a = j  # decorators and other new lines at the header's depth right above it belong to it
     while a > 0 and result[a - 1].strip() and a - 1 not in orig_of and _depth(result[a - 1]) == depth:

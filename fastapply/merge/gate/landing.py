@@ -196,16 +196,10 @@ def definition_split(original: Sequence[str], result: Sequence[str],
     line at the header's depth or shallower), taking over its repeated lines and dropping
     `lost`, one of its distinctive lines (`check_definition_split`); else None. With the
     `snippet`, a header it pins from above (`_pinned_above`) is no split."""
-    from fastapply.merge.text.compare import line_opcodes
+    from fastapply.merge.text.compare import line_opcodes, origins
 
-    ops = line_opcodes(original, result)
-    orig_of: dict[int, int] = {}
-    new: list[int] = []
-    for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal":
-            orig_of.update({j1 + k: i1 + k for k in range(j2 - j1)})
-        else:
-            new.extend(range(j1, j2))
+    orig_of = origins(line_opcodes(original, result))
+    new = [j for j in range(len(result)) if j not in orig_of]
     kept = set(orig_of.values())
     counts = Counter(l.strip() for l in original)
     for j in new:

@@ -46,7 +46,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.markers import is_marker
-from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import indent_len, indentation
 
 Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
@@ -142,7 +142,7 @@ def check_code_after_exit(
 def kept_then_added(result: Sequence[str], ops: Ops):
     """For each run of lines the merge added, the result index of the nearest non-blank line
     before it when that line is kept, its original index, and the run's first non-blank line."""
-    kept = {j: i1 + j - j1 for tag, i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    kept = origins(ops)
     for tag, _i1, _i2, j1, j2 in ops:
         if tag not in ("insert", "replace"):
             continue
