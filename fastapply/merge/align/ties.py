@@ -162,20 +162,22 @@ def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str
 def open_depth(lines: Sequence[str]) -> int:
     """How many blocks `lines` open and leave open: the final running bracket depth above the
     lowest it reached (a section that closes one block and opens two leaves two open)."""
-    depth = lowest = 0
-    for line in lines:
-        depth += bracket_balance([line])
-        lowest = min(lowest, depth)
+    depth, lowest = _depths(lines)
     return depth - lowest
 
 
 def closed_depth(lines: Sequence[str]) -> int:
     """How many blocks `lines` close that they did not open: minus the lowest running depth."""
+    return -_depths(lines)[1]
+
+
+def _depths(lines: Sequence[str]) -> tuple[int, int]:
+    """The final running bracket depth of `lines` and the lowest it reached (0 at most)."""
     depth = lowest = 0
     for line in lines:
         depth += bracket_balance([line])
         lowest = min(lowest, depth)
-    return -lowest
+    return depth, lowest
 
 
 def enclosed_places(prev: Sequence[str], sec: Sequence[str], orig: Sequence[str], cursor: int,
