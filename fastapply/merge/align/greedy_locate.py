@@ -197,7 +197,7 @@ def locate(
             err.near = next((o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None)
             raise err
     if not pick_first:
-        _check_insertions(section, orig, lo, hi, s0, start, span)
+        _check_insertions(section, orig, lo, s0, start, span)
     return span
 
 
@@ -286,7 +286,7 @@ def _similar(a: str, b: str) -> bool:
     return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
 
 
-def _check_insertions(section, orig, lo, hi, s0, start, span: Span) -> None:
+def _check_insertions(section, orig, lo, s0, start, span: Span) -> None:
     """Lines a section shows before its first anchored line are read as insertions before the
     span. When one of them resembles an original line just before the span, it may instead be a
     changed version of that line (the snippet left out the context that would tell): refuse."""

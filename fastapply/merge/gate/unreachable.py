@@ -237,7 +237,7 @@ def check_orphaned_body(
         kept = _next_code(original, i2)
         if kept is None or not _kept_in_place(original, result, kept, i2, j2):
             continue
-        header = _removed_owner(original, i1, i2, kept)
+        header = _removed_owner(original, i1, kept)
         if header is None:
             continue
         width = indent_len(original[header])
@@ -252,10 +252,10 @@ def check_orphaned_body(
     return None
 
 
-def _removed_owner(original: Sequence[str], i1: int, i2: int, kept: int) -> int | None:
-    """The definition header among the removed lines `original[i1:i2]` that encloses the kept
-    line `kept` (walking up through ever shallower lines), or None when an enclosing line is kept
-    or none is a definition's header."""
+def _removed_owner(original: Sequence[str], i1: int, kept: int) -> int | None:
+    """The definition header among the lines removed from `original[i1]` on that encloses the kept
+    line `kept`, the first non-blank one after them (walking up through ever shallower lines), or
+    None when an enclosing line is kept or none is a definition's header."""
     width = indent_len(original[kept])
     for k in range(kept - 1, -1, -1):
         if not original[k].strip() or indent_len(original[k]) >= width:
