@@ -48,8 +48,8 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.lines import (SAME_NAME, brace_follows, distinctive, identity, indent_width as _indent,
-                                        is_generic, is_opener)
+from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, distinctive, identity,
+                                        indent_width as _indent, is_generic, is_opener)
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.markers import marker_like
 from fastapply.merge.text.names import header_name
@@ -139,20 +139,6 @@ def _opens(lines: Sequence[str], k: int) -> bool:
     return brace_follows(lines, k)
 
 
-def _block_end(snippet: Sequence[str], k: int) -> int:
-    """Index just past the block that snippet[k] opens: its lone `{` (Allman style), the lines
-    deeper than it, then the closing lines (`}`, `})`, `end`) at its own indentation."""
-    depth = _indent(snippet[k])
-    i = k + 1
-    if i < len(snippet) and snippet[i].strip() == "{" and _indent(snippet[i]) == depth:
-        i += 1
-    while i < len(snippet) and (not snippet[i].strip() or _indent(snippet[i]) > depth):
-        i += 1
-    while i < len(snippet) and snippet[i].strip() and _indent(snippet[i]) == depth and is_generic(snippet[i]):
-        i += 1
-    return i
-
-
 def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter,
                block: frozenset[str] = frozenset(), follows: str | None = None) -> bool:
     """True when nothing around the opener snippet[k] says whether its block is new or an edit:
@@ -174,7 +160,7 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
             break  # the enclosing block's header (`class Shop` / `{`): the run has no lead-in
         if not is_generic(line):
             return False  # the block's own lead-in (`@pytest.mark...(`, a doc comment) shown
-    end = _block_end(snippet, k)
+    end = block_end(snippet, k)
     body = snippet[k + 1:end]
     cut = next((i for i, l in enumerate(body) if _is_marker(l, known)), None)
     if cut is not None:
@@ -211,7 +197,7 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         if shown.count(new.strip()) != 1:
             continue
         k = shown.index(new.strip())
-        end = _block_end(original, at)
+        end = block_end(original, at)
         block = frozenset(l.strip() for l in original[at:end])
         follows = next((l.strip() for l in original[end:] if l.strip() and not is_generic(l)), None)
         if _unsettled(snippet, k, known, counts, block, follows):

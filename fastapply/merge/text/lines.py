@@ -9,6 +9,7 @@
 - `distinctive`: a line with at least 8 letters or digits, which says where it is;
 - `bracket_balance` / `balanced` / `block_close`: opening minus closing brackets outside strings and
   line comments (roughly: a tie-breaker, not a parser), whole blocks, where a block the lines start in closes;
+  `block_end`: where the block a line opens ends, by indentation;
 - `is_opener` / `identity` / `SAME_NAME`: a distinctive line that opens a block, the name it
   opens (`def echo`, `it 'works'`), and how alike two names must be to be one block renamed.
 
@@ -110,6 +111,20 @@ def block_close(lines: Sequence[str]) -> int | None:
         if depth < 0:
             return k if depth == -1 else None
     return None
+
+
+def block_end(lines: Sequence[str], k: int) -> int:
+    """Index just past the block lines[k] opens: a lone `{` (Allman style), the lines deeper than
+    it, then the closing lines (`}`, `})`, `end`) at its own indentation."""
+    depth = indent_width(lines[k])
+    i = k + 1
+    if i < len(lines) and lines[i].strip() == "{" and indent_width(lines[i]) == depth:
+        i += 1
+    while i < len(lines) and (not lines[i].strip() or indent_width(lines[i]) > depth):
+        i += 1
+    while i < len(lines) and lines[i].strip() and indent_width(lines[i]) == depth and is_generic(lines[i]):
+        i += 1
+    return i
 
 
 _WORDY = re.compile(r"[0-9A-Za-z_]")
