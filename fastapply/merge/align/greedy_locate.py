@@ -276,14 +276,8 @@ def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
 
 
 def _similar(a: str, b: str) -> bool:
-    ca, cb = collapse(a), collapse(b)
-    if not ca or not cb:
-        return False
-    if ca == cb:
-        return True
-    if min(len(ca), len(cb)) < 5:
-        return False  # `}` vs `})`: too short to say anything
-    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
+    """Equal but for whitespace (and not blank), or `edge_edits.similar`."""
+    return bool(a.strip()) and collapse(a) == collapse(b) or similar(a, b)
 
 
 def _check_insertions(section, orig, lo, s0, start, span: Span) -> None:
