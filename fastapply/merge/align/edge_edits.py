@@ -19,7 +19,8 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import balanced, brace_follows, bracket_balance, collapse, indent_width, is_generic
+from fastapply.merge.text.lines import (balanced, brace_follows, bracket_balance, collapse, indent_width, indentation,
+                                        is_generic)
 from fastapply.merge.text.names import header_name
 
 
@@ -95,7 +96,7 @@ def edited_opener(new: str, old: str) -> bool:
 
     if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
         return False
-    if new[: len(new) - len(new.lstrip())] != old[: len(old) - len(old.lstrip())]:
+    if indentation(new) != indentation(old):
         return False
     lead_new, lead_old = re.findall(r"\w+", new)[:1], re.findall(r"\w+", old)[:1]
     return lead_new == lead_old and difflib.SequenceMatcher(None, new.strip(), old.strip(),

@@ -38,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, indent_width as _width, is_opener
+from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, indent_width as _width, indentation, is_opener
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
@@ -176,7 +176,7 @@ def restore(lines: Sequence[str] | None, renames: Sequence[Rename]) -> list[str]
         if len(at) != 1:
             return None
         line = out[at[0]]
-        out[at[0]] = line[: len(line) - len(line.lstrip())] + r.new.strip()
+        out[at[0]] = indentation(line) + r.new.strip()
     return out
 
 
