@@ -10,6 +10,7 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
+import operator
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -24,14 +25,6 @@ RUNGS = ("exact", "whitespace", "fuzzy")
 
 
 FUZZY_THRESHOLD = 0.9
-
-
-def _eq_exact(a: str, b: str) -> bool:
-    return a == b
-
-
-def _eq_whitespace(a: str, b: str) -> bool:
-    return collapse(a) == collapse(b)
 
 
 def _eq_fuzzy(a: str, b: str) -> bool:
@@ -58,7 +51,7 @@ def _two_headers(a: str, b: str) -> bool:
 
 
 EQUALS: dict[str, Callable[[str, str], bool]] = {  # how two lines compare on each rung
-    "exact": _eq_exact, "whitespace": _eq_whitespace, "fuzzy": _eq_fuzzy,
+    "exact": operator.eq, "whitespace": lambda a, b: collapse(a) == collapse(b), "fuzzy": _eq_fuzzy,
 }
 
 

@@ -61,15 +61,6 @@ def _lead(line: str) -> str | None:
     return m.group(0) if m else None
 
 
-def _changes(a: str, b: str) -> int:
-    """How many separate places differ between two names."""
-    return sum(1 for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal")
-
-
-def _ratio(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
-
-
 def elided_heads(original: Sequence[str], snippet: Sequence[str]) -> list[int]:
     """Snippet lines that open a block, are absent from the original, occur once in the snippet,
     name something (lines.identity), and whose next non-blank line is a marker."""
@@ -111,8 +102,8 @@ def _clear_choice(head: str, options: list[int], original: Sequence[str]) -> int
         other = identity(original[i])
         if other == name:
             scored.append((0, i))
-        elif _ratio(other, name) >= SAME_NAME:
-            scored.append((_changes(other, name), i))
+        elif (m := difflib.SequenceMatcher(None, other, name, autojunk=False)).ratio() >= SAME_NAME:
+            scored.append((sum(op[0] != "equal" for op in m.get_opcodes()), i))  # separate places that differ
     scored.sort()
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
