@@ -19,8 +19,8 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import (balanced, brace_follows, bracket_balance, collapse, indent_width, indentation,
-                                        is_generic)
+from fastapply.merge.text.lines import (SAME_NAME, balanced, brace_follows, bracket_balance, collapse, identity,
+                                        indent_width, indentation, is_generic, is_opener)
 from fastapply.merge.text.names import header_name
 
 
@@ -92,8 +92,6 @@ def edited_opener(new: str, old: str) -> bool:
     children {` -> `for _, c := range children {`), which `same_edit` misses for keyword-led
     lines with a short shared prefix. Named openers (`def test_put_kwargs(self):` beside `def
     test_put(self):`) are left out: a similar name there is more often a new sibling block."""
-    from fastapply.merge.text.lines import SAME_NAME, identity, is_opener
-
     if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
         return False
     if indentation(new) != indentation(old):

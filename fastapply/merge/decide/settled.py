@@ -56,6 +56,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
+from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
@@ -122,8 +123,6 @@ def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: 
     generated check sets: 4 doubts (2 commits), the change reading right in all; other guards
     failing on the new-line reading (a parse error) settle nothing (its change reading wrong
     in 1 of 3)."""
-    from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
-
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
 
 

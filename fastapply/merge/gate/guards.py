@@ -20,7 +20,7 @@ beside it.
 from __future__ import annotations
 
 import re
-
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -29,11 +29,14 @@ from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
 from fastapply.merge.gate.landing import check_definition_kept_twice, check_dropped_definition
-from fastapply.merge.text.markers import count_marker_lines, is_marker
+from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
-    check_unshown_deletions, expected_sections,
+    check_unshown_deletions, expected_sections, marked_deletions,
 )
+from fastapply.merge.gate.unchanged import check_unchanged_suspect
+from fastapply.merge.refuse.refusal import reason
+from fastapply.merge.snippet.sections import split_sections
 from fastapply.merge.text.compare import line_opcodes
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
@@ -109,10 +112,6 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
     an edit gets "unchanged", not a model run)."""
     if snippet is None or list(original) != list(result):
         return None
-    from collections import Counter
-
-    from fastapply.merge.snippet.sections import split_sections
-
     counts = Counter(l.strip() for l in original)
     for section in split_sections(snippet, original):
         shown = [l.strip() for l in section.lines if l.strip()]
@@ -125,8 +124,6 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
                         f"with {_named(shown)} has `{edge[:60]}` at an edge, a line the file does not have "
                         "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
                         "lines with `-`)")
-    from fastapply.merge.gate.unchanged import check_unchanged_suspect  # a tail it would delete, a near twin
-
     return check_unchanged_suspect(original, result, snippet)
 
 
@@ -139,9 +136,6 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     shown are seldom what a commit deletes. The snippet cannot say which it means."""
     if snippet is None:
         return None
-    from fastapply.merge.gate.snippet_checks import marked_deletions
-    from fastapply.merge.text.markers import is_marker, marker_like
-
     first = next((l for l in snippet if l.strip()), None)
     if first is None or is_marker(first) or marker_like(first.strip()):
         return None
@@ -153,8 +147,6 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     marked = marked_deletions(snippet)
     if not lost or all(l in marked for l in lost):
         return None
-    from fastapply.merge.refuse.refusal import reason
-
     return reason("would-delete-edge",
                   f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
                   "first line", "start the snippet with a marker (`... existing code ...`) to keep them, or show them "

@@ -51,6 +51,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.lines import brace_follows, distinctive, indent_len, indent_width as _depth
+from fastapply.merge.text.compare import line_opcodes, origins
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
@@ -196,8 +197,6 @@ def definition_split(original: Sequence[str], result: Sequence[str],
     line at the header's depth or shallower), taking over its repeated lines and dropping
     `lost`, one of its distinctive lines (`check_definition_split`); else None. With the
     `snippet`, a header it pins from above (`_pinned_above`) is no split."""
-    from fastapply.merge.text.compare import line_opcodes, origins
-
     orig_of = origins(line_opcodes(original, result))
     new = [j for j in range(len(result)) if j not in orig_of]
     kept = set(orig_of.values())

@@ -45,6 +45,8 @@ from typing import Sequence
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
 from fastapply.merge.text.names import defined_name, header_name
+from fastapply.merge.snippet.sections import split_sections
+
 
 def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
     """(name, indentation) pairs that one block defines twice: two lines at the same indentation
@@ -151,8 +153,6 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
 def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
     """The lines (stripped) a snippet shows right next to its markers: each section's first
     non-blank line after a marker and its last non-blank line before one."""
-    from fastapply.merge.snippet.sections import split_sections
-
     out: set[str] = set()
     for section in split_sections(snippet, original):
         shown = [line.strip() for line in section.lines if line.strip()]

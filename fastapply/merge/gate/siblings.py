@@ -51,7 +51,7 @@ from typing import Sequence
 from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, distinctive, identity,
                                         indent_width as _indent, is_generic, is_opener)
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.markers import marker_like
+from fastapply.merge.text.markers import is_elision, marker_like
 from fastapply.merge.text.names import header_name
 
 def renamed(old: str, new: str) -> bool:
@@ -110,8 +110,6 @@ def is_test_opener(line: str) -> bool:
 
 
 def _is_marker(line: str, known: frozenset[str]) -> bool:
-    from fastapply.merge.text.markers import is_elision
-
     text = line.strip()
     return text not in known and (is_elision(line, known) or marker_like(text))
 

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from fastapply.merge.text.lines import blank_ends
+from fastapply.merge.text.compare import line_opcodes
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -70,8 +71,6 @@ def join_lines(lines: list[str], like: Text) -> str:
 
 
 def _join_mixed(lines: list[str], like: Text) -> str:
-    from fastapply.merge.text.compare import line_opcodes  # compare builds on lines.py, not on this module
-
     ends = [like.newline] * len(lines)
     for tag, i1, i2, j1, _ in line_opcodes(like.lines, lines):
         if tag == "equal":
