@@ -191,8 +191,6 @@ def check_unshown_deletions(
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
     marked = marked_deletions(snippet)
-    from collections import Counter
-
     counts = Counter(l.strip() for l in original)
     ops = line_opcodes(original, result)
     gone = deleted_lines(ops)
@@ -278,8 +276,6 @@ def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str
 def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse when a distinctive line that occurs once in the original occurs more often in the
     result than the snippet shows it (a pasted twin of existing code)."""
-    from collections import Counter
-
     before = Counter(original)
     after = Counter(result)
     shown = Counter(l.strip() for l in snippet)
