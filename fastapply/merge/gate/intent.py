@@ -12,7 +12,7 @@ file the planner did not mean. This module reads the instruction for that one th
                                    are not targets
     check_removals(original, result, instruction)
                                    a Refusal (kind unshown-deletion) when the original defines a
-                                   target (gate/repeats.defined_name) and the result keeps every one
+                                   target (text/names.defined_name) and the result keeps every one
                                    of those definition lines; else None
 
 The instruction only ever refuses: it never chooses a reading or writes a file (issue 19: "the
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from fastapply.merge.gate.repeats import defined_name
+from fastapply.merge.text.names import defined_name
 from fastapply.merge.refuse.refusal import Line, Refusal
 
 _VERB = re.compile(
