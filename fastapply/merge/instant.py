@@ -39,7 +39,7 @@ from dataclasses import replace
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
-from fastapply.merge.gate import guards, intent
+from fastapply.merge.gate import guards, intent, replaced
 from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
@@ -64,7 +64,7 @@ def instant_merge(
     (gate/intent.py)."""
     result = _instant(original, snippet, language, path)
     if result.merged:
-        kept = intent.check_removals(original, result.text, instruction) if isinstance(instruction, str) else None
+        kept = _last_checks(original, snippet, result.text, instruction)
         if kept is None:
             return result
         return MergeResult(None, kept.sentence, result.method, result.rung, result.text, refusal=kept)
@@ -76,6 +76,15 @@ def instant_merge(
     except Exception as exc:  # describing a refusal must never turn it into a crash
         refusal = Refusal("form", result.refused_reason or "refused", FORM_FIX, detail={"error": type(exc).__name__})
     return replace(result, refused_reason=refusal.sentence, refusal=refusal)
+
+
+def _last_checks(original: str, snippet: str, text: str, instruction: str | None) -> Refusal | None:
+    """The checks on the file about to be written, whichever merger wrote it: the instruction's
+    (gate/intent.py) and a replaced statement kept beside its replacement (gate/replaced.py)."""
+    if isinstance(instruction, str) and (kept := intent.check_removals(original, text, instruction)) is not None:
+        return kept
+    return replaced.check_replaced_kept(split_text(original).lines, split_text(text).lines,
+                                        unfence(split_text(snippet).lines))
 
 
 def _instant(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
