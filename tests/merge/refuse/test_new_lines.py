@@ -136,3 +136,22 @@ def test_a_new_block_read_as_a_renamed_one_is_offered_the_original_opener_after_
     second = instant_merge(ROUTES, revise(NEW_ROUTE, stays[0]), language="javascript")
     block = "admin.get('/', function(req, res){\n  res.send('Hello World');\n});\n\n"
     assert second.merged and second.text == ROUTES.replace("blog.get('/'", block + "blog.get('/'")
+
+
+def test_a_new_line_like_no_original_line_is_offered_each_place_at_its_depth():
+    """`log_event('saving')` resembles no line and shares no name with one: the planner, told to show
+    the lines around its change, shows them where it means; each place at the line's own depth is
+    offered (depth_places), and the one the intent has merges right."""
+    from fastapply.evaluation.retry import retry_example
+    from fastapply.merge.refuse.new_lines import depth_places
+    from fastapply.merge.refuse.reading import read_input
+
+    original = ("import os\n\n\ndef load(path):\n    with open(path) as f:\n        data = f.read()\n    return data\n\n\n"
+                "def save(path, data):\n    with open(path, \"w\") as f:\n        f.write(data)\n    return True\n")
+    snippet = "# ... existing code ...\n    log_event('saving')\n# ... existing code ...\n"
+    expected = original.replace('    with open(path, "w")', "    log_event('saving')\n    with open(path, \"w\")")
+    inp = read_input(original, snippet, "python")
+    assert depth_places(inp, inp.sections[0]) == [3, 5, 9, 11]  # before each line indented 4, never a `def`
+    assert depth_places(inp, inp.sections[0], limit=2) == [3, 11]
+    row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "python"})
+    assert (row["first"], row["second"]) == ("refused", "right")
