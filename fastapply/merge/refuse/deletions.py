@@ -27,7 +27,7 @@ def _holds_once(inp: Input, k: int) -> bool:
     return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
 
 
-def _places(inp: Input, texts: list[str]) -> list[int]:
+def run_places(inp: Input, texts: list[str]) -> list[int]:
     """Original indexes where the stripped `texts` stand one after the other (blank lines skipped):
     the place of the first."""
     content = [i for i, line in enumerate(inp.original) if line.strip()]
@@ -66,7 +66,7 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             texts = [inp.snippet[k].strip() for k in tail]
             anchor = where[inp.snippet[anchors[-1]].strip()]
             after = _content_from(inp, anchor + 1, 1, +1)
-            fits = [p for p in _places(inp, texts) if anchor < p < hi
+            fits = [p for p in run_places(inp, texts) if anchor < p < hi
                     and p not in after]
             for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
                 end = _content_from(inp, p, len(texts), +1)[-1]
@@ -82,7 +82,7 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             texts = [inp.snippet[k].strip() for k in head]
             first = where[inp.snippet[anchors[0]].strip()]
             before = _content_from(inp, first - 1, len(texts), -1)
-            fits = [p for p in _places(inp, texts) if lo < p and _content_from(inp, p, len(texts), +1)[-1] < first
+            fits = [p for p in run_places(inp, texts) if lo < p and _content_from(inp, p, len(texts), +1)[-1] < first
                     and p not in before[-1:]]
             fits = fits[::-1]  # nearest the anchor first
             for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
@@ -96,3 +96,4 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
                     if opt not in out:
                         out.append(opt)
     return tuple(out)
+

@@ -25,6 +25,7 @@ import difflib
 import re
 
 from fastapply.merge.refuse.deletions import deletion_edges
+from fastapply.merge.refuse.unpinned import unpinned
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
@@ -264,7 +265,7 @@ def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
     if refusal.kind == "out-of-order":
         return refusal
     shown = deletion_edges(inp) if refusal.kind == "no-change" else ()  # a deletion shown at a repeated edge
-    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown if o not in refusal.options))
+    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) if o not in refusal.options))
     return refusal.with_(options=refusal.options + extra) if extra else refusal
 
 

@@ -210,7 +210,7 @@ def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None =
         above = j - 1
         while above >= 0 and not inp.original[above].strip():
             above -= 1
-        ats.extend(i for i in dict.fromkeys((above, j - 1)) if 0 <= i and i not in ats)
+        ats.extend(i for i in dict.fromkeys((above, j - 1, j)) if 0 <= i and i not in ats)
     return ats if len(ats) <= limit else ats[: limit // 2] + ats[len(ats) - (limit - limit // 2):]
 
 
