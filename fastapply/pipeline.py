@@ -33,7 +33,7 @@ from fastapply.decoding.engine import ChunkPolicy
 from fastapply.decoding.sampling import SamplingParams
 from fastapply.decoding.stats import DecodeStats
 from fastapply.errors import InputError, MissingExtraError, RemoteError
-from fastapply.merge.gate import answer_checks, guards
+from fastapply.merge.gate import answer_checks, guards, intent
 from fastapply.merge.text import syntax
 from fastapply.merge.instant import MergeResult, instant_merge
 from fastapply.merge.refuse.refusal import Refusal
@@ -136,7 +136,7 @@ class EditStream:
         if strategy != "model":
             if merge is None:
                 t0 = time.perf_counter()
-                merge = instant_merge(original, snippet, language=language, path=path)
+                merge = instant_merge(original, snippet, language=language, path=path, instruction=instruction)
                 merge_s = time.perf_counter() - t0
             self.merge, self._merge_s = merge, merge_s
             if self.merge.merged or strategy == "instant":
@@ -257,6 +257,9 @@ class EditStream:
             failure = guards.GuardFailure("duplicates", seam) if seam else guards.check_answer(
                 prompts.to_lf(self.original), prompts.to_lf(self.snippet), prompts.to_lf(final),
                 language=self.language)
+            if failure is None:  # the instruction only ever refuses (merge/gate/intent.py)
+                kept = intent.check_removals(self.original, final, self.instruction)
+                failure = guards.GuardFailure("intent", kept.sentence) if kept is not None else None
         else:
             failure = guards.GuardFailure("closed", "the model did not close its answer (max tokens or the context ran out)")
         if failure is None:

@@ -108,6 +108,26 @@ def test_a_model_answer_that_fails_a_guard_is_not_complete():
     assert "deletions guard" in r.summary_line()
 
 
+HELPER = "def f():\n    a = 1\n    return a\n\n\ndef old_helper():\n    return 2\n"
+HELPER_EDITED = "def f():\n    a = 10\n    return a\n\n\ndef old_helper():\n    return 2\n"
+HELPER_SNIPPET = "def f():\n    a = 10\n    return a\n# ... existing code ...\n"
+
+
+def test_the_instruction_refuses_a_model_answer_that_keeps_what_it_says_to_remove():
+    # the answer applies the snippet but keeps old_helper, which the instruction says to delete
+    said = "Change f to return 10 and remove the unused `old_helper`"
+    r = apply_edit(HELPER, HELPER_SNIPPET, said, strategy="model", loaded=FakeLoaded(HELPER_EDITED))
+    assert not r.complete and r.guard == "intent" and "`old_helper`" in r.guard_reason
+    kept = apply_edit(HELPER, HELPER_SNIPPET, "Change f to return 10", strategy="model", loaded=FakeLoaded(HELPER_EDITED))
+    assert kept.complete and kept.text == HELPER_EDITED
+
+
+def test_the_instruction_refuses_an_instant_merge_that_keeps_what_it_says_to_remove():
+    r = apply_edit(HELPER, HELPER_SNIPPET, "Return 10 from f and remove old_helper()", strategy="instant")
+    assert not r.complete and r.refusal.kind == "unshown-deletion" and "line 6" in r.refused_reason
+    assert apply_edit(HELPER, HELPER_SNIPPET, "Return 10 from f", strategy="instant").text == HELPER_EDITED
+
+
 def test_auto_guards_the_model_answer_after_an_instant_refusal():
     original = "def f():\n    x = 1\n    return 2\n\n\ndef g():\n    x = 1\n    return 2\n"
     snippet = "# ... existing code ...\n    x = 1\n    return 3\n# ... existing code ...\n"

@@ -256,7 +256,8 @@ Merge = Callable[[dict, str], "object"]  # (example, snippet) -> a MergeResult (
 def _instant(example: dict, snippet: str):
     from fastapply.merge.instant import instant_merge
 
-    return instant_merge(example["original"], snippet, language=example.get("language"), path=example.get("path"))
+    return instant_merge(example["original"], snippet, language=example.get("language"), path=example.get("path"),
+                         instruction=example.get("instruction"))
 
 
 def _outcome(result, expected: str) -> str:

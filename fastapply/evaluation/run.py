@@ -45,7 +45,7 @@ def instant_apply_fn(original: str, snippet: str, instruction: str | None = None
     """The instant strategy alone: `instant_merge`, never a model."""
     from fastapply.merge.instant import instant_merge
 
-    result = instant_merge(original, snippet, language=language, path=path)
+    result = instant_merge(original, snippet, language=language, path=path, instruction=instruction)
     return InstantOutcome(result.text or "", result.merged, result.refused_reason, result.method, result.rung)
 
 

@@ -39,7 +39,7 @@ from dataclasses import replace
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
-from fastapply.merge.gate import guards
+from fastapply.merge.gate import guards, intent
 from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
@@ -55,12 +55,20 @@ def _refuse(reason: str, method: str | None = None) -> MergeResult:
 
 
 def instant_merge(
-    original: str, snippet: str, *, language: str | None = None, path: str | None = None
+    original: str, snippet: str, *, language: str | None = None, path: str | None = None,
+    instruction: str | None = None,
 ) -> MergeResult:
     """Merge `snippet` into `original` without a model; refuse rather than guess. A refusal
-    carries its `Refusal` (explain.py), whose sentence is `refused_reason`."""
+    carries its `Refusal` (explain.py), whose sentence is `refused_reason`. `instruction` (the
+    planner's intent) only ever refuses: a result that still defines what it says to remove
+    (gate/intent.py)."""
     result = _instant(original, snippet, language, path)
-    if result.merged or result.refusal is not None:
+    if result.merged:
+        kept = intent.check_removals(original, result.text, instruction) if isinstance(instruction, str) else None
+        if kept is None:
+            return result
+        return MergeResult(None, kept.sentence, result.method, result.rung, result.text, refusal=kept)
+    if result.refusal is not None:
         return result
     try:
         refusal = explain(original, snippet, result.refused_reason or "", result.candidate,

@@ -51,7 +51,7 @@ class ApplyRun:
 async def instant_off_worker(server: Server, body: ApplyRequest) -> tuple[MergeResult, float]:
     """The instant merge in a merge worker process, never on the model worker: (result, seconds).
     Cancelling the awaiting task (the client left) kills the worker."""
-    return await server.merges.merge(body.original, body.snippet, body.language, body.path)
+    return await server.merges.merge(body.original, body.snippet, body.language, body.path, body.instruction)
 
 
 async def start(server: Server, request: Request, body: ApplyRequest) -> ApplyRun:

@@ -136,7 +136,7 @@ class MergePool:
     # -- merging ----------------------------------------------------------------------------------
 
     async def merge(self, original: str, snippet: str, language: str | None = None,
-                    path: str | None = None) -> tuple[MergeResult, float]:
+                    path: str | None = None, instruction: str | None = None) -> tuple[MergeResult, float]:
         """The instant merge in a worker: (result, seconds). Cancelling the calling task kills it."""
         async with self._turns:
             slot = self._free.pop()
@@ -145,7 +145,7 @@ class MergePool:
             try:
                 proc = await self._worker(slot)
                 result, seconds = await asyncio.wait_for(
-                    _round_trip(proc, (original, snippet, language, path)), self.timeout_s)
+                    _round_trip(proc, (original, snippet, language, path, instruction)), self.timeout_s)
                 done = True
                 return result, seconds
             except asyncio.TimeoutError:
@@ -209,9 +209,9 @@ def worker_main() -> None:
         if len(header) < _HEADER.size:
             return
         (size,) = _HEADER.unpack(header)
-        original, snippet, language, path = pickle.loads(requests.read(size))
+        original, snippet, language, path, instruction = pickle.loads(requests.read(size))
         t0 = time.perf_counter()
-        result = instant_merge(original, snippet, language=language, path=path)
+        result = instant_merge(original, snippet, language=language, path=path, instruction=instruction)
         data = pickle.dumps((result, time.perf_counter() - t0), protocol=pickle.HIGHEST_PROTOCOL)
         answers.write(_HEADER.pack(len(data)) + data)
         answers.flush()

@@ -24,8 +24,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import reason
-from fastapply.merge.text.lines import bracket_balance, is_generic
-from fastapply.merge.text.conventions import indent_width as _indent
+from fastapply.merge.text.lines import bracket_balance, indent_width as _indent, is_generic
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
 

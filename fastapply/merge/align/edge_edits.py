@@ -19,8 +19,9 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
-from fastapply.merge.text.conventions import indent_width
+from fastapply.merge.text.lines import (SAME_NAME, balanced, brace_follows, bracket_balance, collapse, identity,
+                                        indent_width, indentation, is_generic, is_opener)
+from fastapply.merge.text.names import header_name
 
 
 class EdgeDoubt(Exception):
@@ -91,11 +92,9 @@ def edited_opener(new: str, old: str) -> bool:
     children {` -> `for _, c := range children {`), which `same_edit` misses for keyword-led
     lines with a short shared prefix. Named openers (`def test_put_kwargs(self):` beside `def
     test_put(self):`) are left out: a similar name there is more often a new sibling block."""
-    from fastapply.merge.text.lines import SAME_NAME, identity, is_opener
-
     if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
         return False
-    if new[: len(new) - len(new.lstrip())] != old[: len(old) - len(old.lstrip())]:
+    if indentation(new) != indentation(old):
         return False
     lead_new, lead_old = re.findall(r"\w+", new)[:1], re.findall(r"\w+", old)[:1]
     return lead_new == lead_old and difflib.SequenceMatcher(None, new.strip(), old.strip(),
@@ -213,24 +212,6 @@ def _first_member(ins: Sequence[str], inner: str | None) -> bool:
             or indent_width(inner) <= indent_width(ins[0]))
 
 
-_NOT_NAMES = frozenset("func function def fn sub if for while switch catch return new await async".split())
-# A definition header: modifiers, types or a keyword (`public static int`, `def`, `func (s *T)`),
-# an optional qualifier (`Shop::`, `Shop:`, `self.`), the name, its parameter list.
-_HEADER = re.compile(r"^(?:func\s*\([^)]*\)\s*)?(?:[\w$<>\[\],]+\s+)*(?:[\w$]+(?:::|:|\.))?([A-Za-z_$][\w$]*)\s*\(")
-_STATEMENT_WORDS = frozenset("return if for while switch catch await yield throw new else echo print elif when".split())
-
-
-def header_name(line: str) -> str | None:
-    """The name a line defines when it reads as a definition header (`delta` of `int Shop::delta(int
-    x) {`, of `public function delta($x)`, of `def delta(self):`), else None: a statement (`return
-    f(x)`, `x = f(y);`, `en: f('en'),`) defines nothing."""
-    text = line.strip()
-    if not text or text.endswith((";", ",")) or text.split()[0].rstrip("(") in _STATEMENT_WORDS:
-        return None
-    m = _HEADER.match(text)
-    return m.group(1) if m is not None and m.group(1) not in _NOT_NAMES else None
-
-
 def another_definition(new: Sequence[str], old: Sequence[str]) -> bool:
     """The first non-blank lines of `new` and `old` are both definition headers (they open a
     block, on their line or on the next one as a lone `{`) that define different names
@@ -243,9 +224,9 @@ def another_definition(new: Sequence[str], old: Sequence[str]) -> bool:
     return a is not None and b is not None and a != b
 
 
-def _header(body: Sequence[str]) -> bool:
-    text = body[0].strip()
-    return opens_block(body[0]) or bool(_KEYWORD_HEADER.match(text)) or _allman(body, 0)
+def _header(lines: Sequence[str], k: int = 0) -> bool:
+    """lines[k] opens a block: on its line, by its keyword (`def x` ... `end`), or Allman style."""
+    return opens_block(lines[k]) or bool(_KEYWORD_HEADER.match(lines[k].strip())) or brace_follows(lines, k, 2)
 
 
 def _block_size(lines: Sequence[str]) -> int:
@@ -291,15 +272,8 @@ def _sibling_header(beyond: Sequence[str], forward: bool) -> bool:
             continue
         if not forward:
             return bracket_balance([line]) < 0
-        return opens_block(line) or bool(_KEYWORD_HEADER.match(text)) or _allman(beyond, beyond.index(line))
+        return _header(beyond, beyond.index(line))
     return False
-
-
-def _allman(lines: Sequence[str], k: int) -> bool:
-    """Line k is a header whose block opens on the next non-blank line, a lone `{` (Allman style:
-    C#, PHP's PSR-12 methods)."""
-    nxt = next((l for l in lines[k + 1 : k + 3] if l.strip()), None)
-    return nxt is not None and nxt.strip() == "{" and indent_width(nxt) == indent_width(lines[k])
 
 
 # A definition opened by a keyword and closed by `end` (Ruby, Lua, Elixir, Julia).
@@ -355,16 +329,11 @@ def whole_blocks(lines: Sequence[str]) -> bool:
         if _KEYWORD_HEADER.match(body[0].strip()):  # `def x` ... `end`
             return (body[-1].strip() == "end" and indent[-1] == indent[0]
                     and all(i > indent[0] for i in indent[1:-1]))
-        if not _allman(body, 0):
+        if not brace_follows(body, 0, 2):
             return False
         body, indent = body[1:], indent[1:]  # the block from its lone `{`
     if bracket_balance(body[:1]) > 0:
-        depth = 0
-        for line in body:
-            depth += bracket_balance([line])
-            if depth < 0:
-                return False
-        return depth == 0 and indent[-1] == indent[0] and min(indent) == indent[0]
+        return balanced(body) and indent[-1] == indent[0] and min(indent) == indent[0]
     return all(i > indent[0] for i in indent[1:])
 
 

@@ -115,7 +115,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
         raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
     if rank[0]:
         raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)],
-                        note=unbalanced_note(sec, orig, start, end))
+                        note=unbalanced_note(sec, start, end))
     return Span(start, end, "exact"), (list(t.lead) if (start, end) in inserted else []) + list(sec)
 
 
@@ -231,7 +231,7 @@ def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> 
             f"(`{orig[at].strip()[:60]}`) or be a new line, which the unchanged line above or below it would settle")
 
 
-def unbalanced_note(sec: Sequence[str], orig: Sequence[str], start: int, end: int) -> str:
+def unbalanced_note(sec: Sequence[str], start: int, end: int) -> str:
     """Why a section's only place is doubted: the original lines it would replace there do not
     open and close brackets as its own lines do (`]` read as replaced by `])`, or a block's end
     cut off), so either the change is there or the section belongs around other lines."""

@@ -10,12 +10,14 @@ what a `Section` holds.
 from __future__ import annotations
 
 import difflib
+import operator
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from fastapply.merge.align.anchors import Span
-from fastapply.merge.align.edge_edits import another_definition, header_name, same_edit, similar
-from fastapply.merge.text.lines import SAME_NAME, bracket_balance, collapse, is_generic
+from fastapply.merge.align.edge_edits import another_definition, same_edit, similar
+from fastapply.merge.text.lines import SAME_NAME, balanced, bracket_balance, collapse, is_generic
+from fastapply.merge.text.names import header_name
 from fastapply.merge.snippet.sections import Section
 
 
@@ -23,14 +25,6 @@ RUNGS = ("exact", "whitespace", "fuzzy")
 
 
 FUZZY_THRESHOLD = 0.9
-
-
-def _eq_exact(a: str, b: str) -> bool:
-    return a == b
-
-
-def _eq_whitespace(a: str, b: str) -> bool:
-    return collapse(a) == collapse(b)
 
 
 def _eq_fuzzy(a: str, b: str) -> bool:
@@ -48,7 +42,7 @@ def _eq_fuzzy(a: str, b: str) -> bool:
 
 def _two_headers(a: str, b: str) -> bool:
     """Two definition headers naming different things: `public function delta($x)` is not
-    `public function beta($x)` however alike they read (edge_edits.header_name). Names at least
+    `public function beta($x)` however alike they read (text.names.header_name). Names at least
     lines.SAME_NAME alike are one definition renamed (`acceptsLanguages` -> `acceptsLanguage`)."""
     x, y = header_name(a), header_name(b)
     if x is None or y is None or x == y:
@@ -57,7 +51,7 @@ def _two_headers(a: str, b: str) -> bool:
 
 
 EQUALS: dict[str, Callable[[str, str], bool]] = {  # how two lines compare on each rung
-    "exact": _eq_exact, "whitespace": _eq_whitespace, "fuzzy": _eq_fuzzy,
+    "exact": operator.eq, "whitespace": lambda a, b: collapse(a) == collapse(b), "fuzzy": _eq_fuzzy,
 }
 
 
@@ -196,7 +190,7 @@ def locate(
             err.near = next((o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None)
             raise err
     if not pick_first:
-        _check_insertions(section, orig, lo, hi, s0, start, span)
+        _check_insertions(section, orig, lo, s0, start, span)
     return span
 
 
@@ -236,14 +230,7 @@ def closes_own_block(rest: Sequence[str]) -> bool:
     inserted after the head's run (a block moved or added there), not stretched over original
     lines to a `}` further down."""
     code = [line for line in rest if line.strip()]
-    if not code or not is_generic(code[-1]) or bracket_balance(code[-1:]) >= 0:
-        return False
-    depth = 0
-    for line in code:
-        depth += bracket_balance([line])
-        if depth < 0:
-            return False
-    return depth == 0
+    return bool(code) and is_generic(code[-1]) and bracket_balance(code[-1:]) < 0 and balanced(code)
 
 
 OWN_BLOCK_RATIO = 2  # original lines a generic closing tail would replace, per line of the block
@@ -282,17 +269,11 @@ def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
 
 
 def _similar(a: str, b: str) -> bool:
-    ca, cb = collapse(a), collapse(b)
-    if not ca or not cb:
-        return False
-    if ca == cb:
-        return True
-    if min(len(ca), len(cb)) < 5:
-        return False  # `}` vs `})`: too short to say anything
-    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
+    """Equal but for whitespace (and not blank), or `edge_edits.similar`."""
+    return bool(a.strip()) and collapse(a) == collapse(b) or similar(a, b)
 
 
-def _check_insertions(section, orig, lo, hi, s0, start, span: Span) -> None:
+def _check_insertions(section, orig, lo, s0, start, span: Span) -> None:
     """Lines a section shows before its first anchored line are read as insertions before the
     span. When one of them resembles an original line just before the span, it may instead be a
     changed version of that line (the snippet left out the context that would tell): refuse."""

@@ -147,15 +147,10 @@ def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str
     if stretch is None:
         return None
     start, end, forms = stretch
-    try:
-        placed = place(i, cursor, start, end, pinned=True)
-    except Exception:  # Ambiguous, Unplaceable: the stretch settles nothing
-        return None
+    placed = _place_within(place, i, cursor, start, end)
     if placed is None:
         return None
     span, lines = placed
-    if not start <= span.start <= span.end <= end:
-        return None
     if not any(span.start <= o < span.end and orig[o] not in lines for o in forms):
         return None  # the changed line replaces no old form of it: it was no edit of one
     return placed
@@ -167,20 +162,22 @@ def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str
 def open_depth(lines: Sequence[str]) -> int:
     """How many blocks `lines` open and leave open: the final running bracket depth above the
     lowest it reached (a section that closes one block and opens two leaves two open)."""
-    depth = lowest = 0
-    for line in lines:
-        depth += bracket_balance([line])
-        lowest = min(lowest, depth)
+    depth, lowest = _depths(lines)
     return depth - lowest
 
 
 def closed_depth(lines: Sequence[str]) -> int:
     """How many blocks `lines` close that they did not open: minus the lowest running depth."""
+    return -_depths(lines)[1]
+
+
+def _depths(lines: Sequence[str]) -> tuple[int, int]:
+    """The final running bracket depth of `lines` and the lowest it reached (0 at most)."""
     depth = lowest = 0
     for line in lines:
         depth += bracket_balance([line])
         lowest = min(lowest, depth)
-    return -lowest
+    return depth, lowest
 
 
 def enclosed_places(prev: Sequence[str], sec: Sequence[str], orig: Sequence[str], cursor: int,
@@ -215,7 +212,12 @@ def enclosed_place(place: Callable, i: int, prev: Sequence[str] | None, sec: Seq
     if len(inside) != 1 or len(ordered) < 2:
         return None
     start = inside[0]
-    end = next((p for p in ordered if p > start), hi)
+    return _place_within(place, i, cursor, start, next((p for p in ordered if p > start), hi))
+
+
+def _place_within(place: Callable, i: int, cursor: int, start: int, end: int):
+    """(span, lines) for section `i` placed by `place(i, cursor, start, end, pinned=True)` inside
+    [start, end), or None: it cannot be placed there without doubt, or lands outside."""
     try:
         placed = place(i, cursor, start, end, pinned=True)
     except Exception:  # Ambiguous, Unplaceable: the stretch settles nothing

@@ -55,11 +55,13 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.gate import guards, landing, snippet_checks
+from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
+from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
-from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.conventions import Text, indent_width as _depth, join_lines, split_text
-from fastapply.merge.text.lines import bracket_balance
+from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.conventions import Text, join_lines, split_text
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
+from fastapply.merge.text.names import keyword_name
 
 
 def copied(orig: Text, text: str, snip_lines: list[str], diff_snippet: list[str] | None) -> str | None:
@@ -80,6 +82,7 @@ def passes_all(orig: Text, lines: list[str], snip_lines: list[str], language: st
                           snippet="\n".join(snip_lines))
             or snippet_checks.check_unshown_deletions(orig.lines, lines, snip_lines, strict=True)
             or guards.check_head_dropped(orig.lines, lines, snip_lines)
+            or guards.check_tail_dropped(orig.lines, lines, snip_lines)
             or landing.check_definition_split(orig.lines, lines, snip_lines)
             or copied(orig, text, snip_lines, diff_snippet)):
         return None
@@ -121,8 +124,6 @@ def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: 
     generated check sets: 4 doubts (2 commits), the change reading right in all; other guards
     failing on the new-line reading (a parse error) settle nothing (its change reading wrong
     in 1 of 3)."""
-    from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
-
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
 
 
@@ -138,21 +139,11 @@ def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language:
     A snippet that opens a section with a changed exit after a marker cannot show the old exit
     it replaces; kept, it would leave the new one dead. Not for a new line that is no exit
     (a call after a `return` may be a misplaced line; that stays refused)."""
-    from fastapply.merge.gate.unreachable import is_complete_exit
-
-    shown_lines = {line.strip() for line in snip_lines}
-    ops = line_opcodes(orig.lines, lines)
-    kept = {j for tag, _i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
-    for tag, _i1, _i2, j1, j2 in ops:
-        if tag not in ("insert", "replace"):
-            continue
-        first = next((k for k in range(j1, j2) if lines[k].strip()), None)
-        before = next((k for k in range(j1 - 1, -1, -1) if lines[k].strip()), None)
-        if first is None or before is None or before not in kept:
-            continue
+    shown_lines, complete = {line.strip() for line in snip_lines}, unreachable.is_complete_exit
+    for before, _i, first in unreachable.kept_then_added(lines, line_opcodes(orig.lines, lines)):
         old, new = lines[before], lines[first]
         word = _EXIT_WORD.match(old.strip())
-        if (not word or not is_complete_exit(old) or not is_complete_exit(new) or _depth(old) != _depth(new)
+        if (not word or not complete(old) or not complete(new) or _depth(old) != _depth(new)
                 or not new.strip().startswith(word.group(1)) or old.strip() in shown_lines):
             continue
         return passes_all(orig, lines[:before] + lines[before + 1 :], snip_lines, language, shown, diff_snippet)
@@ -190,15 +181,6 @@ def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippe
 
 # --------------------------------------------------------------------------- the relanded reading
 
-_NAME = re.compile(r"(?:def|fn|func|function|fun|sub|class|struct|trait|enum|interface|module|impl)\s+"
-                   r"(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
-
-
-def defined_name(header: str) -> str | None:
-    """The name a definition header defines (`def test_x(runner):` -> `test_x`), or None."""
-    m = _NAME.search(header)
-    return m.group(1) if m else None
-
 
 def _shown_whole(block: Sequence[str], snippet: Sequence[str]) -> bool:
     """The block's non-blank lines occur in the snippet in a row (blank lines between them aside)."""
@@ -218,13 +200,10 @@ def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: 
         return None
     j, parent, end, _ = split
     header = result[j]
-    name = defined_name(header.strip())
+    name = keyword_name(header.strip())
     if name is None or any(re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", l) for l in original):
         return None  # not a new name: a copy, rename or move of an existing definition
-    orig_of: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
-        if tag == "equal":
-            orig_of.update({j1 + k: i1 + k for k in range(j2 - j1)})
+    orig_of = origins(line_opcodes(original, result))
     depth = _depth(header)
     a = j  # decorators and other new lines at the header's depth right above it belong to it
     while a > 0 and result[a - 1].strip() and a - 1 not in orig_of and _depth(result[a - 1]) == depth:

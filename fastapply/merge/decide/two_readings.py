@@ -1,27 +1,16 @@
 """The two readings of a lazy snippet: read by the joint and the greedy placement, which one is written.
 
-`two_readings(orig, snip_lines, language, converted, diff_snippet, renames)` places the snippet
-with lazy.py (joint) and greedy.py (one section at a time, skipped above GREEDY_CELLS), guards each
-(gate/finish.py) and decides: the agreed file, one reading by a rule (a twin pasted by one only,
-blank lines only, a new definition laid over an unnamed one by one only, much less deleted, a
-block whose imports the snippet removed, a lone reading
-that passes its stricter guard or is settled by settled.py), or a refusal that carries the best
-candidate, the undecided regions and, between two complete readings, both as `alternatives`.
-Its docstring says each rule; the differences between the readings the snippet settles follow.
+`two_readings` places the snippet with lazy.py (joint) and greedy.py (one section at a time,
+skipped above GREEDY_CELLS), guards each (gate/finish.py) and decides: the agreed file, one reading
+by a rule (its docstring lists them, each rule's function says when it holds), or a refusal that
+carries the best candidate, the undecided regions and, between two complete readings, both as
+`alternatives`.
 
-## Differences between the readings
-
-`two_readings` writes one reading alone when the other pasted a twin, or when they
-differ in blank lines only, or when one deletes much less than the other. One difference no
-rule can settle is a *final block*: the snippet stops without a marker just before the file's
-short final block, set apart by a blank line. One reading keeps it (the planner left the marker out, as planners often do), the other
-deletes it (the snippet shows the file's end, Morph's convention). Both happen in real commits
-(a trailing `if __name__ == '__main__':` or a circular import removed; an `app.listen(3000)`
-kept), so `differ_by_final_block` names the case and the caller refuses. (Not at the file's
-start: a licence or header comment above the first line a snippet shows is kept by planners
-who leave out the first marker, and commits seldom delete it; a real planner snippet does.)
-
-Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonify`):
+One difference no rule settles is a *final block* (`differ_by_final_block`): the snippet stops
+without a marker just before the file's short final block. One reading keeps it (the planner left
+the marker out, as planners often do), the other deletes it (Morph's convention); both happen in
+real commits (a trailing `if __name__ == '__main__':` removed, an `app.listen(3000)` kept), so the
+caller refuses. Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonify`):
 
     joint                          greedy
     jsonify = json.jsonify         jsonify = json.jsonify
@@ -29,23 +18,10 @@ Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonif
     # backwards compat
     json_available = True
 
-A difference the snippet does settle is *marker context* (repeats.copied_context): when both readings
-paste copies of existing lines (new code shaped like old: a new test after its twin), the line a
-snippet shows right after a marker (or right before one) is context, the existing line the marker
-runs up to. A reading that pastes a second copy of it has read the context as new code; when the
-other reading places it on the original line and copies no such line, it is the one the snippet
-describes (`_keeps_context` adds the deletion checks). Example: the snippet
+One the snippet does settle is *marker context* (`_keeps_context`): the snippet
 `# ... existing code ... / assert out == 'x' / <blank> / def test_new(): ...` appends a test; a
-reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the
-old test has too) pastes `assert out == 'x'` a second time, the other keeps it once.
-
-A reading that lays a new definition over an original one the snippet never names (its
-header gone, `overwritten_definitions`), where the other keeps every header, is the wrong one: a
-snippet that replaces a definition shows or names it.
-
-A block one reading keeps and the other deletes is also settled when the snippet removed
-imports that only the block uses (`orphaned_block`): keeping it would leave it calling names
-the file no longer imports (imports.py reads the import lines).
+reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the old
+test has too) pastes `assert out == 'x'` a second time, the other keeps it once: that one is written.
 
 instant.py (and implied.py and excerpt.py, passed it as `read`) call it; it builds on text/ (and,
 through imports.py, import lines), snippet/, align/, gate/ and the rest of decide/; it does not
@@ -58,7 +34,6 @@ import re
 from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
-from fastapply.merge.align.edge_edits import header_name
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.finish import changed_regions, finish
@@ -70,6 +45,7 @@ from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
 from fastapply.merge.text.lines import blank_ends
 from fastapply.merge.text.markers import is_marker
+from fastapply.merge.text.names import header_name
 
 GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (quadratic) reading is skipped
 
@@ -157,6 +133,7 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
         old_lines = split_text(old.text).lines
         unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
                    or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
+                   or guards.check_tail_dropped(orig.lines, old_lines, snip_lines)
                    or landing.check_definition_split(orig.lines, old_lines, snip_lines))
         if unshown is None:
             return old

@@ -29,6 +29,9 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.gate.kept_code import non_blank, unique_places
+from fastapply.merge.text.compare import copied_lines
+from fastapply.merge.snippet import blocks
+from fastapply.merge.text.markers import is_elision
 
 
 def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | None:
@@ -43,8 +46,6 @@ def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snip
     snippet shows it: of `compare.copied_lines` (lines more frequent than in the original and
     in the snippet), those the original lacks and the snippet shows. (On the real commits' files of 3,200 rows, as if a model had written them:
     no refusal.)"""
-    from fastapply.merge.text.compare import copied_lines
-
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     for line, n in copied_lines(original, result, snippet).items():  # more than the original and the snippet have
@@ -58,9 +59,6 @@ def shown_runs(snippet: Sequence[str], original: Sequence[str]) -> list[list[str
     """Runs of snippet lines (stripped) shown one right after the other: blank lines and `-`
     lines between them aside, a marker or an `@@` line ending a run. Search/replace blocks and
     unified diffs list their deletions themselves: no runs."""
-    from fastapply.merge.snippet import blocks
-    from fastapply.merge.text.markers import is_elision
-
     lines = [l.rstrip("\r") for l in snippet]
     if blocks.looks_like_search_replace(lines) or blocks.looks_like_diff(lines):
         return []

@@ -47,7 +47,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive, indent_len
+from fastapply.merge.text.lines import distinctive, indent_len, indentation
 from fastapply.merge.text.markers import is_marker
 
 _OPEN, _CLOSE = "([{", ")]}"
@@ -138,7 +138,7 @@ MARGIN = 1  # how many more of them the replaced line's place must match than an
 
 def _similar(old: str, new: str) -> bool:
     """Same indentation and most characters shared: `new` reads as an edit of `old`."""
-    if old.strip() == new.strip() or old[: len(old) - len(old.lstrip())] != new[: len(new) - len(new.lstrip())]:
+    if old.strip() == new.strip() or indentation(old) != indentation(new):
         return False
     return difflib.SequenceMatcher(None, old.strip(), new.strip(), autojunk=False).ratio() >= SIMILAR
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _width
+from fastapply.merge.text.lines import indent_width as _width
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.gate.unreachable import PROSE, Ops, added_run_ends, followed_by
 
@@ -143,7 +143,7 @@ def check_closer_before_deeper(
     for last, nxt in added_run_ends(original, result, ops):
         if not _CLOSER.match(result[last].strip()) or nxt is None or _width(result[nxt]) <= _width(result[last]):
             continue
-        if followed_by(snippet, result[last], result[nxt]) or followed_by(original, result[last], result[nxt]):
+        if followed_by(result[last], result[nxt], snippet, original):
             continue
         return (
             f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "

@@ -2,44 +2,25 @@
 
 A refusal is cheap (the model path takes over); a wrong merge is the worst outcome we can
 produce. Each guard is a pure function that returns None when the merge looks right and a
-one-sentence reason a user can act on when it does not:
+one-sentence reason a user can act on when it does not. `run_guards` runs the instant merge's in
+order (the file-level checks here, then with a snippet `check_merge_against_snippet` and the
+checks on added lines, `_check_added_lines`) and returns the first failure; `check_answer` runs
+them all, plus those only a model can fail, on a model's whole-file answer.
 
-- `check_markers_left`  : the result carries more marker lines than the original did;
-- `check_parses`        : the original parsed and the result does not (tree-sitter `has_error`);
-- `check_empty_bodies`  : (answers only) a definition whose body had code in the original is now empty;
-- `check_changed`       : the result is the original unchanged where the snippet may mean a change it cannot show
-                          (also a tail it would delete or a near twin: unchanged.py);
-- `check_file_head`     : the result starts inside a block (the file's head was dropped);
-- `check_deletions`     : far more of the original disappeared than the snippet shows;
-- `check_excerpt_edges` : (answers only) a marker-free excerpt, but the file's start or end is gone.
+Not run on the instant merge: `check_empty_bodies` (on the tuned sets and the grid it refused one
+right merge and no wrong one: ablation of 2026-11-26; a model can empty a body), and
+`check_head_dropped`, which is for a reading no second one confirms (two_readings.two_readings):
+run on every result it would hand the choice to a reading that guesses the other way.
 
-The instant merge runs no `check_empty_bodies`: on the tuned sets and the grid it refused one right
-merge and no wrong one (retired from run_guards, ablation of 2026-11-26); a model can empty a body.
-
-`run_guards` runs them in that order, then (with a snippet) the snippet checks and
-`unreachable.check_code_after_exit` (a new exit laid in front of kept code; its mirror
-`check_code_after_kept_exit`, new code laid after a kept exit),
-`unreachable.check_orphaned_body` (a definition's header removed while its body stays),
-`unreachable.check_pass_added_to_body` (a `pass` added beside statements) and dangling.py's four
-(a new decorator before a blank line, a block comment opened inside an open one, a new closer
-before deeper kept lines; in Ruby, an `end` too many), and returns the
-first failure. `check_head_dropped` (the
-file's first lines dropped above a snippet that opens with no marker) is for a reading no second
-one confirms (two_readings.two_readings): it is a guess either way, and run on every result it would
-hand the choice to a reading that guesses the other way. Ambiguous locations are the
-fifth guard; the locating modules report them themselves, since only they know the places.
-
-This module does not know how a merge was made; it compares the original with the result.
-
-The checks that compare a result with the snippet itself (diff prefixes, snippet lines present,
-deletions the snippet does not show, pasted twins, copied lines) live in snippet_checks.py;
-`check_answer` runs them all on a model's whole-file answer.
+This module does not know how a merge was made; it compares the original with the result. The
+checks that compare a result with the snippet itself live in snippet_checks.py and the modules
+beside it.
 """
 
 from __future__ import annotations
 
 import re
-
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -48,12 +29,16 @@ from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
 from fastapply.merge.gate.landing import check_definition_kept_twice, check_dropped_definition
-from fastapply.merge.text.markers import count_marker_lines, is_marker
+from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
-    check_unshown_deletions, expected_sections,
+    check_unshown_deletions, expected_sections, marked_deletions,
 )
+from fastapply.merge.gate.unchanged import check_unchanged_suspect
+from fastapply.merge.refuse.refusal import reason
+from fastapply.merge.snippet.sections import split_sections
 from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.lines import bracket_balance
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
@@ -128,10 +113,6 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
     an edit gets "unchanged", not a model run)."""
     if snippet is None or list(original) != list(result):
         return None
-    from collections import Counter
-
-    from fastapply.merge.snippet.sections import split_sections
-
     counts = Counter(l.strip() for l in original)
     for section in split_sections(snippet, original):
         shown = [l.strip() for l in section.lines if l.strip()]
@@ -144,8 +125,6 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
                         f"with {_named(shown)} has `{edge[:60]}` at an edge, a line the file does not have "
                         "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
                         "lines with `-`)")
-    from fastapply.merge.gate.unchanged import check_unchanged_suspect  # a tail it would delete, a near twin
-
     return check_unchanged_suspect(original, result, snippet)
 
 
@@ -155,29 +134,48 @@ def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     does not mark those lines deleted (`-`). Morph's convention reads an unmarked start as the
     file's start, so the lines above the snippet's first line go; but planners leave the first
     marker out all the time, and a licence, a package clause or imports above the first line
-    shown are seldom what a commit deletes. The snippet cannot say which it means."""
+    shown are seldom what a commit deletes. The snippet cannot say which it means. The same
+    holds at the file's end (`check_tail_dropped`)."""
+    return _edge_dropped(original, result, snippet, tail=False)
+
+
+def check_tail_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
+    """`check_head_dropped` at the file's end: a result that merely drops the original's last
+    lines below a snippet that stops without a marker (planners leave the last marker out as
+    often as the first; closing lines and the rest of a test are seldom what a commit deletes)."""
+    return _edge_dropped(original, result, snippet, tail=True)
+
+
+def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None,
+                  tail: bool) -> str | None:
     if snippet is None:
         return None
-    from fastapply.merge.gate.snippet_checks import marked_deletions
-    from fastapply.merge.text.markers import is_marker, marker_like
-
-    first = next((l for l in snippet if l.strip()), None)
-    if first is None or is_marker(first) or marker_like(first.strip()):
+    edge = next((l for l in (reversed(snippet) if tail else snippet) if l.strip()), None)
+    if edge is None or is_marker(edge) or marker_like(edge.strip()):
         return None
     ops = [op for op in line_opcodes(original, result) if op[0] != "equal" or any(
         l.strip() for l in original[op[1]:op[2]])]
-    if not ops or ops[0][0] != "delete" or any(l.strip() for l in original[:ops[0][1]]):
+    if not ops:
         return None
-    lost = [l.strip() for l in original[ops[0][1]:ops[0][2]] if l.strip()]
+    op = ops[-1] if tail else ops[0]
+    outside = original[op[2]:] if tail else original[:op[1]]
+    if op[0] != "delete" or any(l.strip() for l in outside):
+        return None
+    lost = [l.strip() for l in original[op[1]:op[2]] if l.strip()]
     marked = marked_deletions(snippet)
     if not lost or all(l in marked for l in lost):
         return None
-    from fastapply.merge.refuse.refusal import reason
-
+    if tail and bracket_balance(original[op[1]:op[2]]) == 0:
+        return None  # a whole trailing block goes (a last function): a commit's usual deletion
+    if tail:
+        return reason("would-delete-edge",
+                      f"the result would drop the file's last {len(lost)} line(s) (`{lost[0][:60]}`) below the "
+                      "snippet's last line", "end the snippet with a marker (`... existing code ...`) to keep them, "
+                      "or show them as `-` lines to delete them", dropped=(op[1], op[2]))
     return reason("would-delete-edge",
                   f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
                   "first line", "start the snippet with a marker (`... existing code ...`) to keep them, or show them "
-                  "as `-` lines to delete them", dropped=(ops[0][1], ops[0][2]))
+                  "as `-` lines to delete them", dropped=(op[1], op[2]))
 
 
 def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:
@@ -262,22 +260,26 @@ def run_guards(
     definition merges) the merge is also checked against the snippet's lines; `rewritten`:
     original ranges replaced by a definition the snippet shows whole (check_unshown_deletions).
     """
-    original_lines = original.split("\n")
-    result_lines = result.split("\n")
-    reason = check_markers_left(original_lines, result_lines)
-    if reason is None:
-        reason = check_changed(original_lines, result_lines, snippet.split("\n") if snippet is not None else None)
-    if reason is None:
-        reason = check_parses(original, result, language)
-    if reason is None:
-        reason = check_file_head(original_lines, result_lines)
-    if reason is None and shown_lines is not None:
-        reason = check_deletions(original_lines, result_lines, shown_lines)
-    if reason is None and snippet is not None:
-        reason = check_merge_against_snippet(original_lines, result_lines, snippet.split("\n"), rewritten)
-    if reason is None and snippet is not None:
-        reason = _check_added_lines(original_lines, result_lines, snippet.split("\n"), language)
-    return reason
+    before, after = original.split("\n"), result.split("\n")
+    shown = snippet.split("\n") if snippet is not None else None
+    return _first(
+        lambda: check_markers_left(before, after),
+        lambda: check_changed(before, after, shown),
+        lambda: check_parses(original, result, language),
+        lambda: check_file_head(before, after),
+        lambda: None if shown_lines is None else check_deletions(before, after, shown_lines),
+        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten),
+        lambda: None if shown is None else _check_added_lines(before, after, shown, language),
+    )
+
+
+def _first(*checks) -> str | None:
+    """The first reason a check returns (each runs only when those before it passed), or None."""
+    for check in checks:
+        reason = check()
+        if reason:
+            return reason
+    return None
 
 
 def _check_added_lines(
@@ -287,7 +289,7 @@ def _check_added_lines(
     dangling.py, and repeats.check_context_opener_twice), sharing one alignment of the original
     with the result. The first failure."""
     ops = line_opcodes(original, result)
-    for check in (
+    return _first(
         lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
         lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language, ops=ops),
         lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
@@ -297,11 +299,7 @@ def _check_added_lines(
         lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
         lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
-    ):
-        reason = check()
-        if reason:
-            return reason
-    return None
+    )
 
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
@@ -311,7 +309,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
     (landing.py), no name defined twice in one block nor a run stuttered around unshown lines
     (repeats.py), no deletion the snippet does not show, every snippet line in the result in
     order and with the snippet's nesting. The first failure's reason, or None."""
-    for check in (
+    return _first(
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
         lambda: check_definition_kept_twice(original, result, snippet),
@@ -323,11 +321,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: check_unshown_deletions(original, result, snippet, rewritten=rewritten),
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),
-    ):
-        reason = check()
-        if reason:
-            return reason
-    return None
+    )
 
 
 # --------------------------------------------------------------------------- whole answers
@@ -342,7 +336,7 @@ class GuardFailure:
     """Which guard refused a result and why, in words a user can act on."""
 
     guard: str  # markers_left | diff_prefix | parses | empty_bodies | deletions | duplicates | snippet_lines | structure | unchanged
-    # (and, from pipeline.py: closed | undecided)
+    # (and, from pipeline.py: closed | undecided | intent)
     reason: str
 
 

@@ -50,8 +50,8 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _depth
-from fastapply.merge.text.lines import distinctive, indent_len
+from fastapply.merge.text.lines import brace_follows, distinctive, indent_len, indent_width as _depth
+from fastapply.merge.text.compare import line_opcodes, origins
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
@@ -76,8 +76,7 @@ def _signature(lines: Sequence[str], k: int, text: str) -> bool:
         return False
     if text.endswith("{"):
         return True
-    nxt = next((x for x in lines[k + 1:] if x.strip()), None)
-    return nxt is not None and nxt.strip() == "{"
+    return brace_follows(lines, k, same_depth=False)
 
 
 def definition_headers(lines: Sequence[str]) -> list[str]:
@@ -198,16 +197,8 @@ def definition_split(original: Sequence[str], result: Sequence[str],
     line at the header's depth or shallower), taking over its repeated lines and dropping
     `lost`, one of its distinctive lines (`check_definition_split`); else None. With the
     `snippet`, a header it pins from above (`_pinned_above`) is no split."""
-    from fastapply.merge.text.compare import line_opcodes
-
-    ops = line_opcodes(original, result)
-    orig_of: dict[int, int] = {}
-    new: list[int] = []
-    for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal":
-            orig_of.update({j1 + k: i1 + k for k in range(j2 - j1)})
-        else:
-            new.extend(range(j1, j2))
+    orig_of = origins(line_opcodes(original, result))
+    new = [j for j in range(len(result)) if j not in orig_of]
     kept = set(orig_of.values())
     counts = Counter(l.strip() for l in original)
     for j in new:

@@ -44,34 +44,8 @@ from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
-from fastapply.merge.align.edge_edits import header_name
-
-_NOT_NAMES = {"if", "for", "while", "switch", "catch", "return", "else", "elif", "with", "function", "new",
-              "typeof", "await", "yield", "match", "loop", "do", "try", "except", "case", "assert", "print",
-              "super", "require", "import", "from", "export", "let", "const", "var", "default"}
-_DEFINES = [
-    re.compile(r"^(?:async\s+)?def\s+(\w+)\s*\("),
-    re.compile(r"^class\s+(\w+)"),
-    re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)\s*\("),
-    re.compile(r"^func\s+(\([^)]*\)\s*\w+)\s*\("),  # a Go method: the receiver is part of the name
-    re.compile(r"^func\s+(\w+)\s*\("),
-    re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)"),
-    re.compile(r"^((?:module\.)?exports\.\w+|[\w$]+\.prototype\.[\w$]+)\s*="),
-    re.compile(r"^([\w$]+)\s*:\s*(?:async\s+)?function\b"),
-    re.compile(r"^['\"]?([\w$]+)['\"]?\s*:\s*\S"),  # an object key (JS, JSON, YAML-like)
-]
-
-
-def defined_name(line: str) -> str | None:
-    """The name `line` defines (`def f(` -> f, `exports.get = ...` -> exports.get, `host: null,`
-    -> host, `func (a T) Len(` -> `(a T) Len`), or None."""
-    text = line.strip()
-    for pattern in _DEFINES:
-        m = pattern.match(text)
-        if m:
-            name = m.group(1)
-            return None if name in _NOT_NAMES else re.sub(r"\s+", " ", name)
-    return None
+from fastapply.merge.text.names import defined_name, header_name
+from fastapply.merge.snippet.sections import split_sections
 
 
 def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
@@ -179,8 +153,6 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
 def marker_context(snippet: Sequence[str], original: Sequence[str]) -> set[str]:
     """The lines (stripped) a snippet shows right next to its markers: each section's first
     non-blank line after a marker and its last non-blank line before one."""
-    from fastapply.merge.snippet.sections import split_sections
-
     out: set[str] = set()
     for section in split_sections(snippet, original):
         shown = [line.strip() for line in section.lines if line.strip()]

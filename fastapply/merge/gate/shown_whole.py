@@ -28,7 +28,7 @@ Two readings of "shown" that need no neighbour:
         attrs.setdefault(...)               def second(*decls, **attrs):
     def second(*decls, **attrs):            # ... existing code ...
 
-This module knows brackets, definition headers (repeats.defined_name), indentation and markers;
+This module knows brackets, definition headers (text.names.defined_name), indentation and markers;
 it does not parse and does not know how the result was made.
 """
 
@@ -38,9 +38,9 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _depth
-from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, is_generic
 from fastapply.merge.text.markers import is_marker
+from fastapply.merge.text.names import defined_name
 
 
 def enclosing_block(lines: Sequence[str], at: int) -> tuple[int, int] | None:
@@ -103,8 +103,6 @@ def _once(original: Sequence[str], result: Sequence[str]) -> set[str]:
 def _header_name(line: str) -> str | None:
     """The name a definition header defines (`def f(`, `func (r T) f(`, `function f(`, `class C`),
     or None; object keys (`name: value`) are no headers here."""
-    from fastapply.merge.gate.repeats import defined_name
-
     if re.match(r"^\s*['\"]?[\w$]+['\"]?\s*:", line):
         return None
     return defined_name(line)

@@ -19,23 +19,10 @@ block's own lead-in right above its opener (a decorator, a comment), or, after t
 opens, original lines other than the ones right after the sibling's block (a new block after
 the sibling ends right before those too).
 
-`check_sibling_overwritten` refuses a result that replaced an original opener line by the
-snippet's new opener at the same indentation when all of these hold (an opener: a line ending
-in `{`, `:`, `do`, ..., a `class` header without one, or a header followed by a lone `{` in
-Allman style; a header `int Shop::beta(` or `func (s *Shop) Beta(` names `beta`/`Beta`):
-
-- the new opener names another block (`renamed`: another leading name or first string literal,
-  `blog.get('/'` -> `admin.get('/'`, `describe('a'` -> `describe('b'`, or a word of a long
-  name replaced, `when given an object` -> `when given an array`, or only a number changed,
-  `/alternate` -> `/alternate2`; not a changed parameter
-  list, not a small rename such as a typo fixed, not a name only extended);
-- the snippet's non-blank line above the new opener is generic (`})`, `}`), a marker, or none,
-  and so is every line of the run right above it (up to a blank line or a marker);
-- unless the opener opens a test (`is_test_opener`), the new block's lines the snippet shows (up
-  to a marker) include no distinctive line that is unique in the original and lies in the
-  overwritten block;
-- after the new block, no distinctive original line follows before a marker or the snippet's end
-  but the one right after the overwritten block (where both readings end the new block).
+`check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`: a line
+ending in `{`, `:`, `do`, ..., a `class` header, an Allman header) by the snippet's new opener at
+the same indentation when the new one names another block (`renamed`) and nothing around it in
+the snippet settles new versus edited (`_unsettled` lists what would).
 
 Worked example (original, snippet, refused merge):
 
@@ -61,11 +48,11 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.align.edge_edits import header_name
-from fastapply.merge.text.conventions import indent_width as _indent
+from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, distinctive, identity,
+                                        indent_width as _indent, is_generic, is_opener)
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_generic, is_opener
-from fastapply.merge.text.markers import marker_like
+from fastapply.merge.text.markers import is_elision, marker_like
+from fastapply.merge.text.names import header_name
 
 def renamed(old: str, new: str) -> bool:
     """True when the opener `new` names another block than `old` (not the same name with other
@@ -123,8 +110,6 @@ def is_test_opener(line: str) -> bool:
 
 
 def _is_marker(line: str, known: frozenset[str]) -> bool:
-    from fastapply.merge.text.markers import is_elision
-
     text = line.strip()
     return text not in known and (is_elision(line, known) or marker_like(text))
 
@@ -149,22 +134,7 @@ def _opens(lines: Sequence[str], k: int) -> bool:
         return False
     if _KEYWORD_OPENER.match(text):
         return True
-    nxt = next((l for l in lines[k + 1:] if l.strip()), None)
-    return nxt is not None and nxt.strip() == "{" and _indent(nxt) == _indent(line)
-
-
-def _block_end(snippet: Sequence[str], k: int) -> int:
-    """Index just past the block that snippet[k] opens: its lone `{` (Allman style), the lines
-    deeper than it, then the closing lines (`}`, `})`, `end`) at its own indentation."""
-    depth = _indent(snippet[k])
-    i = k + 1
-    if i < len(snippet) and snippet[i].strip() == "{" and _indent(snippet[i]) == depth:
-        i += 1
-    while i < len(snippet) and (not snippet[i].strip() or _indent(snippet[i]) > depth):
-        i += 1
-    while i < len(snippet) and snippet[i].strip() and _indent(snippet[i]) == depth and is_generic(snippet[i]):
-        i += 1
-    return i
+    return brace_follows(lines, k)
 
 
 def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter,
@@ -188,7 +158,7 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
             break  # the enclosing block's header (`class Shop` / `{`): the run has no lead-in
         if not is_generic(line):
             return False  # the block's own lead-in (`@pytest.mark...(`, a doc comment) shown
-    end = _block_end(snippet, k)
+    end = block_end(snippet, k)
     body = snippet[k + 1:end]
     cut = next((i for i, l in enumerate(body) if _is_marker(l, known)), None)
     if cut is not None:
@@ -208,7 +178,7 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
 
 def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse a result that overwrote an original opener line with a new opener the snippet shows
-    (see the module docstring) where the snippet does not settle new block versus edited one."""
+    where the snippet does not settle new block versus edited one (module docstring)."""
     known = frozenset(l.strip() for l in original)
     counts = Counter(l.strip() for l in original)
     shown = [l.strip() for l in snippet]
@@ -225,7 +195,7 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         if shown.count(new.strip()) != 1:
             continue
         k = shown.index(new.strip())
-        end = _block_end(original, at)
+        end = block_end(original, at)
         block = frozenset(l.strip() for l in original[at:end])
         follows = next((l.strip() for l in original[end:] if l.strip() and not is_generic(l)), None)
         if _unsettled(snippet, k, known, counts, block, follows):

@@ -21,7 +21,10 @@ from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.lines import distinctive, indent_len
-from fastapply.merge.text.markers import marker_like
+from fastapply.merge.text.markers import is_elision, is_marker, marker_like
+from fastapply.merge.snippet import blocks
+from fastapply.merge.gate import shown_whole
+from fastapply.merge.gate.copies import copies_in_new_blocks, copies_replace_changed_lines
 
 
 _DIFF_PREFIX = ("+", "-", "@@")
@@ -58,20 +61,14 @@ def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[l
     lazy snippets their non-marker lines, where a diff-prefixed line counts without its `+` and a
     `-` or `@@` line (a deletion or a hunk separator in a lazy snippet) is not required.
     """
-    from fastapply.merge.snippet import blocks
-    from fastapply.merge.text.markers import is_elision
-
     lines = [l.rstrip("\r") for l in snippet]
-    if blocks.looks_like_search_replace(lines):
-        try:
-            return [[l.strip() for l in e.replace if l.strip()] for e in blocks.parse_search_replace(lines)]
-        except ValueError:
-            return []
-    if blocks.looks_like_diff(lines):
-        try:
-            return [[l.strip() for l in e.replace if l.strip()] for e in blocks.parse_diff(lines)]
-        except ValueError:
-            return []
+    for looks, parse in ((blocks.looks_like_search_replace, blocks.parse_search_replace),
+                         (blocks.looks_like_diff, blocks.parse_diff)):
+        if looks(lines):
+            try:
+                return [[l.strip() for l in e.replace if l.strip()] for e in parse(lines)]
+            except ValueError:
+                return []
     known = frozenset(l.strip() for l in original)
     used = {p for p in map(_column0_prefix, original) if p}
     sections: list[list[str]] = [[]]
@@ -146,8 +143,6 @@ def _landmarks(lines: Sequence[str], start: int, step: int, counts, want: int = 
 def _marked_edge(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> str | None:
     """"start" or "end" when original[i1:i2] runs to that edge of the file (blank lines aside)
     and the snippet opens (or closes) with a marker there: the marker says the code stays."""
-    from fastapply.merge.text.markers import is_marker
-
     shown = [l for l in snippet if l.strip()]
     if not shown:
         return None
@@ -162,8 +157,6 @@ def marked_deletions(snippet: Sequence[str]) -> set[str]:
     """Lines the snippet itself marks as deleted: `-` lines, and SEARCH lines that its REPLACE
     side does not keep. (A line a lazy snippet merely shows is kept, not deleted: a model that
     drops a twin of it elsewhere has not been told to.)"""
-    from fastapply.merge.snippet import blocks
-
     marked = {l[1:].strip() for l in snippet if l.startswith("-") and not l.startswith("--") and l[1:].strip()}
     lines = [l.rstrip("\r") for l in snippet]
     if blocks.looks_like_search_replace(lines):
@@ -195,13 +188,9 @@ def check_unshown_deletions(
     (`assert not result.exception`) that the snippet shows may be shown for another place; for a
     result no second reading confirms, only a unique line says the snippet was here.
     """
-    from fastapply.merge.gate import shown_whole  # reads headers with repeats.py, which imports this module
-
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
     marked = marked_deletions(snippet)
-    from collections import Counter
-
     counts = Counter(l.strip() for l in original)
     ops = line_opcodes(original, result)
     gone = deleted_lines(ops)
@@ -287,8 +276,6 @@ def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str
 def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse when a distinctive line that occurs once in the original occurs more often in the
     result than the snippet shows it (a pasted twin of existing code)."""
-    from collections import Counter
-
     before = Counter(original)
     after = Counter(result)
     shown = Counter(l.strip() for l in snippet)
@@ -319,8 +306,6 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         # boilerplate comment line (a doc example's `/// # use clap::App;`)
         return None
     if copied:
-        from fastapply.merge.gate.copies import copies_in_new_blocks, copies_replace_changed_lines
-
         if copies_in_new_blocks(original, result, snippet):
             return None  # new code shaped like old: each copy sits in a new block shown whole
         if copies_replace_changed_lines(original, result, snippet):

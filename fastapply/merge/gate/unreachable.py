@@ -46,7 +46,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.markers import is_marker
-from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import indent_len, indentation
 
 Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
@@ -89,14 +89,15 @@ def _next_code(lines: Sequence[str], start: int) -> int | None:
     return None
 
 
-def followed_by(lines: Sequence[str], exit_line: str, follower: str) -> bool:
-    """True when some `exit_line` in `lines` is followed (blank lines aside) by `follower`."""
+def followed_by(exit_line: str, follower: str, *texts: Sequence[str]) -> bool:
+    """True when some `exit_line` in one of `texts` is followed (blank lines aside) by `follower`."""
     want, then = exit_line.strip(), follower.strip()
-    for k, line in enumerate(lines):
-        if line.strip() == want:
-            nxt = _next_code(lines, k + 1)
-            if nxt is not None and lines[nxt].strip() == then:
-                return True
+    for lines in texts:
+        for k, line in enumerate(lines):
+            if line.strip() == want:
+                nxt = _next_code(lines, k + 1)
+                if nxt is not None and lines[nxt].strip() == then:
+                    return True
     return False
 
 
@@ -128,7 +129,7 @@ def check_code_after_exit(
         follower = result[nxt]
         if indentation(follower) != indentation(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
             continue
-        if followed_by(snippet, result[last], follower) or followed_by(original, result[last], follower):
+        if followed_by(result[last], follower, snippet, original):
             continue
         return (
             f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
@@ -136,6 +137,19 @@ def check_code_after_exit(
             "may replace the lines its marker hides; include the lines after it in the snippet"
         )
     return None
+
+
+def kept_then_added(result: Sequence[str], ops: Ops):
+    """For each run of lines the merge added, the result index of the nearest non-blank line
+    before it when that line is kept, its original index, and the run's first non-blank line."""
+    kept = origins(ops)
+    for tag, _i1, _i2, j1, j2 in ops:
+        if tag not in ("insert", "replace"):
+            continue
+        first = _next_code(result, j1)
+        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
+        if first is not None and first < j2 and before is not None and before in kept:
+            yield before, kept[before], first
 
 
 def check_code_after_kept_exit(
@@ -152,23 +166,15 @@ def check_code_after_kept_exit(
     original has the pair. None when nothing is found."""
     if language and language.lower() in PROSE:
         return None
-    ops = ops if ops is not None else line_opcodes(original, result)
-    kept = {j: i1 + j - j1 for tag, i1, _i2, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
-    for tag, _i1, _i2, j1, j2 in ops:
-        if tag not in ("insert", "replace"):
-            continue
-        first = _next_code(result, j1)
-        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
-        if first is None or first >= j2 or before is None or before not in kept:
-            continue
+    for before, i, first in kept_then_added(result, ops if ops is not None else line_opcodes(original, result)):
         exit_line, added = result[before], result[first]
         if indentation(added) != indentation(exit_line):
             continue
-        if not (is_complete_exit(exit_line) or implicit_return(original, kept[before])):
+        if not (is_complete_exit(exit_line) or implicit_return(original, i)):
             continue
         if _MAY_FOLLOW.match(added.strip()) or is_marker(added):
             continue
-        if followed_by(snippet, exit_line, added) or followed_by(original, exit_line, added):
+        if followed_by(exit_line, added, snippet, original):
             continue
         if not is_complete_exit(exit_line):
             return (f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
@@ -231,7 +237,7 @@ def check_orphaned_body(
         kept = _next_code(original, i2)
         if kept is None or not _kept_in_place(original, result, kept, i2, j2):
             continue
-        header = _removed_owner(original, i1, i2, kept)
+        header = _removed_owner(original, i1, kept)
         if header is None:
             continue
         width = indent_len(original[header])
@@ -246,10 +252,10 @@ def check_orphaned_body(
     return None
 
 
-def _removed_owner(original: Sequence[str], i1: int, i2: int, kept: int) -> int | None:
-    """The definition header among the removed lines `original[i1:i2]` that encloses the kept
-    line `kept` (walking up through ever shallower lines), or None when an enclosing line is kept
-    or none is a definition's header."""
+def _removed_owner(original: Sequence[str], i1: int, kept: int) -> int | None:
+    """The definition header among the lines removed from `original[i1]` on that encloses the kept
+    line `kept`, the first non-blank one after them (walking up through ever shallower lines), or
+    None when an enclosing line is kept or none is a definition's header."""
     width = indent_len(original[kept])
     for k in range(kept - 1, -1, -1):
         if not original[k].strip() or indent_len(original[k]) >= width:

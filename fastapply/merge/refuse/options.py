@@ -194,9 +194,14 @@ def open_edges(inp: Input) -> tuple[bool, bool]:
 
 def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:
     """The option that says the snippet means to delete original lines lo..hi-1 above its first
-    line (the file's head): those lines as `-` lines at the snippet's start."""
+    line (the file's head): those lines as `-` lines at the snippet's start; below its last line
+    (the file's tail, `guards.check_tail_dropped`), at its end."""
     if not inp.snippet or not 0 <= lo < hi <= len(inp.original):
         return None
+    if any(line.strip() for line in inp.original[:lo]):  # the file's tail, below the snippet's last line
+        return Option(f"show the original lines {lo + 1}-{hi} as `-` lines at the end of the snippet if you delete them",
+                      (Edit("deleted", at=len(inp.snippet) + 1, text="\n".join(inp.original[lo:hi]),
+                            original_line=lo + 1),))
     return Option(f"show the original lines {lo + 1}-{hi} as `-` lines at the start of the snippet if you delete them",
                   (Edit("deleted", at=1, text="\n".join(inp.original[lo:hi]), original_line=lo + 1),))
 

@@ -104,29 +104,25 @@ def parse_search_replace(snippet: Sequence[str]) -> list[Edit]:
             i += 1
             continue
         start = i
-        i += 1
-        search: list[str] = []
-        while i < n and not _DIVIDER.match(snippet[i]):
-            if _SEARCH.match(snippet[i]) or _REPLACE.match(snippet[i]):
-                break
-            search.append(snippet[i])
-            i += 1
-        if i >= n or not _DIVIDER.match(snippet[i]):
+        mid = _next_rule(snippet, i + 1)
+        if mid >= n or not _DIVIDER.match(snippet[mid]):
             raise MalformedEdit(f"block {len(edits) + 1} (line {start + 1}) has no ======= divider")
-        i += 1
-        replace: list[str] = []
-        while i < n and not _REPLACE.match(snippet[i]):
-            if _SEARCH.match(snippet[i]) or _DIVIDER.match(snippet[i]):
-                break
-            replace.append(snippet[i])
-            i += 1
+        i = _next_rule(snippet, mid + 1)
         if i >= n or not _REPLACE.match(snippet[i]):
             raise MalformedEdit(f"block {len(edits) + 1} (line {start + 1}) has no >>>>>>> REPLACE end")
+        edits.append(Edit(tuple(snippet[start + 1 : mid]), tuple(snippet[mid + 1 : i])))
         i += 1
-        edits.append(Edit(tuple(search), tuple(replace)))
     if not edits:
         raise MalformedEdit("no complete <<<<<<< SEARCH / ======= / >>>>>>> REPLACE block")
     return edits
+
+
+def _next_rule(snippet: Sequence[str], i: int) -> int:
+    """Index of the first SEARCH, divider or REPLACE line at or after `i` (len(snippet) if none)."""
+    while i < len(snippet) and not (_SEARCH.match(snippet[i]) or _DIVIDER.match(snippet[i])
+                                    or _REPLACE.match(snippet[i])):
+        i += 1
+    return i
 
 
 def parse_diff(snippet: Sequence[str]) -> list[Edit]:

@@ -78,7 +78,7 @@ def _text(node: Any) -> str:
     return node.text.decode("utf-8", "replace") if node is not None else ""
 
 
-def _name(node: Any, kind: str) -> str | None:
+def _name(node: Any) -> str | None:
     if node.type == "lexical_declaration":
         decls = [c for c in node.named_children if c.type == "variable_declarator"]
         if len(decls) != 1:
@@ -138,7 +138,7 @@ def _collect(parent: Any, prefix: tuple[str, ...]) -> list[Definition]:
         kind = _KINDS.get(node.type)
         if kind is None:
             continue
-        name = _name(node, kind)
+        name = _name(node)
         if not name:
             continue
         key = prefix + (f"{kind} {name}",)

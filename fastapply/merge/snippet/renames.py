@@ -38,11 +38,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from fastapply.merge.text.conventions import indent_width as _width
+from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, indent_width as _width, indentation, is_opener
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
-from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, is_opener
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -60,15 +59,6 @@ class Rename:
 def _lead(line: str) -> str | None:
     m = _WORD.search(line)
     return m.group(0) if m else None
-
-
-def _changes(a: str, b: str) -> int:
-    """How many separate places differ between two names."""
-    return sum(1 for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal")
-
-
-def _ratio(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
 def elided_heads(original: Sequence[str], snippet: Sequence[str]) -> list[int]:
@@ -112,8 +102,8 @@ def _clear_choice(head: str, options: list[int], original: Sequence[str]) -> int
         other = identity(original[i])
         if other == name:
             scored.append((0, i))
-        elif _ratio(other, name) >= SAME_NAME:
-            scored.append((_changes(other, name), i))
+        elif (m := difflib.SequenceMatcher(None, other, name, autojunk=False)).ratio() >= SAME_NAME:
+            scored.append((sum(op[0] != "equal" for op in m.get_opcodes()), i))  # separate places that differ
     scored.sort()
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
@@ -177,7 +167,7 @@ def restore(lines: Sequence[str] | None, renames: Sequence[Rename]) -> list[str]
         if len(at) != 1:
             return None
         line = out[at[0]]
-        out[at[0]] = line[: len(line) - len(line.lstrip())] + r.new.strip()
+        out[at[0]] = indentation(line) + r.new.strip()
     return out
 
 

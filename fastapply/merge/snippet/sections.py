@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge.text.lines import collapse, indentation
+from fastapply.merge.text.lines import collapse, indentation, is_opener
 from fastapply.merge.text.markers import classify, is_elision
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
@@ -74,8 +74,6 @@ def close_open_end(snippet: Sequence[str], original: Sequence[str]) -> list[str]
     or deletes the file's tail. Such a snippet gets the end marker it implies; any other snippet
     is returned as it is. Only for snippets with markers (a marker-free one may be a whole file)
     and an opener line the original has (a new one is no elided code)."""
-    from fastapply.merge.text.lines import is_opener
-
     lines = list(snippet)
     last = next((line for line in reversed(lines) if line.strip()), None)
     if last is None or not has_markers(lines, original) or not is_opener(last) or is_elision(

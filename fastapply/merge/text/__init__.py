@@ -1,7 +1,4 @@
-"""Text: what the instant merge knows about lines before it reads a snippet's form.
-
-Line endings and indentation (conventions), marker lines (markers), what one line says
-(lines: generic, distinctive, an opener and its name, bracket balance), two versions of a file
-compared line by line (compare), import lines (imports), languages and parse checks (syntax).
-Nothing here knows sections, placements or guards; every other part of merge/ builds on it.
+"""Text: what the instant merge knows about lines before it reads a snippet's form. Nothing here
+knows sections, placements or guards; every other part of merge/ builds on it (the README's package
+map has a line per module).
 """

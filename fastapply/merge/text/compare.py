@@ -2,7 +2,8 @@
 copied.
 
 - `line_opcodes`: difflib's opcodes of two line lists, near-linear on long files that differ in
-  a few places (the common head and tail, `common_ends`, are trimmed first);
+  a few places (the common head and tail, `common_ends`, are trimmed first); `origins`: where
+  each kept line came from;
 - `copied_lines`: the distinctive lines a result has more often than the original and the
   snippet each have them (a block kept twice, or new code shaped like old).
 
@@ -17,6 +18,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import distinctive
 
+
 def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
     """difflib opcodes of two line lists, after trimming their common head and tail (a merge
     changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
@@ -29,6 +31,11 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int
     if tail:
         ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
     return ops
+
+
+def origins(ops: Sequence[tuple[str, int, int, int, int]]) -> dict[int, int]:
+    """Each line the opcodes keep (`equal`), by its index in the second list -> its index in the first."""
+    return {j1 + k: i1 + k for tag, i1, _i2, j1, j2 in ops if tag == "equal" for k in range(j2 - j1)}
 
 
 def common_ends(a: Sequence[str], b: Sequence[str]) -> tuple[int, int]:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from fastapply.merge.text.lines import blank_ends
+from fastapply.merge.text.compare import line_opcodes
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -70,8 +71,6 @@ def join_lines(lines: list[str], like: Text) -> str:
 
 
 def _join_mixed(lines: list[str], like: Text) -> str:
-    from fastapply.merge.text.compare import line_opcodes  # compare builds on lines.py, not on this module
-
     ends = [like.newline] * len(lines)
     for tag, i1, i2, j1, _ in line_opcodes(like.lines, lines):
         if tag == "equal":
@@ -91,12 +90,6 @@ def unfence(lines: list[str]) -> list[str]:
     if b - a >= 2 and _FENCE.match(lines[a]) and _FENCE.match(lines[b - 1]):
         return lines[a + 1 : b - 1]
     return lines
-
-
-def indent_width(line: str) -> int:
-    """A line's indentation in columns, a tab counting as 4: how deep it sits, comparable
-    across lines indented with tabs and with spaces."""
-    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
 def _indent_unit(lines: list[str]) -> int:

@@ -2,12 +2,14 @@
 
 - `collapse`: a line with every run of whitespace one space and none at its ends (the
   whitespace rung's comparison); `indentation` / `indent_len`: its leading whitespace, as text
-  and in characters (conventions.indent_width counts a tab as 4 columns); `blank_ends`: where a
+  and in characters (`indent_width`: in columns, a tab as 4); `brace_follows`: a header whose
+  block opens on the next line, a lone `{` (Allman style); `blank_ends`: where a
   run of lines starts and ends without its blank edges;
 - `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
 - `distinctive`: a line with at least 8 letters or digits, which says where it is;
-- `bracket_balance` / `block_close`: opening minus closing brackets outside strings and line
-  comments (roughly: a tie-breaker, not a parser), and where a block the lines start in closes;
+- `bracket_balance` / `balanced` / `block_close`: opening minus closing brackets outside strings and
+  line comments (roughly: a tie-breaker, not a parser), whole blocks, where a block the lines start in closes;
+  `block_end`: where the block a line opens ends, by indentation;
 - `is_opener` / `identity` / `SAME_NAME`: a distinctive line that opens a block, the name it
   opens (`def echo`, `it 'works'`), and how alike two names must be to be one block renamed.
 
@@ -31,6 +33,19 @@ def indentation(line: str) -> str:
 
 def indent_len(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def indent_width(line: str) -> int:
+    """A line's indentation in columns, a tab counting as 4: how deep it sits, comparable
+    across lines indented with tabs and with spaces."""
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
+def brace_follows(lines: Sequence[str], k: int, reach: int | None = None, same_depth: bool = True) -> bool:
+    """The next non-blank line after lines[k] (within `reach` lines) is a lone `{`, at lines[k]'s
+    indentation when `same_depth`: lines[k] is a header in Allman style (C#, PHP's PSR-12 methods)."""
+    nxt = next((l for l in lines[k + 1 : None if reach is None else k + 1 + reach] if l.strip()), None)
+    return nxt is not None and nxt.strip() == "{" and (not same_depth or indent_width(nxt) == indent_width(lines[k]))
 
 
 def blank_ends(lines: Sequence[str]) -> tuple[int, int]:
@@ -76,6 +91,16 @@ def bracket_balance(lines: Sequence[str]) -> int:
     return total
 
 
+def balanced(lines: Sequence[str]) -> bool:
+    """The running bracket balance of `lines` never drops below zero and ends at zero: whole blocks."""
+    depth = 0
+    for line in lines:
+        depth += bracket_balance([line])
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def block_close(lines: Sequence[str]) -> int | None:
     """Index of the first line where the running bracket balance of `lines` drops to exactly
     -1 (the line that closes the block the lines start in: `}` after a function's last
@@ -86,6 +111,20 @@ def block_close(lines: Sequence[str]) -> int | None:
         if depth < 0:
             return k if depth == -1 else None
     return None
+
+
+def block_end(lines: Sequence[str], k: int) -> int:
+    """Index just past the block lines[k] opens: a lone `{` (Allman style), the lines deeper than
+    it, then the closing lines (`}`, `})`, `end`) at its own indentation."""
+    depth = indent_width(lines[k])
+    i = k + 1
+    if i < len(lines) and lines[i].strip() == "{" and indent_width(lines[i]) == depth:
+        i += 1
+    while i < len(lines) and (not lines[i].strip() or indent_width(lines[i]) > depth):
+        i += 1
+    while i < len(lines) and lines[i].strip() and indent_width(lines[i]) == depth and is_generic(lines[i]):
+        i += 1
+    return i
 
 
 _WORDY = re.compile(r"[0-9A-Za-z_]")

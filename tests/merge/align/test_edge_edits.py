@@ -168,26 +168,6 @@ def test_a_method_added_after_the_last_one_keeps_the_class_closer(language):
     assert r.text == original.replace(old, body)  # every original `}` kept, the new method after the last
 
 
-@pytest.mark.parametrize(
-    "line, name",
-    [
-        ("public function delta($x)", "delta"),
-        ("int Shop::delta(int x) {", "delta"),
-        ("func (s *Shop) Delta(x int) int {", "Delta"),
-        ("def delta(self, x):", "delta"),
-        ("function Shop:delta(x)", "delta"),
-        ("en: req.acceptsLanguage('en')", None),  # a key and a call: defines nothing
-        ("return total(x)", None),
-        ("total = compute(x);", None),
-        ("if (ready) {", None),
-    ],
-)
-def test_header_name(line, name):
-    from fastapply.merge.align.edge_edits import header_name
-
-    assert header_name(line) == name
-
-
 def test_another_definition_sees_siblings_in_allman_and_keyword_styles():
     from fastapply.merge.align.edge_edits import another_definition
 

@@ -133,7 +133,7 @@ def test_a_new_line_reading_that_leaves_an_opener_without_a_body_is_no_reading()
 from fastapply.merge.align import greedy
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.gate.landing import check_definition_split
-from fastapply.merge.decide.settled import defined_name, insert_before_next
+from fastapply.merge.decide.settled import insert_before_next
 
 # A new test between a marker and the unchanged `def test_three`: its lines look like the end of
 # `test_two` (`@click.command()`, `assert not result.exception`), so the greedy reading lays it
@@ -235,8 +235,3 @@ def test_a_reading_that_also_changed_the_old_definition_is_left_alone():
     assert insert_before_next(RELAND_ORIGINAL, result, RELAND_SNIPPET) is None
 
 
-def test_defined_name():
-    assert defined_name("def test_x(runner):") == "test_x"
-    assert defined_name("pub fn on_stdin() -> bool {") == "on_stdin"
-    assert defined_name("func (e *Engine) handle(w Writer) {") == "handle"
-    assert defined_name("x = 1") is None

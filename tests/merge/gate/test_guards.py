@@ -157,6 +157,24 @@ def test_head_dropped_refuses_a_pure_deletion_above_an_unmarked_start():
     assert guards.check_head_dropped(original, original[:4] + result, snippet) is None  # head kept
 
 
+def test_tail_dropped_refuses_closing_lines_dropped_below_an_unmarked_end():
+    original = ["describe('route', function(){", "  it('responds', function(){", "    get('/user')",
+                "    body.should.equal('test')", "    status.should.equal(200)", "  })", "})", ""]
+    snippet = ["// ... existing code ...", "    get('/users')", "    body.should.equal('test')"]
+    result = original[:2] + ["    get('/users')", "    body.should.equal('test')", ""]  # everything below went
+    reason = guards.check_tail_dropped(original, result, snippet)
+    assert reason and "last 3 line(s)" in reason and "status.should.equal" in reason
+    assert reason.refusal.kind == "would-delete-edge"
+    # Ending with a marker, or marking the dropped lines with `-`, settles it.
+    assert guards.check_tail_dropped(original, result, snippet + ["// ... existing code ..."]) is None
+    marked = snippet + ["-    status.should.equal(200)", "-  })", "-})"]
+    assert guards.check_tail_dropped(original, result, marked) is None
+    # A whole trailing block dropped (its brackets balance) is a commit's usual deletion: no opinion.
+    whole = ["function a() {", "  return 1", "}", "", "function b() {", "  return 2", "}", ""]
+    assert guards.check_tail_dropped(whole, whole[:4], ["// ... existing code ...", "function a() {",
+                                                         "  return 1", "}"]) is None
+
+
 def test_a_short_deletion_shown_by_its_two_plain_neighbours_is_allowed():
     body = ["    exception = None", "    exit_code = 0", "    error_message = ''", "", "    try:", "        run()",
             "    except Exception:", "        pass"]

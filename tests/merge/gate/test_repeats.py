@@ -12,18 +12,6 @@ def lines(text: str) -> list[str]:
 # --------------------------------------------------------------------------- defined twice
 
 
-def test_defined_name_reads_common_definition_shapes():
-    assert repeats.defined_name("    def run(self):") == "run"
-    assert repeats.defined_name("export async function load(x) {") == "load"
-    assert repeats.defined_name("func (a pairs) Len() int {") == "(a pairs) Len"
-    assert repeats.defined_name("pub fn on_tty() -> bool {") == "on_tty"
-    assert repeats.defined_name("exports.get = function(url) {") == "exports.get"
-    assert repeats.defined_name("  save: function(item) {") == "save"
-    assert repeats.defined_name("  port: 3000,") == "port"
-    assert repeats.defined_name("  if (x) {") is None
-    assert repeats.defined_name("  return: 1") is None
-
-
 def test_a_key_defined_twice_in_one_object_is_refused():
     original = lines("var Store = {\n  save: function(id, data) {\n    db[id] = data\n  },\n  load: 1\n}")
     snippet = lines("// ... existing code ...\n  save: function(item) {\n    db[item.id] = item\n  },\n// ... existing code ...")

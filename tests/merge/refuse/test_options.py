@@ -196,3 +196,16 @@ def test_a_place_whose_nearest_pinning_line_is_twelve_lines_away_is_still_pinned
     assert instant_merge(original, snippet, language="javascript").refusal.kind == "ambiguous-place"
     row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "javascript"})
     assert (row["first"], row["second"]) == ("refused", "right")
+
+
+def test_the_dropped_tail_is_offered_as_minus_lines_at_the_snippets_end():
+    from fastapply.merge.refuse.options import deleted_head
+
+    original = ["a = 1", "b = 2", "", "def f(", "    x,", "):", "    return x", ""]
+    snippet = ["# ... existing code ...", "b = 3"]
+    inp = read_input("\n".join(original), "\n".join(snippet))
+    tail = deleted_head(inp, 3, 7)
+    assert "at the end" in tail.says
+    assert revise("\n".join(snippet), tail).split("\n")[-4:] == ["-def f(", "-    x,", "-):", "-    return x"]
+    head = deleted_head(inp, 0, 1)
+    assert "at the start" in head.says and revise("\n".join(snippet), head).startswith("-a = 1\n")

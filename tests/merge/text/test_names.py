@@ -1,0 +1,42 @@
+"""What a line defines (merge/text/names.py)."""
+
+import pytest
+
+from fastapply.merge.text.names import defined_name, header_name, keyword_name
+
+
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("public function delta($x)", "delta"),
+        ("int Shop::delta(int x) {", "delta"),
+        ("func (s *Shop) Delta(x int) int {", "Delta"),
+        ("def delta(self, x):", "delta"),
+        ("function Shop:delta(x)", "delta"),
+        ("en: req.acceptsLanguage('en')", None),  # a key and a call: defines nothing
+        ("return total(x)", None),
+        ("total = compute(x);", None),
+        ("if (ready) {", None),
+    ],
+)
+def test_header_name(line, name):
+    assert header_name(line) == name
+
+
+def test_defined_name_reads_common_definition_shapes():
+    assert defined_name("    def run(self):") == "run"
+    assert defined_name("export async function load(x) {") == "load"
+    assert defined_name("func (a pairs) Len() int {") == "(a pairs) Len"
+    assert defined_name("pub fn on_tty() -> bool {") == "on_tty"
+    assert defined_name("exports.get = function(url) {") == "exports.get"
+    assert defined_name("  save: function(item) {") == "save"
+    assert defined_name("  port: 3000,") == "port"
+    assert defined_name("  if (x) {") is None
+    assert defined_name("  return: 1") is None
+
+
+def test_keyword_name():
+    assert keyword_name("def test_x(runner):") == "test_x"
+    assert keyword_name("pub fn on_stdin() -> bool {") == "on_stdin"
+    assert keyword_name("func (e *Engine) handle(w Writer) {") == "handle"
+    assert keyword_name("x = 1") is None
