@@ -24,6 +24,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from fastapply.merge.refuse.deletions import deletion_edges
+from fastapply.merge.refuse.unpinned import unpinned
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
@@ -262,7 +264,8 @@ def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
     another one to a guess (its sentence is unchanged)."""
     if refusal.kind == "out-of-order":
         return refusal
-    extra = tuple(o for o in weak_edges(inp) if o not in refusal.options)
+    shown = deletion_edges(inp) if refusal.kind == "no-change" else ()  # a deletion shown at a repeated edge
+    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) if o not in refusal.options))
     return refusal.with_(options=refusal.options + extra) if extra else refusal
 
 
@@ -299,7 +302,15 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
     if re.search(r"could not be found|places in the original|would appear|could be a new line|two ways", sentence):
         ordered = out_of_order(inp)
         if ordered is not None:
-            return ordered
+            # a section pinned by a line the intent copies or moves looks out of order too: after
+            # the move, the options the sentence's own reading offers (the planner knows which holds)
+            read = _with_weak(inp, _with_edges(inp, _read(inp, sentence, candidate, readings, site, detail)))
+            return ordered.with_(options=ordered.options + tuple(o for o in read.options if o not in ordered.options))
+    return _read(inp, sentence, candidate, readings, site, detail)
+
+
+def _read(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...], site, detail: dict) -> Refusal:
+    """The Refusal the sentence (and the site's data) names, with its options."""
     for read in (lambda: _doubt(inp, sentence, detail) if (site is not None and site.kind == "new-or-changed")
                  or _DOUBT.search(sentence) else None,
                  lambda: _ambiguous(inp, sentence),

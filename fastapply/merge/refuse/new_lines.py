@@ -186,7 +186,31 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
             out.extend(o for o in settle(inp, sec, i, len(texts), ("changed",)) if o not in out)
     for _, i in sorted(near)[:each]:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
+    for i in depth_places(inp, sec, lo, hi):
+        out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     return tuple(out)
+
+
+def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = None, limit: int = 64) -> list[int]:
+    """The original lines (in lo..hi-1) a section of new lines may be new after, at its own depth:
+    each line right before an original line indented as the section's first line (the line above
+    it, and its blank line if one stands between them, for the spacing), at most `limit` of them
+    (the first and the last half). A planner told to show the lines around its change adds them
+    at the place it means; these are the places that change could stand, so one of them is it."""
+    hi = len(inp.original) if hi is None else min(hi, len(inp.original))
+    first = next((inp.snippet[k] for k in range(sec[0], sec[1] + 1) if inp.snippet[k].strip()), None)
+    if first is None:
+        return []
+    depth = indent_width(first)
+    ats: list[int] = []
+    for j in range(max(lo, 1), hi):
+        if not inp.original[j].strip() or indent_width(inp.original[j]) != depth:
+            continue
+        above = j - 1
+        while above >= 0 and not inp.original[above].strip():
+            above -= 1
+        ats.extend(i for i in dict.fromkeys((above, j - 1, j)) if 0 <= i and i not in ats)
+    return ats if len(ats) <= limit else ats[: limit // 2] + ats[len(ats) - (limit - limit // 2):]
 
 
 def _block_end(lines: list[str], k: int) -> int:

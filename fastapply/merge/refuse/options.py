@@ -28,7 +28,7 @@ from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_o
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.lines import distinctive, is_generic
 
-MAX_CONTEXT = 8  # original lines an option may add to pin a place
+MAX_CONTEXT = 16  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
 
 

@@ -17,8 +17,9 @@ def test_an_ambiguous_place_offers_the_context_that_pins_each_place_and_each_mer
     snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
     r = instant_merge(original, snippet)
     assert r.refusal.kind == "ambiguous-place"
-    assert len(r.refusal.options) == 3
-    for n, option in enumerate(r.refusal.options):
+    pins = [o for o in r.refusal.options if "for the place" in o.says]  # after them: unpinned.py's places at its depth
+    assert len(pins) == 3 and list(r.refusal.options[:3]) == pins
+    for n, option in enumerate(pins):
         merged = instant_merge(original, revise(snippet, option))
         assert merged.merged
         changed = [k for k, (a, b) in enumerate(zip(original.splitlines(), merged.text.splitlines())) if a != b]

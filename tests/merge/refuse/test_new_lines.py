@@ -136,3 +136,34 @@ def test_a_new_block_read_as_a_renamed_one_is_offered_the_original_opener_after_
     second = instant_merge(ROUTES, revise(NEW_ROUTE, stays[0]), language="javascript")
     block = "admin.get('/', function(req, res){\n  res.send('Hello World');\n});\n\n"
     assert second.merged and second.text == ROUTES.replace("blog.get('/'", block + "blog.get('/'")
+
+
+def test_a_new_line_like_no_original_line_is_offered_each_place_at_its_depth():
+    """`log_event('saving')` resembles no line and shares no name with one: the planner, told to show
+    the lines around its change, shows them where it means; each place at the line's own depth is
+    offered (depth_places), and the one the intent has merges right."""
+    from fastapply.evaluation.retry import retry_example
+    from fastapply.merge.refuse.new_lines import depth_places
+    from fastapply.merge.refuse.reading import read_input
+
+    original = ("import os\n\n\ndef load(path):\n    with open(path) as f:\n        data = f.read()\n    return data\n\n\n"
+                "def save(path, data):\n    with open(path, \"w\") as f:\n        f.write(data)\n    return True\n")
+    snippet = "# ... existing code ...\n    log_event('saving')\n# ... existing code ...\n"
+    expected = original.replace('    with open(path, "w")', "    log_event('saving')\n    with open(path, \"w\")")
+    inp = read_input(original, snippet, "python")
+    assert depth_places(inp, inp.sections[0]) == [3, 4, 5, 6, 9, 10, 11, 12]  # around each line indented 4, never after a `def` body's end
+    assert depth_places(inp, inp.sections[0], limit=2) == [3, 12]
+    row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "python"})
+    assert (row["first"], row["second"]) == ("refused", "right")
+
+
+def test_depth_places_include_the_end_of_a_block_at_the_lines_depth():
+    """A line new at the end of a block (`return;` after `request.abort();`, before the closing `}`)
+    stands after an original line at its depth, with no such line after it."""
+    from fastapply.merge.refuse.new_lines import depth_places
+    from fastapply.merge.refuse.reading import read_input
+
+    original = "function run() {\n\tif (cancel) {\n\t\trequest.abort();\n\t}\n\tfinish();\n}\n"
+    snippet = "// ... existing code ...\n\t\treturn;\n// ... existing code ...\n"
+    inp = read_input(original, snippet, "javascript")
+    assert 2 in depth_places(inp, inp.sections[0])  # new after `request.abort();`

@@ -181,6 +181,23 @@ def test_a_line_shown_beside_a_doubt_that_pins_no_place_comes_with_lines_out_to_
     assert opt.edits == (Edit("insert", at=2, text="  it('two', function(){", original_line=6),)
 
 
+def test_a_place_whose_nearest_pinning_line_is_twelve_lines_away_is_still_pinned():
+    """Two copies of one test block, ten lines each: the line the file holds once (the `describe`)
+    is 12 lines above the change; a planner shows them all (MAX_CONTEXT 16: at 8 no option reached it)."""
+    from fastapply.evaluation.retry import retry_example
+    from fastapply.merge.instant import instant_merge
+
+    body = "".join(f"    var {v} = {n};\n" for n, v in enumerate("abcdefghijt", 1))
+    original = "".join(f"describe('{name}', function(){{\n  it('works', function(){{\n{body}    check(x);\n  }})\n}})\n\n"
+                       for name in ("one", "two"))
+    snippet = "// ... existing code ...\n    var t = 11;\n    check(x, true);\n  })\n// ... existing code ...\n"
+    at = original.rindex("    check(x);\n")
+    expected = original[:at] + "    check(x, true);\n" + original[at + len("    check(x);\n"):]
+    assert instant_merge(original, snippet, language="javascript").refusal.kind == "ambiguous-place"
+    row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "javascript"})
+    assert (row["first"], row["second"]) == ("refused", "right")
+
+
 def test_the_dropped_tail_is_offered_as_minus_lines_at_the_snippets_end():
     from fastapply.merge.refuse.options import deleted_head
 

@@ -27,3 +27,22 @@ def test_in_order_sections_are_not_called_out_of_order():
                "# ... existing code ...\ndef save_settings(path, data):\n    write_file(path, data, atomic=True)\n"
                "# ... existing code ...\n")
     assert out_of_order(read_input(ORIGINAL, snippet)) is None
+
+
+def test_a_section_pinned_by_a_copied_line_is_offered_its_own_readings_options_after_the_move():
+    """A new line that copies a line the file holds once (`data = read(path)`, from `load`) makes its
+    section look out of order; the move is wrong there, and the planner who meant `save` needs the
+    options the merge's own sentence offers (the lines that pin each section), offered after the move."""
+    from fastapply.evaluation.retry import retry_example
+
+    original = ("def load(path):\n    data = read(path)\n    return data\n\n\ndef check(data):\n    assert data\n"
+                "    return True\n\n\ndef save(path, data):\n    write(path, data)\n    return True\n")
+    snippet = ("# ... existing code ...\ndef check(data):\n    assert data is not None\n    return True\n"
+               "# ... existing code ...\n    data = read(path)\n    write(path, data)\n    return True\n")
+    expected = original.replace("    assert data\n", "    assert data is not None\n").replace(
+        "    write(path, data)\n", "    data = read(path)\n    write(path, data)\n")
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal.kind == "out-of-order" and refusal.options[0].edits[0].action == "move"
+    assert len(refusal.options) > 1
+    row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "python"})
+    assert row["first"] == "refused" and row["second"] == "right"
