@@ -1,0 +1,37 @@
+"""gate/replaced.py: a replaced statement kept beside its replacement is refused."""
+
+from fastapply.merge.gate.replaced import check_replaced_kept
+
+ORIGINAL = ["def send(method, url):", "    r = Request(method=method, url=url,", "                timeout=10)",
+            "    r.send()", "    return r"]
+NEW = ["    r = Request(", "        method=method,", "        url=url,", "    )"]
+SNIPPET = ["def send(method, url):", *NEW, "    # ... existing code ..."]
+KEPT = ORIGINAL[:1] + NEW + ORIGINAL[1:]  # the new statement inserted, the old one kept under the marker
+
+
+def test_the_old_statement_kept_under_a_marker_is_refused_naming_it():
+    refusal = check_replaced_kept(ORIGINAL, KEPT, SNIPPET)
+    assert refusal is not None and refusal.kind == "new-or-changed"
+    assert [(x.number, x.text) for x in refusal.original] == [(2, ORIGINAL[1])]
+    assert "assigns `r` again" in refusal.cause and "original line 2" in refusal.fix
+
+
+def test_the_replacement_written_alone_passes():
+    assert check_replaced_kept(ORIGINAL, ORIGINAL[:1] + NEW + ORIGINAL[3:], SNIPPET) is None
+
+
+def test_a_read_between_or_a_shown_old_line_means_both_stay():
+    read = ORIGINAL[:1] + NEW + ["    log(r)"] + ORIGINAL[1:]
+    assert check_replaced_kept(ORIGINAL, read, SNIPPET) is None
+    shown = SNIPPET[:-1] + ORIGINAL[1:3] + SNIPPET[-1:]  # the snippet shows the old statement: it stays
+    assert check_replaced_kept(ORIGINAL, KEPT, shown) is None
+    # the second right-hand side reading the target (`r = r.with_retries()`) is a use, not a dead store
+    chained = ORIGINAL[:2] + ["    r = r.with_retries()"] + ORIGINAL[2:]
+    assert check_replaced_kept(ORIGINAL, chained, ["# ... existing code ...", "    r = r.with_retries()",
+                                                   "# ... existing code ..."]) is None
+
+
+def test_comparisons_and_augmented_assignments_are_not_assignments():
+    original = ["x = 1", "total = 0"]
+    result = ["x = 1", "total += x", "total == 0", "total = 0"]
+    assert check_replaced_kept(original, result, ["# ... existing code ...", "total += x", "total == 0"]) is None
