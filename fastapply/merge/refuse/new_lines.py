@@ -26,7 +26,7 @@ import re
 from fastapply.merge.refuse.options import MAX_CONTEXT
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
-from fastapply.merge.text.lines import indent_width, is_generic
+from fastapply.merge.text.lines import block_end, indent_width, is_generic
 
 
 def _reach(inp: Input, i: int, step: int) -> int | None:
@@ -213,20 +213,6 @@ def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None =
     return ats if len(ats) <= limit else ats[: limit // 2] + ats[len(ats) - (limit - limit // 2):]
 
 
-def _block_end(lines: list[str], k: int) -> int:
-    """Index just past the block lines[k] opens: a lone `{` (Allman), the deeper lines, then its
-    closing lines (`}`, `})`, `end`) at the opener's indentation."""
-    depth = indent_width(lines[k])
-    i = k + 1
-    if i < len(lines) and lines[i].strip() == "{" and indent_width(lines[i]) == depth:
-        i += 1
-    while i < len(lines) and (not lines[i].strip() or indent_width(lines[i]) > depth):
-        i += 1
-    while i < len(lines) and lines[i].strip() and indent_width(lines[i]) == depth and is_generic(lines[i]):
-        i += 1
-    return i
-
-
 def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
     """The option for a new block (snippet opener `new`) the merge read as the original block `old`
     (both openers as the sentence gives them, maybe cut at 60 characters) changed: the original opener, a line the file holds
@@ -240,7 +226,7 @@ def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
     if len(ks) != 1 or len(ats) != 1 or not unique(inp, ats[0]):
         return ()
     k, at = ks[0], ats[0]
-    end = _block_end(inp.snippet, k)
+    end = block_end(inp.snippet, k)
     while end < len(inp.snippet) and not inp.snippet[end].strip() and end not in inp.markers:
         end += 1
     if end >= len(inp.snippet) or end not in inp.markers:
