@@ -26,7 +26,7 @@ import re
 from fastapply.merge.refuse.options import MAX_CONTEXT
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
-from fastapply.merge.text.lines import block_end, indent_width, is_generic
+from fastapply.merge.text.lines import block_end, indent_width
 
 
 def _reach(inp: Input, i: int, step: int) -> int | None:
