@@ -19,9 +19,25 @@ from typing import Sequence
 from fastapply.merge.text.lines import distinctive
 
 
+_RECENT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}  # the last pairs compared (the guards
+# on one result each ask for the same opcodes: a dozen difflib runs per merge became one)
+_RECENT_SIZE = 16
+
+
 def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
     """difflib opcodes of two line lists, after trimming their common head and tail (a merge
-    changes a few places of a long file; difflib alone is quadratic on repetitive files)."""
+    changes a few places of a long file; difflib alone is quadratic on repetitive files).
+    Remembers the last few pairs it compared."""
+    key = (tuple(a), tuple(b))
+    ops = _RECENT.get(key)
+    if ops is None:
+        if len(_RECENT) >= _RECENT_SIZE:
+            _RECENT.pop(next(iter(_RECENT)))
+        ops = _RECENT[key] = tuple(_opcodes(a, b))
+    return list(ops)
+
+
+def _opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
     if len(a) + len(b) <= 4000:  # small: difflib's own alignment (quadratic only on big files)
         return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False).get_opcodes()
     head, tail = common_ends(a, b)

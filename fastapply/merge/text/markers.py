@@ -26,6 +26,7 @@ or ends (that is `lazy.py`), nor the language of the file.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -120,6 +121,7 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.lower())
 
 
+@lru_cache(maxsize=1 << 16)  # the guards classify every line of the original and the result, often twice
 def classify(line: str) -> Marker | None:
     """Return a `Marker` when `line` is a marker line, else None.
 

@@ -14,6 +14,7 @@ parse, and it does not know where a line stands.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _NOT_HEADER_NAMES = frozenset("func function def fn sub if for while switch catch return new await async".split())
 # A definition header: modifiers, types or a keyword (`public static int`, `def`, `func (s *T)`),
@@ -49,6 +50,7 @@ _DEFINES = [
 ]
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every line of a result by several guards
 def defined_name(line: str) -> str | None:
     """The name `line` defines (`def f(` -> f, `exports.get = ...` -> exports.get, `host: null,`
     -> host, `func (a T) Len(` -> `(a T) Len`), or None."""
