@@ -70,7 +70,10 @@ Pick the option that matches what you meant, apply it to your code_edit, and cal
 TargetFile = Annotated[str, Field(description="The file to modify, relative to the project root (or absolute inside it).")]
 Instructions = Annotated[str, Field(description=(
     "One sentence, in the first person, saying what you are changing (e.g. 'I am adding a retry to "
-    "fetch()'). It helps place ambiguous edits; it is not applied as code."
+    "fetch()'). It guides a model that rewrites the file and is not applied as code. It can only make the "
+    "edit stricter: if it says you remove a "
+    "function or other definition by name, the edit is refused unless code_edit shows that deletion (the "
+    "lines around it one after the other, no marker between them)."
 ))]
 CodeEdit = Annotated[str, Field(description=(
     "Only the lines you change, with enough unchanged context around each edit to locate it; every span "

@@ -51,7 +51,9 @@ def _code_like(token: str, quoted: bool) -> bool:
 def removal_targets(instruction: str | None) -> list[str]:
     """The names `instruction` says to remove (see the module docstring), each once, in order."""
     names: list[str] = []
-    for m in _VERB.finditer(instruction or ""):
+    if not isinstance(instruction, str):
+        return names
+    for m in _VERB.finditer(instruction):
         raw, after = m.group(1), (m.group(2) or "").strip().lower()
         quoted = raw.startswith("`")
         name = raw.strip("`").strip().removesuffix("()").strip(".")

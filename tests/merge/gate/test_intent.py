@@ -54,7 +54,7 @@ def test_plain_words_and_uses_of_a_name_are_not_targets():
     assert removal_targets("Remove `accessLogger` calls from the routes") == []
     assert removal_targets("Drop the `timeout` parameter") == []
     assert removal_targets("Add accessLogger to the restricted route") == []
-    assert removal_targets(None) == []
+    assert removal_targets(None) == [] and removal_targets(42) == []  # not text: nothing to read
 
 
 def test_a_result_that_keeps_the_named_definition_is_refused_with_its_line():
