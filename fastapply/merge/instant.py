@@ -81,7 +81,7 @@ def instant_merge(
 def _last_checks(original: str, snippet: str, text: str, instruction: str | None) -> Refusal | None:
     """The checks on the file about to be written, whichever merger wrote it: the instruction's
     (gate/intent.py) and a replaced statement kept beside its replacement (gate/replaced.py)."""
-    if isinstance(instruction, str) and (kept := intent.check_removals(original, text, instruction)) is not None:
+    if (kept := intent.check_removals(original, text, instruction)) is not None:
         return kept
     return replaced.check_replaced_kept(split_text(original).lines, split_text(text).lines,
                                         unfence(split_text(snippet).lines))

@@ -25,7 +25,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
-from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import indent_len
 
 _ASSIGN = re.compile(
@@ -43,13 +43,9 @@ def _target(line: str) -> tuple[str, int] | None:
 
 def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> Refusal | None:
     shown = {line.strip() for line in snippet if line.strip()}
-    inserted: set[int] = set()
-    old_at: dict[int, int] = {}  # result index -> original index, for lines the merge kept
-    for tag, i1, i2, j1, j2 in line_opcodes(list(original), list(result)):
-        if tag in ("insert", "replace"):
-            inserted.update(range(j1, j2))
-        elif tag == "equal":
-            old_at.update({j1 + k: i1 + k for k in range(j2 - j1)})
+    ops = line_opcodes(original, result)
+    inserted = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    old_at = origins(ops)  # result index -> original index, for lines the merge kept
     unshown = lambda k: k in old_at and result[k].strip() not in shown  # noqa: E731
     for i, line in enumerate(result):
         found = _target(line)
@@ -68,8 +64,7 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
                 if reads.search(other.strip()[again[1]:]):
                     break
                 if (i in inserted and unshown(j)) or (j in inserted and unshown(i)):
-                    old = j if unshown(j) else i
-                    new = i if old == j else j
+                    old, new = (j, i) if unshown(j) else (i, j)
                     cause = (f"`{result[new].strip()[:60]}` assigns `{target}` again right beside the original "
                              f"`{result[old].strip()[:60]}` (original line {old_at[old] + 1}), which the snippet does "
                              "not show, with nothing reading it between: it may replace that line")
