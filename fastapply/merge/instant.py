@@ -40,6 +40,7 @@ from fastapply.merge.snippet import blocks, definitions, implied, marked_definit
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
 from fastapply.merge.gate import guards, intent, replaced
+from fastapply.merge.refuse.removal import removal_options
 from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
@@ -67,6 +68,7 @@ def instant_merge(
         kept = _last_checks(original, snippet, result.text, instruction)
         if kept is None:
             return result
+        kept = removal_options(kept, original, snippet, language)
         return MergeResult(None, kept.sentence, result.method, result.rung, result.text, refusal=kept)
     if result.refusal is not None:
         return result

@@ -88,5 +88,5 @@ def check_removals(original: str, result: str, instruction: str | None) -> Refus
         fix = ("show it: put the unchanged lines just above and just below the definition one after the other "
                "in the snippet (no marker between them), or its lines as `-` lines; if it stays, leave its "
                "removal out of the instruction")
-        return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),))
+        return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),), detail={"removes": first})
     return None
