@@ -7,7 +7,7 @@ import json
 from fastapply import cli
 from fastapply.evaluation.retry import agrees, choose, run_retry
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(2))
@@ -149,3 +149,31 @@ def test_a_section_pinned_only_by_a_generic_line_is_pinned_in_the_same_retry():
     done = run_retry([row])["rows"][0]
     assert done["first"] == "refused" and done["second"] == "right"
     assert "for the place at original line 15" in done["option"]
+
+
+# the intent adds a block that ends in the same `end`s as the original lines right above its place
+_O = "start_of_file_here()\nend\nend\nfinal_unique_line()\n"
+_X = "start_of_file_here()\nend\nend\nnew_block_here()\nend\nend\nfinal_unique_line()\n"
+_S = "# ... existing code ...\nnew_block_here()\nend\nend\n# ... existing code ...\n"
+_BOTTOM = Option("add the unchanged original line 4 below snippet line 4 (for the place at original line 3)",
+                 (Edit("insert", at=5, text="final_unique_line()", original_line=4),))
+_BOTH = Option("add the unchanged original lines 1-3 above snippet line 2 and 4 below snippet line 4",
+               (Edit("insert", at=2, text="start_of_file_here()\nend\nend", original_line=1),
+                Edit("insert", at=5, text="final_unique_line()", original_line=4)))
+
+
+def test_a_pin_that_leaves_the_intents_new_lines_to_read_as_the_originals_does_not_agree():
+    # the bottom pin alone reads the snippet's `end`s as original lines 2-3 (the block is then
+    # `new_block_here()` alone, before them): the intent adds them, so the revision means another intent
+    assert agrees(_BOTTOM, _S, _X, _O, reads=False)
+    assert not agrees(_BOTTOM, _S, _X, _O)
+    # with the lines above pinned too, the `end`s cannot be the original's: it reads as meant
+    assert agrees(_BOTH, _S, _X, _O)
+
+
+def test_a_misread_option_is_left_out_and_the_others_chosen_again():
+    refusal = Refusal("ambiguous-place", "c", "f", options=(_BOTTOM, _BOTH))
+    # both agree line by line and edit the same snippet line: the first alone would be chosen
+    assert choose(refusal, _S, _X, _O) == _BOTH
+    # where the whole reads as meant, the options are chosen as before
+    assert choose(Refusal("ambiguous-place", "c", "f", options=(_BOTH,)), _S, _X, _O) == _BOTH

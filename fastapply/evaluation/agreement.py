@@ -1,0 +1,248 @@
+"""Whether an option of a refusal agrees with what the planner meant: `agrees(option, snippet, expected, original)`.
+
+"What the planner meant" is a row's `expected` file, used only to choose between the options a
+refusal offers, as a planner knows its own intent (evaluation/retry.py plays the planner):
+
+- an inserted run of original lines must stand in the expected file as the option puts it: next to
+  the snippet lines it is inserted between;
+- a marker must stand where the expected file has lines the snippet does not show (the two snippet
+  lines around it are not neighbours there; the file goes on above a leading one, below a trailing one),
+  and those lines must begin (end) as the original does next to the sections around it: a marker
+  keeps original code, so one that would keep code the intent deletes does not agree;
+- a move must leave the moved lines in the expected file's order relative to the section it goes before;
+- the sections it did not touch that the expected file has must still follow the touched ones in
+  order (an option that adds lines a kept section also shows makes the two overlap);
+- a section the option inserted lines into must be a run of the expected file with its inner blank
+  lines too (original lines added next to new code must stand as the intent spaces them: the merge
+  writes the snippet's spacing there);
+- every marker, given the original, must stand for consecutive original lines as they are in the
+  expected file (between the two sections around it, or before / after a marked edge): where the
+  intent changes or deletes lines under a marker, no revision that keeps it can be right;
+- removed lines, and lines shown deleted (`-`), must be absent from the expected file;
+- a revised snippet with a new marker (or a move) must start and end as the expected file does where
+  it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
+
+- (`reads`, on by default) original lines the option adds next to snippet lines that repeat the
+  original's lines next to them are read as those original lines (the merge reads runs of the
+  original as such): those snippet lines must not be lines the intent adds (by the original ->
+  expected diff), unless the revised section already shows those original lines elsewhere.
+
+This module knows snippets, options and the expected file; it neither merges nor chooses.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.refuse.revise import revise
+from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.markers import is_marker
+
+
+def _content(lines: Sequence[str]) -> list[str]:
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _runs_in(needle: list[str], hay: list[str]) -> bool:
+    n = len(needle)
+    return n == 0 or any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
+
+
+_JOIN = "\x01"  # stands where the option removed a marker: the sections around it become one
+_GONE = "\x02"  # starts a line the option shows deleted (`-`)
+
+
+def _tagged(snippet: str, option: Option) -> list[tuple[str, bool]]:
+    """The revised snippet's lines, each with True when the option put it there (a removed
+    marker leaves `_JOIN`, so the section it joins counts as touched)."""
+    lines = snippet.splitlines()
+    marks = [f"\x00{k}" for k in range(len(lines))]  # each original line by its index, to tell them apart
+    joins = tuple(Edit("insert", at=k, text=_JOIN) for e in option.edits if e.action == "remove"
+                  for k in range(e.start, e.end + 1) if 0 < k <= len(lines) and is_marker(lines[k - 1].strip()))
+    shown = tuple(Edit("insert", at=e.at, text="\n".join(_GONE + line for line in e.text.split("\n")))
+                  if e.action == "deleted" else e for e in option.edits)  # `-` lines: deletions, not runs
+    revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins)).splitlines()
+    moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
+    return [(lines[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
+            for t in revised]
+
+
+def _find_run(run: list[str], want: list[str], start: int) -> int | None:
+    n = len(run)
+    return next((i for i in range(start, len(want) - n + 1) if want[i : i + n] == run), None)
+
+
+def _next_to(run: list[str], hay: list[str], step: int) -> set[str] | None:
+    """The lines of `hay` right after (step +1) or before (-1) where the longest edge part of
+    `run` (its tail after, its head before) stands; None where no part of it stands in `hay`."""
+    for n in range(len(run), 0, -1):
+        part = run[len(run) - n:] if step > 0 else run[:n]
+        at = [i for i in range(len(hay) - n + 1) if hay[i : i + n] == part]
+        if at:
+            return {hay[i + n] if step > 0 and i + n < len(hay) else hay[i - 1] if step < 0 and i > 0 else None
+                    for i in at}
+    return None
+
+
+def _keeps_original(before: list[str] | None, after: list[str] | None, want: list[str], held: list[str]) -> bool:
+    """A new marker keeps the original's lines next to the sections around it: where the intent
+    goes on after `before` (before `after`), its next line must be the original's next line there
+    (a marker that would keep code the intent deletes does not agree)."""
+    for run, step in ((before, +1), (after, -1)):
+        if not run:
+            continue
+        at = _find_run(run, want, 0)
+        if at is None:
+            continue
+        beside = (want[at + len(run)] if at + len(run) < len(want) else None) if step > 0 else (
+            want[at - 1] if at > 0 else None)
+        if beside is None:
+            continue
+        there = _next_to(run, held, step)
+        if there is not None and beside not in there:
+            return False
+    return True
+
+
+def _inner(lines: list[str]) -> list[str]:
+    """`lines` without their blank lines at either end (those next to a marker carry no spacing)."""
+    a, b = 0, len(lines)
+    while a < b and not lines[a]:
+        a += 1
+    while b > a and not lines[b - 1]:
+        b -= 1
+    return lines[a:b]
+
+
+def agrees(option: Option, snippet: str, expected: str, original: str | None = None, *, reads: bool = True) -> bool:
+    """True when the revised snippet says what `expected` (the planner's intent) has: every section
+    the option touched (a run of lines between markers) is a run of the expected file, those runs
+    in the snippet's order; a new marker stands where the expected file has lines the snippet does
+    not show (and, given the `original`, the original's own lines next to the sections around
+    it: the code it keeps); removed lines are not in the expected file."""
+    want = _content(expected.splitlines())
+    lines = snippet.splitlines()
+    for edit in option.edits:
+        if edit.action == "remove" and any(line in want for line in _content(lines[edit.start - 1 : edit.end])):
+            return False
+        if edit.action == "deleted" and any(line in want for line in _content(edit.text.split("\n"))):
+            return False
+    try:
+        tagged = _tagged(snippet, option)
+    except ValueError:
+        return False
+    sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
+    flags: list[list[bool]] = []  # each section's content lines: True where the option put the line there
+    cur_flags: list[bool] = []
+    spaced: list[list[str]] = []  # each section's lines with its inner blank lines, for the inserted ones
+    current: list[str] = []
+    lined: list[str] = []
+    touched = inserted = False
+    marker_edges: list[int] = []  # section counts at which a new marker stands
+    for text, new in tagged:
+        if text == _JOIN or text.startswith(_GONE):
+            touched = True
+            continue
+        if is_marker(text.strip()):
+            sections.append((current, touched))
+            flags.append(cur_flags)
+            cur_flags = []
+            spaced.append(_inner(lined) if inserted else [])
+            if new:
+                marker_edges.append(len(sections))
+            current, lined, touched, inserted = [], [], False, False
+            continue
+        lined.append(text.strip())
+        inserted = inserted or new and any(e.action == "insert" for e in option.edits)
+        if text.strip():
+            current.append(text.strip())
+            cur_flags.append(new)
+            touched = touched or new
+    sections.append((current, touched))
+    flags.append(cur_flags)
+    spaced.append(_inner(lined) if inserted else [])
+    whole = [line.strip() for line in expected.splitlines()]
+    if any(run and _find_run(run, whole, 0) is None for run in spaced):
+        return False  # original lines added next to a section must stand as the intent spaces them
+    for at in marker_edges:
+        before = next((s for s, _ in reversed(sections[:at]) if s), None)
+        after = next((s for s, _ in sections[at:] if s), None)
+        if before is None and after is not None and want[: len(after)] == after:
+            return False
+        if after is None and before is not None and want[len(want) - len(before):] == before:
+            return False
+        if before is not None and after is not None and _find_run(before + after, want, 0) is not None:
+            return False
+        if original is not None and not _keeps_original(before, after, want, _content(original.splitlines())):
+            return False
+        sections = [(s, t or k in (at - 1, at)) for k, (s, t) in enumerate(sections)]
+    if marker_edges or any(e.action == "move" for e in option.edits):
+        # a snippet with markers claims the file's edges where it has none: they must be the expected file's
+        head, tail = sections[0][0], sections[-1][0]
+        if head and want[: len(head)] != head or tail and want[len(want) - len(tail):] != tail:
+            return False
+    pos = 0
+    spans: list[tuple[int, int] | None] = []  # each section's place in the expected file
+    for run, hit in sections:
+        if not run:
+            spans.append(None)
+            continue
+        found = _find_run(run, want, pos)
+        if found is None and (hit or _find_run(run, want, 0) is not None):
+            return False  # a touched section out of place, or one the option made overlap a section it kept
+        spans.append(None if found is None else (found, found + len(run)))
+        pos = pos if found is None else found + len(run)
+    if original is None:
+        return True
+    held = _content(original.splitlines())
+    return _markers_keep(spans, want, held) and (not reads or _reads_as_meant(sections, flags, spans, want, held))
+
+
+def _reads_as_meant(sections: list[tuple[list[str], bool]], flags: list[list[bool]],
+                    spans: list[tuple[int, int] | None], want: list[str], held: list[str]) -> bool:
+    """Original lines the option adds next to snippet lines that repeat the original's lines next
+    to them are read as those original lines: a revision means that reading, or it is another
+    intent's. For each line the option added (one the expected file keeps from the original, at
+    original line o), the section's lines beside it that equal the original's lines beside o (the
+    merge reads them as o-1, o-2, ... above, o+1, ... below) must not be lines the expected file
+    adds (by the original -> expected diff; one it keeps from elsewhere in the original is the
+    same text), unless the section already shows those original lines elsewhere (then the merge
+    cannot read them twice). A bottom pin under new lines that end in `end`, `end` like the
+    original's before the pinned place claims those `end`s are the original's: wrong where the
+    intent adds them."""
+    kept = origins(line_opcodes(held, want))
+    for (run, hit), new, span in zip(sections, flags, spans):
+        if not hit or span is None:
+            continue
+        s = span[0]
+        shown = {kept[s + i] for i in range(len(run)) if s + i in kept}
+        for i, added in enumerate(new):
+            o = kept.get(s + i)
+            if not added or o is None:
+                continue
+            for step in (-1, 1):
+                j, q = i + step, o + step
+                if not 0 <= j < len(run) or new[j]:
+                    continue  # only the snippet's own lines beside the added one are read from it
+                while 0 <= j < len(run) and 0 <= q < len(held) and not new[j] and run[j] == held[q]:
+                    if s + j not in kept and q not in shown:  # a line the intent adds, read as the original's
+                        return False
+                    j, q = j + step, q + step
+    return True
+
+
+def _markers_keep(spans: list[tuple[int, int] | None], want: list[str], held: list[str]) -> bool:
+    """Every marker keeps a run of the original as it is: the expected file's lines between two
+    sections placed one after the other (before the first one, after the last one, where the
+    snippet starts or ends with a marker) must be consecutive original lines. Where the intent
+    changes or deletes lines under a marker, no revision that keeps the marker can be right."""
+    placed = [(k, s) for k, s in enumerate(spans) if s is not None]
+    if not placed or any(b[1][0] < a[1][1] for a, b in zip(placed, placed[1:])):
+        return True
+    gaps = [want[a[1][1]: b[1][0]] for a, b in zip(placed, placed[1:]) if b[0] - a[0] > 0]
+    if placed[0][0] > 0:
+        gaps.append(want[: placed[0][1][0]])
+    if placed[-1][0] < len(spans) - 1:
+        gaps.append(want[placed[-1][1][1]:])
+    return all(_find_run(gap, held, 0) is not None for gap in gaps if gap)
