@@ -25,18 +25,21 @@ refusal offers, as a planner knows its own intent (evaluation/retry.py plays the
 - (`reads`, on by default) original lines the option adds next to snippet lines that repeat the
   original's lines next to them are read as those original lines (the merge reads runs of the
   original as such): those snippet lines must not be lines the intent adds (by the original ->
-  expected diff), unless the revised section already shows those original lines elsewhere.
+  expected diff), unless the revised section already shows those original lines elsewhere or
+  that run holds a line the original holds once.
 
 This module knows snippets, options and the expected file; it neither merges nor chooses.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.refuse.revise import revise
 from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.lines import distinctive, is_generic
 from fastapply.merge.text.markers import is_marker
 
 
@@ -208,10 +211,13 @@ def _reads_as_meant(sections: list[tuple[list[str], bool]], flags: list[list[boo
     merge reads them as o-1, o-2, ... above, o+1, ... below) must not be lines the expected file
     adds (by the original -> expected diff; one it keeps from elsewhere in the original is the
     same text), unless the section already shows those original lines elsewhere (then the merge
-    cannot read them twice). A bottom pin under new lines that end in `end`, `end` like the
+    cannot read them twice) or the run beside the added line holds a line the original holds once
+    (that line places the run whatever the diff says: a diff of re-indented code is no intent).
+    A bottom pin under new lines that end in `end`, `end` like the
     original's before the pinned place claims those `end`s are the original's: wrong where the
     intent adds them."""
     kept = origins(line_opcodes(held, want))
+    count = Counter(held)
     for (run, hit), new, span in zip(sections, flags, spans):
         if not hit or span is None:
             continue
@@ -225,10 +231,13 @@ def _reads_as_meant(sections: list[tuple[list[str], bool]], flags: list[list[boo
                 j, q = i + step, o + step
                 if not 0 <= j < len(run) or new[j]:
                     continue  # only the snippet's own lines beside the added one are read from it
+                misread = pinned = False
                 while 0 <= j < len(run) and 0 <= q < len(held) and not new[j] and run[j] == held[q]:
-                    if s + j not in kept and q not in shown:  # a line the intent adds, read as the original's
-                        return False
+                    misread = misread or (s + j not in kept and q not in shown)  # a line the intent adds
+                    pinned = pinned or (count[run[j]] == 1 and distinctive(run[j]) and not is_generic(run[j]))
                     j, q = j + step, q + step
+                if misread and not pinned:
+                    return False
     return True
 
 
