@@ -115,26 +115,40 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
             continue
         if not (0 <= top < n or head and top < 0) or not (0 <= bottom < n or tail and bottom >= n):
             continue
+        spans = []
         if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
-            hi, lo = (top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1)
+            spans.append((top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1))
         else:
             hi, lo = _reach(inp, top, -1), _next_content(inp, bottom, +1)
             if hi is None:  # pinned below instead: the line above only closes the section in
                 hi, lo = _next_content(inp, top, -1), _reach(inp, bottom, +1)
-        if hi is None or lo is None:
-            continue
-        edits, words = [], []
-        if hi <= top:
-            edits.append(Edit("insert", at=above + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
-            words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {above + 1}")
-        if bottom <= lo:
-            edits.append(Edit("insert", at=under + 2, text="\n".join(inp.original[bottom : lo + 1]),
-                              original_line=bottom + 1))
-            words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
-                         f"line {under + 1}")
-        if edits:
-            out.append(Option(f"add {' and '.join(words)} {what}", tuple(edits)))
+            elif lo is not None and not unique(inp, lo):
+                # a closing line below that pins no place (` *`, `}`) leaves the section's end to the
+                # merge's guess: first offer the lines out to one the file holds once there too
+                wide = _reach(inp, bottom, +1)
+                if wide is not None and wide != lo:
+                    spans.append((hi, wide))
+            spans.append((hi, lo))
+        for hi, lo in spans:
+            if hi is None or lo is None:
+                continue
+            out.extend(_closing(inp, above, under, top, bottom, hi, lo, what))
     return tuple(out)
+
+
+def _closing(inp: Input, above: int, under: int, top: int, bottom: int, hi: int, lo: int, what: str) -> list[Option]:
+    """The option that adds original lines hi..top above snippet line `above` and bottom..lo below
+    `under` (either side may add nothing), said with `what` (the reading)."""
+    edits, words = [], []
+    if hi <= top:
+        edits.append(Edit("insert", at=above + 1, text="\n".join(inp.original[hi : top + 1]), original_line=hi + 1))
+        words.append(f"the unchanged original lines {hi + 1}-{top + 1} above snippet line {above + 1}")
+    if bottom <= lo:
+        edits.append(Edit("insert", at=under + 2, text="\n".join(inp.original[bottom : lo + 1]),
+                          original_line=bottom + 1))
+        words.append(f"{'' if edits[:-1] else 'the unchanged original lines '}{bottom + 1}-{lo + 1} below snippet "
+                     f"line {under + 1}")
+    return [Option(f"add {' and '.join(words)} {what}", tuple(edits))] if edits else []
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")

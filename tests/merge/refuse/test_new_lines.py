@@ -167,3 +167,47 @@ def test_depth_places_include_the_end_of_a_block_at_the_lines_depth():
     snippet = "// ... existing code ...\n\t\treturn;\n// ... existing code ...\n"
     inp = read_input(original, snippet, "javascript")
     assert 2 in depth_places(inp, inp.sections[0])  # new after `request.abort();`
+
+
+DOCS = """\
+var server = require('server');
+
+/**
+ * Listen on the given `port` after running configuration blocks.
+ *
+ * @param {Number} port
+ * @api public
+ */
+
+exports.listen = function(port){
+  return server.listen(port);
+};
+
+/**
+ * Close the server after the last request.
+ *
+ * @param {Function} done
+ * @api public
+ */
+
+exports.close = function(done){
+  return server.close(done);
+};
+"""
+
+
+def test_a_closing_line_that_pins_no_place_is_first_offered_with_the_lines_out_to_one_that_does():
+    # the changed doc line's "changes" reading closes it in below with ` *`, a line the file holds
+    # twice: before a marker the merge may read it anywhere, so the lines out to `@param` come first
+    snippet = ("// ... existing code ...\n * Start listening on the given `port`.\n// ... existing code ...\n"
+               "exports.close = function(done){\n  return server.close(done, true);\n};\n")
+    expected = DOCS.replace("Listen on the given `port` after running configuration blocks.",
+                            "Start listening on the given `port`.").replace("close(done);", "close(done, true);")
+    r = instant_merge(DOCS, snippet, language="javascript")
+    says = [o.says for o in r.refusal.options]
+    wide = next(k for k, s in enumerate(says) if "5-6 below snippet line 2 if it changes original line 4" in s)
+    short = next(k for k, s in enumerate(says) if "5-5 below snippet line 2 if it changes original line 4" in s)
+    assert wide < short
+    from fastapply.evaluation.retry import retry_example
+    row = {"original": DOCS, "snippet": snippet, "expected": expected, "language": "javascript"}
+    assert retry_example(row)["second"] == "right"
