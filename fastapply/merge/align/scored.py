@@ -109,15 +109,17 @@ class Alignment:
         return out
 
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")  # the parts of `snake_case`, `camelCase`, `HTTPServer`
 _PUNCT = re.compile(r"[^\w\s]")
 
 
 def _tokens(line: str) -> frozenset[str]:
-    """A line's distinct words (its punctuation when it has no word). Punctuation is what every
-    line of code shares (`halt('a')` and `describe '.halt()'` share five marks and one word), so
-    it does not make two lines one line changed."""
-    return frozenset(_WORD.findall(line) or _PUNCT.findall(line))
+    """A line's distinct sub-words, lower-cased (its punctuation when it has no word): an
+    identifier renamed or extended (`CLP_TEST_ENV` -> `CLP_TEST_ENV_WD`, `setup` -> `s_setup`)
+    keeps most of its parts, so the line reads as one line changed, not a new line beside the old.
+    Punctuation is what every line of code shares (`halt('a')` and `describe '.halt()'` share five
+    marks and one word), so it does not make two lines one line changed."""
+    return frozenset(w.lower() for w in _WORD.findall(line)) or frozenset(_PUNCT.findall(line))
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -131,11 +133,25 @@ def _generic(line: str) -> bool:
 _LEAD = re.compile(r"^((?:(?:let|const|var|val|my|local|self\.|this\.|@)\s*)?[\w.$\[\]'\"]+)\s*(=(?!=)|:(?!:)|<-|:=)")
 
 
+_ANNOTATED = re.compile(r"[^=]*=(?!=)")  # after `x:`, a type and then `=`: an annotated assignment
+
+
 def _lead(line: str) -> str | None:
     """The target a line assigns or the key it sets (`x` of `x = 1`, `"name"` of `"name": 2`):
     two lines with one target are one line changed, however short (`x = 1` -> `x = 2`)."""
     got = _LEAD.match(line)
-    return got.group(1) + got.group(2) if got else None
+    if got is None:
+        return None
+    if got.group(2) == ":" and _ANNOTATED.match(line, got.end()):
+        return got.group(1) + "="  # `x: int = 1` assigns the target `x = 1` does
+    return got.group(1) + got.group(2)
+
+
+def _key(line: str) -> str:
+    """How a line is compared: stripped, except a generic line (`}`, `end`), which keeps its
+    indentation: which block a lone closer closes is said only by its depth."""
+    text = line.strip()
+    return line.rstrip().expandtabs(4) if _generic(text) else text
 
 
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
@@ -151,7 +167,7 @@ def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | 
             if items[-1] is not MARKER:
                 items.append(MARKER)
             continue
-        items.append(line.strip())
+        items.append(_key(line))
         where.append(k)
     if items[-1] is not MARKER:
         items.append(MARKER)
@@ -289,7 +305,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
         return None
     original_index = [k for k, l in enumerate(original) if l.strip()]
     vocab = frozenset().union(*(_tokens(x) for x in items if x is not MARKER))
-    O = _Original([original[k].strip() for k in original_index], vocab)
+    O = _Original([_key(original[k]) for k in original_index], vocab)
     F, D_all = _forward(items, O)
     R, _ = _forward(items[::-1], O.reversed())
     n, m = O.n, len(items)

@@ -136,3 +136,36 @@ def test_speed_on_a_20000_line_file():
     got = reading_lines(a, original, snippet)
     assert got[5001] == "    x = a + 5001" and got[15001:15003] == ["    x = a + 1500", "    y = 2"]
     assert elapsed < 1.0  # target 0.5 s on an idle machine; slack for shared CI cores
+
+
+def _code(got: list[str]) -> list[str]:
+    return [line for line in got if line.strip()]  # blank lines are the writer's concern
+
+
+def test_extended_identifier_is_a_change_not_a_new_line():
+    # `APP_TEST_ENV` -> `APP_TEST_ENV_WD` at the section's last line: the words differ, their
+    # parts (`app`, `test`, `env`, `wd`) mostly do not, so the line is changed, not added beside
+    original = "fn main() {\n    configure();\n    set_env(\"APP_TEST_ENV\");\n    run();\n}"
+    snippet = "// ... existing code ...\n    configure();\n    set_env(\"APP_TEST_ENV_WD\");\n// ... existing code ..."
+    assert _code(reading(original, snippet)) == lines(
+        "fn main() {\n    configure();\n    set_env(\"APP_TEST_ENV_WD\");\n    run();\n}")
+
+
+def test_annotated_assignment_changes_the_plain_one():
+    # `retries: Final[int] = 5` (the section's last line) assigns the target `retries = 3` does:
+    # one line changed, not a new line with the old one kept by the marker after it
+    original = "class Client:\n    retries = 3\n    name = 'c'\n"
+    snippet = f"{M}\nclass Client:\n    retries: Final[int] = 5\n{M}"
+    assert _code(reading(original, snippet)) == lines("class Client:\n    retries: Final[int] = 5\n    name = 'c'")
+
+
+def test_lone_closer_matches_at_its_own_depth():
+    # the snippet's first line `  end` closes `describe 'one'` (depth 2), not the `it` inside it
+    # (depth 4): the new block goes after the outer `end`, not inside `describe 'one'`
+    original = ("describe 'a'\n  describe 'one'\n    it 'x'\n      check(1)\n    end\n  end\n\n"
+                "  describe 'two'\n    it 'y'\n      check(2)\n    end\n  end\nend")
+    snippet = ("# ... existing code ...\n  end\n\n  describe 'new'\n    it 'z'\n      check(3)\n    end\n  end\n\n"
+               "  describe 'two'\n# ... existing code ...")
+    assert _code(reading(original, snippet)) == lines(
+        "describe 'a'\n  describe 'one'\n    it 'x'\n      check(1)\n    end\n  end\n  describe 'new'\n    it 'z'\n"
+        "      check(3)\n    end\n  end\n  describe 'two'\n    it 'y'\n      check(2)\n    end\n  end\nend")
