@@ -169,3 +169,13 @@ def test_lone_closer_matches_at_its_own_depth():
     assert _code(reading(original, snippet)) == lines(
         "describe 'a'\n  describe 'one'\n    it 'x'\n      check(1)\n    end\n  end\n  describe 'new'\n    it 'z'\n"
         "      check(3)\n    end\n  end\n  describe 'two'\n    it 'y'\n      check(2)\n    end\n  end\nend")
+
+
+def test_a_rival_that_writes_the_same_file_is_no_rival():
+    # one more `render(page)` in a run of two: which copy is "the new one" changes nothing in the
+    # file, so the margin is the lead over a reading that writes a different file, not 0
+    original = lines("setup()\nrender(page)\nrender(page)\nteardown()\n")
+    snippet = lines(f"{M}\nsetup()\nrender(page)\nrender(page)\nrender(page)\nteardown()\n{M}")
+    a = align(original, snippet)
+    assert a.margin > opinion.MARGIN
+    assert second_opinion(original, snippet, reading_lines(a, original, snippet)) is None
