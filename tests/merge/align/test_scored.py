@@ -179,3 +179,40 @@ def test_a_rival_that_writes_the_same_file_is_no_rival():
     a = align(original, snippet)
     assert a.margin > opinion.MARGIN
     assert second_opinion(original, snippet, reading_lines(a, original, snippet)) is None
+
+
+def test_judge_refuses_only_a_confident_different_reading():
+    # the change put on the first `x = 1` (the aligner places it after the unique `b()`, far ahead):
+    # refused as an ambiguous place; the aligner's own file, or a tie, is never refused by the judge
+    original, snippet = lines("a()\nx = 1\nb()\nx = 1\nc()"), lines(f"{M}\nb()\nx = 2\n{M}")
+    wrong = lines("a()\nx = 2\nb()\nx = 1\nc()")
+    refused = opinion.judge(original, snippet, wrong)
+    assert refused is not None and refused.reason.refusal.kind == "ambiguous-place"
+    assert refused.reading == lines("a()\nx = 1\nb()\nx = 2\nc()")
+    assert refused.regions == ((1, 4),)  # the lines the two files differ over
+    assert opinion.judge(original, snippet, lines("a()\nx = 1\nb()\nx = 2\nc()")) is None
+    tie_original = lines("start()\nvalue = 1\nstop()\nstart()\nvalue = 1\nstop()")
+    tie_snippet = lines(f"{M}\nstart()\nvalue = 2\nstop()\n{M}")
+    other = lines("start()\nvalue = 1\nstop()\nstart()\nvalue = 2\nstop()")
+    assert align(tie_original, tie_snippet).margin < opinion.JUDGE_MARGIN
+    assert opinion.judge(tie_original, tie_snippet, other) is None
+
+
+def test_instant_merge_judges_joint_alone_merges(monkeypatch):
+    # by default the judge is asked only about a merge that the joint reading alone placed (the
+    # greedy one refused): refused with both readings; with the judge off, written
+    from fastapply.merge.align import greedy
+    from fastapply.merge.result import Merged
+    original = "import os\n\ndef load(path):\n    data = read(path)\n    return data\n\ndef save(path, data):\n    write(path, data)\n"
+    snippet = "# ... existing code ...\ndef load(path):\n    data = read(path, 'rb')\n    return data\n# ... existing code ...\n"
+    both = instant.instant_merge(original, snippet)
+    asked = []
+    monkeypatch.setattr(opinion, "judge", lambda o, s, m: asked.append(m) or opinion.Opinion(
+        "the snippet fits two places in the original; include more unchanged lines", ["other"], ((2, 4),)))
+    assert instant.instant_merge(original, snippet).text == both.text and not asked  # both readings placed it
+    monkeypatch.setattr(greedy, "merge_lazy", lambda o, s: Merged(None, "greedy refused", None))
+    refused = instant.instant_merge(original, snippet)
+    assert asked and not refused.merged and refused.refusal.kind == "ambiguous-place"
+    assert refused.alternatives == (both.text, "other\n") and refused.regions == ((2, 4),)
+    monkeypatch.setattr(opinion, "JUDGE", False)
+    assert instant.instant_merge(original, snippet).text == both.text
