@@ -7,6 +7,11 @@ line (never a blank or a lone bracket) and its two candidate places, the aligner
 a file (`reading_lines`) and the undecided original line range. instant.py asks only when
 FASTAPPLY_SECOND_OPINION=1: on the tuned sets it refuses many more right files than wrong ones.
 
+`judge(original, snippet, merged)` is the narrow use that pays, on by default (FASTAPPLY_JUDGE=0
+turns it off): instant.py asks it only about a merge that the joint reading alone placed (the greedy
+reading ran and refused), and it refuses only when the aligner reads a different file with a lead of
+at least JUDGE_MARGIN (an ambiguous-place refusal carrying both readings).
+
 Example: original `start() / value = 1 / stop()` twice, snippet `... / start() / value = 2 /
 stop() / ...`: both blocks fit equally (margin 0), so the merge is refused, naming `value = 2`.
 
