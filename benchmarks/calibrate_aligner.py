@@ -28,7 +28,7 @@ import json
 import sys
 from multiprocessing import Pool
 
-from fastapply.merge.align import scored
+from fastapply.merge.align import line_costs, scored
 from fastapply.merge.snippet import blocks, sections
 from fastapply.merge.text.conventions import split_text, unfence
 
@@ -63,7 +63,7 @@ def _init(rows) -> None:
 def _count(job: tuple[dict, int, int]) -> int:
     params, lo, hi = job
     for name, value in params.items():
-        setattr(scored, name, value)
+        setattr(line_costs, name, value)
     right = 0
     for original, snippet, expected in _ROWS[lo:hi]:
         alignment = scored.align(original, snippet)
@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     train, test = load(args.train), load(args.test)
-    start = {name: getattr(scored, name) for name in NAMES}
+    start = {name: getattr(line_costs, name) for name in NAMES}
     with Pool(args.jobs, initializer=_init, initargs=(train,)) as pool:
         best_params, best = dict(start), score(pool, start, len(train), args.jobs)
         print(f"train: current constants place {best} of {len(train)} rows right", flush=True)

@@ -123,15 +123,23 @@ def _unread(reason: str) -> MergeResult:
 
 
 def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
-    """With the scored alignment's second opinion on (opinion.py; opinion.SECOND_OPINION, off by default: it
-    refuses more right files than wrong ones on the tuned sets), a lazy merge that the aligner
-    reads differently, or places with a margin under opinion.MARGIN, is refused with both readings."""
-    if not (opinion.SECOND_OPINION and result.merged and result.method == "lazy"):
+    """The scored alignment (opinion.py) on a written lazy merge. By default it judges only a merge
+    that the joint reading alone placed (`placed_by`): refused, with both readings, when the aligner
+    confidently reads a different file (opinion.judge; FASTAPPLY_JUDGE=0 turns it off). With
+    FASTAPPLY_SECOND_OPINION=1 it seconds every lazy merge (off by default: it refuses more right
+    files than wrong ones on the tuned sets)."""
+    if not (result.merged and result.method == "lazy"):
+        return result
+    if opinion.SECOND_OPINION:
+        ask = opinion.second_opinion
+    elif opinion.JUDGE and result.placed_by == "joint":
+        ask = opinion.judge
+    else:
         return result
     orig = split_text(original)
     snip = unfence(split_text(snippet).lines)
     snip = sections.undiff_lazy(snip, orig.lines) or snip
-    seconded = opinion.second_opinion(orig.lines, snip, split_text(result.text).lines)
+    seconded = ask(orig.lines, snip, split_text(result.text).lines)
     if seconded is None:
         return result
     return MergeResult(None, seconded.reason, "lazy", result.rung, result.text, seconded.regions,

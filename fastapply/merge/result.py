@@ -43,6 +43,7 @@ class MergeResult:
     alternatives: tuple[str, ...] = ()  # refused between two complete readings: both, `candidate` first
     choice: str | None = None  # what they differ by: "doubt" (a new line or a changed one) | "readings" (joint, greedy)
     refusal: Refusal | None = None  # when refused: the kind, the lines, the fix and its options (refusal.py)
+    placed_by: str | None = None  # a written lazy merge that only the joint reading placed (greedy refused): "joint"
 
     @property
     def merged(self) -> bool:

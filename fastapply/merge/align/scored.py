@@ -39,28 +39,15 @@ opinion.py's question.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.align import line_costs as costs
+from fastapply.merge.align.line_costs import NEG
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
-
-# Calibrated on eval rows by benchmarks/calibrate_aligner.py (its docstring has the run and its numbers).
-UNIQUE = 2.25  # an equal, distinctive line the original has once
-GENERIC = 0.11  # an equal generic line (`}`, `end`, `else:`)
-CHANGE = 0.375  # a changed line earns CHANGE * similarity
-CHANGE_MIN = 0.6  # word similarity under which two lines are not one line changed
-DELETE = 0.665  # each distinctive original line deleted inside a section
-DELETE_GENERIC = 0.133  # each generic original line deleted inside a section
-TWIN = 1.0  # an inserted line the original already has (per its distinctiveness weight)
-TWIN_CHANGE = 5.32  # TWIN's multiple a changed line that the original already has costs
-LEAD_SIM = 0.93  # the similarity of two lines assigning one target (`x = 1`, `x = 2`)
-EDGE = 32.0  # a section's first or last line inserted (not matched)
-NEG = -1e9
 
 MARKER = None  # a marker item in the snippet's sequence
 
@@ -109,35 +96,6 @@ class Alignment:
         return out
 
 
-_WORD = re.compile(r"\w+")
-_PUNCT = re.compile(r"[^\w\s]")
-
-
-def _tokens(line: str) -> frozenset[str]:
-    """A line's distinct words (its punctuation when it has no word). Punctuation is what every
-    line of code shares (`halt('a')` and `describe '.halt()'` share five marks and one word), so
-    it does not make two lines one line changed."""
-    return frozenset(_WORD.findall(line) or _PUNCT.findall(line))
-
-
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-
-
-def _generic(line: str) -> bool:
-    """anchors.is_generic, skipped for lines of two or more identifiers (never generic)."""
-    return len(_IDENT.findall(line, 0, 80)) < 2 and is_generic(line)
-
-
-_LEAD = re.compile(r"^((?:(?:let|const|var|val|my|local|self\.|this\.|@)\s*)?[\w.$\[\]'\"]+)\s*(=(?!=)|:(?!:)|<-|:=)")
-
-
-def _lead(line: str) -> str | None:
-    """The target a line assigns or the key it sets (`x` of `x = 1`, `"name"` of `"name": 2`):
-    two lines with one target are one line changed, however short (`x = 1` -> `x = 2`)."""
-    got = _LEAD.match(line)
-    return got.group(1) + got.group(2) if got else None
-
-
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
     """The snippet as non-blank lines and markers (consecutive markers merged, one implied at each
     end), and each line's index in the snippet."""
@@ -151,99 +109,11 @@ def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | 
             if items[-1] is not MARKER:
                 items.append(MARKER)
             continue
-        items.append(line.strip())
+        items.append(costs.key(line))
         where.append(k)
     if items[-1] is not MARKER:
         items.append(MARKER)
     return items, where
-
-
-class _Original:
-    """The original's non-blank lines (stripped keys) with what scoring needs, built once: each
-    line's weight, whether it is generic, where each key occurs, and an inverted index from token
-    occurrences to distinct keys (so a snippet line's similarity to every line costs one bincount
-    over the lines that share a token with it, not a Python loop over the file)."""
-
-    def __init__(self, keys: Sequence[str], vocab: frozenset[str] | set[str] = frozenset()):
-        self.keys = list(keys)
-        self.n = len(self.keys)
-        self.where: dict[str, list[int]] = {}
-        for i, k in enumerate(self.keys):
-            self.where.setdefault(k, []).append(i)
-        distinct = list(self.where)
-        generic_of = {k: _generic(k) for k in distinct}
-        self.generic = np.array([generic_of[k] for k in self.keys], dtype=bool)
-        self.weight = np.array([GENERIC if generic_of[k] else UNIQUE / len(self.where[k]) for k in self.keys],
-                               dtype=np.float64)
-        self.dele = np.where(self.generic, DELETE_GENERIC, DELETE) if self.n else np.zeros(0)
-        self.cumdel = np.concatenate([[0.0], np.cumsum(self.dele)])
-        # distinct non-generic keys and their tokens; only tokens of the snippet (`vocab`) are indexed
-        self._distinct = [k for k in distinct if not generic_of[k]]
-        self._key_of = np.full(self.n, -1, dtype=np.int64)  # key index -> distinct index (or -1)
-        postings: dict[str, list[int]] = {}
-        sizes = []
-        for d, k in enumerate(self._distinct):
-            toks = _tokens(k)
-            sizes.append(len(toks))
-            for t in toks & vocab:
-                postings.setdefault(t, []).append(d)
-            self._key_of[self.where[k]] = d
-        self._sizes = np.array(sizes, dtype=np.float64)
-        self._leads: dict[str, list[int]] = {}
-        for d, k in enumerate(self._distinct):
-            if (lead := _lead(k)) is not None:
-                self._leads.setdefault(lead, []).append(d)
-        self._postings = {t: np.array(v, dtype=np.int64) for t, v in postings.items()}
-        self._cache: dict[str, np.ndarray] = {}
-
-    def scores(self, line: str) -> np.ndarray:
-        """What matching snippet line `line` to each original line earns (NEG where it cannot)."""
-        got = self._cache.get(line)
-        if got is not None:
-            return got
-        row = np.full(self.n, NEG)
-        if not is_generic(line) and self._distinct:
-            toks = _tokens(line)
-            hits = [self._postings[t] for t in toks if t in self._postings]
-            same_lead = self._leads.get(_lead(line) or "", ())
-            if hits or same_lead:
-                shared = np.bincount(np.concatenate(hits), minlength=len(self._distinct)) if hits else 0
-                sim = 2 * shared / (len(toks) + self._sizes)
-                if same_lead:
-                    sim[same_lead] = np.maximum(sim[same_lead], LEAD_SIM)
-                ok = sim >= CHANGE_MIN
-                # a line the original already has, written as a change of another line, leaves a
-                # twin of existing code (the same cost as inserting it)
-                earn = np.where(ok, CHANGE * sim - self.twin(line) * TWIN_CHANGE, NEG)
-                row = np.where(self._key_of >= 0, earn[np.maximum(self._key_of, 0)], NEG)
-        exact = self.where.get(line, [])
-        row[exact] = self.weight[exact]
-        self._cache[line] = row
-        return row
-
-    def twin(self, line: str) -> float:
-        """What inserting `line` costs: a line the original already has is a pasted twin."""
-        return TWIN * self.weight[self.where[line]].max() if line in self.where else 0.0
-
-    def reversed(self) -> "_Reversed":
-        return _Reversed(self)
-
-
-class _Reversed:
-    """The same original read backwards (for the backward pass): line i is the original's n-1-i."""
-
-    def __init__(self, forward: _Original):
-        self._f = forward
-        self.n = forward.n
-        self.keys = forward.keys[::-1]
-        self.generic = forward.generic[::-1]
-        self.cumdel = np.concatenate([[0.0], np.cumsum(forward.dele[::-1])])
-
-    def scores(self, line: str) -> np.ndarray:
-        return self._f.scores(line)[::-1]
-
-    def twin(self, line: str) -> float:
-        return self._f.twin(line)
 
 
 def _insert_cost(items: Sequence[str | None], j: int, O) -> float:
@@ -252,10 +122,25 @@ def _insert_cost(items: Sequence[str | None], j: int, O) -> float:
     edges; new code there could go anywhere in the marker's skip). Symmetric, so the backward pass
     charges the same."""
     edges = (items[j - 1] is MARKER) + (items[j + 1] is MARKER)
-    return O.twin(items[j]) + EDGE * edges
+    return O.twin(items[j]) + costs.EDGE * edges
 
 
-def _forward(items: Sequence[str | None], O) -> tuple[np.ndarray, list[np.ndarray | None]]:
+def _line_scores(items: Sequence[str | None], j: int, O, forbid: dict | None) -> tuple[np.ndarray, float]:
+    """Line item j's match scores and insertion cost, with the places `forbid` rules out for it
+    ({j: (original lines it may not match, whether it may not be inserted)}: a rival reading)."""
+    sc = O.scores(items[j])
+    insert = _insert_cost(items, j, O)
+    if forbid and j in forbid:
+        lines, no_insert = forbid[j]
+        if lines:
+            sc = sc.copy()
+            sc[list(lines)] = NEG
+        if no_insert:
+            insert = -NEG
+    return sc, insert
+
+
+def _forward(items: Sequence[str | None], O, forbid: dict | None = None) -> tuple[np.ndarray, list[np.ndarray | None]]:
     """F[j][i]: the best score of items[:j] against the original's first i lines; and, per line
     item, the scores after the deletions allowed before it (for the traceback)."""
     n, m = O.n, len(items)
@@ -274,8 +159,8 @@ def _forward(items: Sequence[str | None], O) -> tuple[np.ndarray, list[np.ndarra
         else:
             D = base
         D_all.append(D)
-        sc = O.scores(item)
-        nxt = D - _insert_cost(items, j, O)  # inserted
+        sc, insert = _line_scores(items, j, O, forbid)
+        nxt = D - insert  # inserted
         nxt[1:] = np.maximum(nxt[1:], D[:-1] + sc)  # matched to line i-1
         F[j + 1] = np.maximum(nxt, NEG)
     return F, D_all
@@ -288,8 +173,8 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     if not any(x is not MARKER for x in items):
         return None
     original_index = [k for k, l in enumerate(original) if l.strip()]
-    vocab = frozenset().union(*(_tokens(x) for x in items if x is not MARKER))
-    O = _Original([original[k].strip() for k in original_index], vocab)
+    vocab = frozenset().union(*(costs.tokens(x) for x in items if x is not MARKER))
+    O = costs.Original([costs.key(original[k]) for k in original_index], vocab)
     F, D_all = _forward(items, O)
     R, _ = _forward(items[::-1], O.reversed())
     n, m = O.n, len(items)
@@ -297,7 +182,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     steps, deleted = _traceback(items, O, F, D_all)
     # max-marginals: the best score with line item j matched at line i = F[j][i] + sc + B[j+1][i+1],
     # where B[j][i] (items[j:] against lines i:) is the reversed pass R[m-j][n-i]
-    margin, weakest, places = float("inf"), None, None
+    gaps = []
     line_no = 0
     chosen = {s.snippet: s for s in steps}
     at_line = original_index + [len(original)]  # non-blank position -> original line number
@@ -306,7 +191,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
             continue
         k = line_no
         line_no += 1
-        if _generic(item):
+        if costs.generic(item):
             continue  # a blank, a lone bracket or keyword is never the line that settles a reading
         D = D_all[j]
         sc = O.scores(item)
@@ -314,7 +199,6 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
         through_match = D[:-1] + sc + after[1:]  # matched at line i
         through_insert = D - _insert_cost(items, j, O) + after  # inserted at position i
         step = chosen[k]
-        here = at_line[step.original if step.original is not None else step.at]
         if step.original is not None:
             through_match = through_match.copy()
             through_match[step.original] = NEG
@@ -322,18 +206,72 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
             # another place for the same new line inside its section mostly writes the same file
             # (either side of a deleted line): only a match elsewhere counts as a rival
             through_insert = np.full_like(through_insert, NEG)
-        a_match = int(np.argmax(through_match)) if n else 0
-        a_ins = int(np.argmax(through_insert))
-        alt_m = through_match[a_match] if n else NEG
-        alt, there = (alt_m, at_line[a_match]) if alt_m >= through_insert[a_ins] else (through_insert[a_ins], at_line[a_ins])
-        gap = best - alt
-        if gap < margin:
-            margin, weakest, places = gap, k, (here, there)
+        alt = max(through_match.max() if n else NEG, through_insert.max())
+        gaps.append((best - alt, j, k))
+    margin, weakest, places = _margin(items, O, best, gaps, chosen, Alignment(
+        float(best), tuple(steps), tuple(deleted), 0.0, None, None, tuple(original_index), tuple(snippet_index)),
+        original, snippet, at_line)
     return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, places, tuple(original_index),
                      tuple(snippet_index))
 
 
-def _traceback(items, O, F, D_all) -> tuple[list[Step], list[int]]:
+RIVALS = 12  # rival readings re-aligned per alignment (at most) to find the best one writing a different file
+RIVAL_CELLS = 4_000_000  # ... and at most this many snippet x original cells re-aligned in all
+
+
+def _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line):
+    """The lead of the best reading over the best reading that writes a different file, the snippet
+    line that rival places elsewhere, and its two places. The least decided lines come first; each
+    is re-aligned with its place ruled out (RIVALS times at most): a rival that writes the same file
+    (a repeated line matched at its other copy) rules that place out too and goes on. When the
+    budget runs out, the max-marginal gap stands (it can only understate the margin)."""
+    want = reading.result_keys(original, snippet)
+    margin, weakest, places = float("inf"), None, None
+    budget = max(1, min(RIVALS, RIVAL_CELLS // max(1, len(items) * O.n)))
+    where = lambda st: at_line[st.original if st.original is not None else st.at]
+    for gap, j, k in sorted(gaps):
+        if gap >= margin:
+            break
+        if budget <= 0:
+            margin, weakest, places = gap, k, (where(chosen[k]), where(chosen[k]))
+            break
+        step = chosen[k]
+        forbid = {j: (_run(O, step.original), step.original is None)}
+        while budget > 0:
+            budget -= 1
+            F, D_all = _forward(items, O, forbid)
+            alt = F[len(items), O.n]
+            if alt <= NEG / 2:
+                break  # nowhere else to go: no rival through this line
+            steps, deleted = _traceback(items, O, F, D_all, forbid)
+            rival = Alignment(float(alt), tuple(steps), tuple(deleted), 0.0, None, None, reading.original_index,
+                              reading.snippet_index)
+            other = next(s for s in steps if s.snippet == k)
+            if rival.result_keys(original, snippet) != want:
+                if best - alt < margin:
+                    margin, weakest, places = best - alt, k, (where(step), where(other))
+                break
+            if other.original is not None:  # the same file: rule this place (and its run of copies) out too
+                forbid[j][0].update(_run(O, other.original))
+            else:
+                forbid[j] = (forbid[j][0], True)
+    return margin, weakest, places
+
+
+def _run(O, i: int | None) -> set[int]:
+    """Original line i and the copies of it right before and after it (a run of one repeated
+    line: matching any of them writes the same file)."""
+    if i is None:
+        return set()
+    a = b = i
+    while a > 0 and O.keys[a - 1] == O.keys[i]:
+        a -= 1
+    while b + 1 < O.n and O.keys[b + 1] == O.keys[i]:
+        b += 1
+    return set(range(a, b + 1))
+
+
+def _traceback(items, O, F, D_all, forbid: dict | None = None) -> tuple[list[Step], list[int]]:
     n = O.n
     j, i = len(items), n
     steps: list[Step] = []
@@ -352,7 +290,7 @@ def _traceback(items, O, F, D_all) -> tuple[list[Step], list[int]]:
             continue
         line_no -= 1
         D = D_all[j - 1]
-        sc = O.scores(item)
+        sc, _ = _line_scores(items, j - 1, O, forbid)
         if i > 0 and sc[i - 1] > NEG / 2 and abs(D[i - 1] + sc[i - 1] - target) < eps:
             kind = "equal" if O.keys[i - 1] == item else "change"
             steps.append(Step(line_no, i - 1, kind))

@@ -7,6 +7,11 @@ line (never a blank or a lone bracket) and its two candidate places, the aligner
 a file (`reading_lines`) and the undecided original line range. instant.py asks only when
 FASTAPPLY_SECOND_OPINION=1: on the tuned sets it refuses many more right files than wrong ones.
 
+`judge(original, snippet, merged)` is the narrow use that pays, on by default (FASTAPPLY_JUDGE=0
+turns it off): instant.py asks it only about a merge that the joint reading alone placed (the greedy
+reading ran and refused), and it refuses only when the aligner reads a different file with a lead of
+at least JUDGE_MARGIN (an ambiguous-place refusal carrying both readings).
+
 Example: original `start() / value = 1 / stop()` twice, snippet `... / start() / value = 2 /
 stop() / ...`: both blocks fit equally (margin 0), so the merge is refused, naming `value = 2`.
 
@@ -20,9 +25,17 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge.align.scored import Alignment, align
+from fastapply.merge.refuse.refusal import reason
 
 MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
 SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
+# The judge (on by default; FASTAPPLY_JUDGE=0 turns it off): where only the joint reading placed the
+# snippet, a merge the aligner reads differently with at least this lead is refused. Calibrated on the
+# tuned pool (docs/ARCHITECTURE.md, "Second opinion"): 4 -> 17 right lost / 17 wrong saved, 6 -> 11 / 15,
+# 8 -> 8 / 8, 16 -> 3 / 3.
+JUDGE_MARGIN = 6.0
+JUDGE = os.environ.get("FASTAPPLY_JUDGE", "1") != "0"
+JUDGE_CELLS = 1_000_000  # original x snippet lines above which the judge declines (the aligner is a DP)
 
 
 def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
@@ -85,3 +98,43 @@ def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequ
         return Opinion(f"the snippet line `{line}` fits at original line {here + 1} and at line {there + 1} "
                        "almost equally well; include more unchanged lines around it", reading, (span,))
     return None
+
+
+def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]) -> Opinion | None:
+    """The aligner as a judge of a merge only the joint reading placed: why not to write `merged`
+    when the aligner's best reading gives a different file and leads every reading that writes
+    another file by at least JUDGE_MARGIN (a confident, different reading), else None (and None
+    above JUDGE_CELLS: the aligner is a dynamic programme). The
+    reason is an ambiguous-place refusal naming the line the two readings place differently."""
+    if len(original) * len(snippet) > JUDGE_CELLS:
+        return None
+    alignment = align(original, snippet)
+    if alignment is None or alignment.weakest is None or alignment.margin < JUDGE_MARGIN:
+        return None
+    reading = reading_lines(alignment, original, snippet)
+    if _keys(reading) == _keys(merged):
+        return None
+    changed = _first_difference(_keys(reading), _keys(merged))
+    cause = (f"the snippet fits two places in the original: the merge and the scored alignment place it differently "
+             f"(first at `{changed}`)")
+    regions = _differing_range(original, merged, reading)
+    return Opinion(reason("ambiguous-place", cause, "include more unchanged lines around each change"),
+                   reading, (regions,))
+
+
+def _first_difference(a: Sequence[str], b: Sequence[str]) -> str:
+    k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return (a[k] if k < len(a) else b[k])[:80]
+
+
+def _differing_range(original: Sequence[str], *results: Sequence[str]) -> tuple[int, int]:
+    """The original line range [start, end) outside of which the original and every result agree
+    (the lines they share at the top and the bottom)."""
+    head = min(next((k for k, (x, y) in enumerate(zip(original, r)) if x != y), min(len(original), len(r)))
+               for r in results)
+    tail = min(next((k for k, (x, y) in enumerate(zip(original[::-1], r[::-1])) if x != y),
+                    min(len(original), len(r))) for r in results)
+    if not original:
+        return 0, 0
+    start = min(head, len(original) - 1)
+    return start, min(len(original), max(start + 1, len(original) - tail))

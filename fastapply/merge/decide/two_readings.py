@@ -31,6 +31,7 @@ know how either reading was made.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
@@ -145,7 +146,9 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
         # than the original or the snippet has it (a moved block kept twice, a pasted twin).
         copied = _copied(orig, joint.text, snip_lines, diff_snippet)
         if copied is None:
-            return joint
+            if placed[1] or len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
+                return joint
+            return replace(joint, placed_by="joint")  # the greedy reading refused: instant.py asks the judge
         return MergeResult(None, copied, "lazy", joint.rung, joint.text,
                            regions or changed_regions(orig.lines, split_text(joint.text).lines))
     if joint.candidate is None and old.candidate is not None:

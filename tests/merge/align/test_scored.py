@@ -136,3 +136,83 @@ def test_speed_on_a_20000_line_file():
     got = reading_lines(a, original, snippet)
     assert got[5001] == "    x = a + 5001" and got[15001:15003] == ["    x = a + 1500", "    y = 2"]
     assert elapsed < 1.0  # target 0.5 s on an idle machine; slack for shared CI cores
+
+
+def _code(got: list[str]) -> list[str]:
+    return [line for line in got if line.strip()]  # blank lines are the writer's concern
+
+
+def test_extended_identifier_is_a_change_not_a_new_line():
+    # `APP_TEST_ENV` -> `APP_TEST_ENV_WD` at the section's last line: the words differ, their
+    # parts (`app`, `test`, `env`, `wd`) mostly do not, so the line is changed, not added beside
+    original = "fn main() {\n    configure();\n    set_env(\"APP_TEST_ENV\");\n    run();\n}"
+    snippet = "// ... existing code ...\n    configure();\n    set_env(\"APP_TEST_ENV_WD\");\n// ... existing code ..."
+    assert _code(reading(original, snippet)) == lines(
+        "fn main() {\n    configure();\n    set_env(\"APP_TEST_ENV_WD\");\n    run();\n}")
+
+
+def test_annotated_assignment_changes_the_plain_one():
+    # `retries: Final[int] = 5` (the section's last line) assigns the target `retries = 3` does:
+    # one line changed, not a new line with the old one kept by the marker after it
+    original = "class Client:\n    retries = 3\n    name = 'c'\n"
+    snippet = f"{M}\nclass Client:\n    retries: Final[int] = 5\n{M}"
+    assert _code(reading(original, snippet)) == lines("class Client:\n    retries: Final[int] = 5\n    name = 'c'")
+
+
+def test_lone_closer_matches_at_its_own_depth():
+    # the snippet's first line `  end` closes `describe 'one'` (depth 2), not the `it` inside it
+    # (depth 4): the new block goes after the outer `end`, not inside `describe 'one'`
+    original = ("describe 'a'\n  describe 'one'\n    it 'x'\n      check(1)\n    end\n  end\n\n"
+                "  describe 'two'\n    it 'y'\n      check(2)\n    end\n  end\nend")
+    snippet = ("# ... existing code ...\n  end\n\n  describe 'new'\n    it 'z'\n      check(3)\n    end\n  end\n\n"
+               "  describe 'two'\n# ... existing code ...")
+    assert _code(reading(original, snippet)) == lines(
+        "describe 'a'\n  describe 'one'\n    it 'x'\n      check(1)\n    end\n  end\n  describe 'new'\n    it 'z'\n"
+        "      check(3)\n    end\n  end\n  describe 'two'\n    it 'y'\n      check(2)\n    end\n  end\nend")
+
+
+def test_a_rival_that_writes_the_same_file_is_no_rival():
+    # one more `render(page)` in a run of two: which copy is "the new one" changes nothing in the
+    # file, so the margin is the lead over a reading that writes a different file, not 0
+    original = lines("setup()\nrender(page)\nrender(page)\nteardown()\n")
+    snippet = lines(f"{M}\nsetup()\nrender(page)\nrender(page)\nrender(page)\nteardown()\n{M}")
+    a = align(original, snippet)
+    assert a.margin > opinion.MARGIN
+    assert second_opinion(original, snippet, reading_lines(a, original, snippet)) is None
+
+
+def test_judge_refuses_only_a_confident_different_reading():
+    # the change put on the first `x = 1` (the aligner places it after the unique `b()`, far ahead):
+    # refused as an ambiguous place; the aligner's own file, or a tie, is never refused by the judge
+    original, snippet = lines("a()\nx = 1\nb()\nx = 1\nc()"), lines(f"{M}\nb()\nx = 2\n{M}")
+    wrong = lines("a()\nx = 2\nb()\nx = 1\nc()")
+    refused = opinion.judge(original, snippet, wrong)
+    assert refused is not None and refused.reason.refusal.kind == "ambiguous-place"
+    assert refused.reading == lines("a()\nx = 1\nb()\nx = 2\nc()")
+    assert refused.regions == ((1, 4),)  # the lines the two files differ over
+    assert opinion.judge(original, snippet, lines("a()\nx = 1\nb()\nx = 2\nc()")) is None
+    tie_original = lines("start()\nvalue = 1\nstop()\nstart()\nvalue = 1\nstop()")
+    tie_snippet = lines(f"{M}\nstart()\nvalue = 2\nstop()\n{M}")
+    other = lines("start()\nvalue = 1\nstop()\nstart()\nvalue = 2\nstop()")
+    assert align(tie_original, tie_snippet).margin < opinion.JUDGE_MARGIN
+    assert opinion.judge(tie_original, tie_snippet, other) is None
+
+
+def test_instant_merge_judges_joint_alone_merges(monkeypatch):
+    # by default the judge is asked only about a merge that the joint reading alone placed (the
+    # greedy one refused): refused with both readings; with the judge off, written
+    from fastapply.merge.align import greedy
+    from fastapply.merge.result import Merged
+    original = "import os\n\ndef load(path):\n    data = read(path)\n    return data\n\ndef save(path, data):\n    write(path, data)\n"
+    snippet = "# ... existing code ...\ndef load(path):\n    data = read(path, 'rb')\n    return data\n# ... existing code ...\n"
+    both = instant.instant_merge(original, snippet)
+    asked = []
+    monkeypatch.setattr(opinion, "judge", lambda o, s, m: asked.append(m) or opinion.Opinion(
+        "the snippet fits two places in the original; include more unchanged lines", ["other"], ((2, 4),)))
+    assert instant.instant_merge(original, snippet).text == both.text and not asked  # both readings placed it
+    monkeypatch.setattr(greedy, "merge_lazy", lambda o, s: Merged(None, "greedy refused", None))
+    refused = instant.instant_merge(original, snippet)
+    assert asked and not refused.merged and refused.refusal.kind == "ambiguous-place"
+    assert refused.alternatives == (both.text, "other\n") and refused.regions == ((2, 4),)
+    monkeypatch.setattr(opinion, "JUDGE", False)
+    assert instant.instant_merge(original, snippet).text == both.text
