@@ -21,11 +21,15 @@ Knows scored.py's alignment; does not know the merge that produced `merged`.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge.align.scored import Alignment, align
 from fastapply.merge.refuse.refusal import reason
+from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.markers import is_marker
 
 MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
 SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
@@ -114,17 +118,68 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     reading = reading_lines(alignment, original, snippet)
     if _keys(reading) == _keys(merged):
         return None
+    regions = _differing_range(original, merged, reading)
+    apart = _placed_apart(original, snippet, merged, reading)
+    if apart is not None:
+        line, here, there = apart
+        cause = (f"`{line[:80]}` fits two places in the original: near line {here + 1}, where the merge put it, and "
+                 f"near line {there + 1}, where a scored alignment of the whole snippet reads it with a clear lead")
+        return Opinion(reason("ambiguous-place", cause, "include the unchanged lines around it at the place you mean"),
+                       reading, (regions,))
     changed = _first_difference(_keys(reading), _keys(merged))
     cause = (f"the snippet fits two places in the original: the merge and the scored alignment place it differently "
              f"(first at `{changed}`)")
-    regions = _differing_range(original, merged, reading)
     return Opinion(reason("ambiguous-place", cause, "include more unchanged lines around each change"),
                    reading, (regions,))
 
 
+def _placed_apart(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str],
+                  reading: Sequence[str]) -> tuple[str, int, int] | None:
+    """The first snippet line that says something (a word in it, not generic, not a marker) which
+    the two files put at different places, with those places as original line indexes (each the
+    nearest line there that is not generic, so a refusal never points at a blank or a `}`)."""
+    places = [_places(original, r) for r in (merged, reading)]
+    for line in snippet:
+        text = line.strip()
+        if not re.search(r"\w", text) or is_generic(text) or is_marker(line):
+            continue
+        here, there = (p.get(text, []) for p in places)
+        only_here, only_there = [x for x in here if x not in there], [x for x in there if x not in here]
+        if only_here and only_there:
+            here, there = _nearest_pin(original, only_here[0]), _nearest_pin(original, only_there[0])
+            if here != there:  # two places one pin names alike say nothing: the next line may
+                return text, here, there
+    return None
+
+
+def _places(original: Sequence[str], result: Sequence[str]) -> dict[str, list[int]]:
+    """Each line of `result` (stripped) -> where it stands in the original's terms, in order: a kept
+    line at its own index, a changed one at the index of the line it replaces, a new one at the
+    index of the original line it goes before."""
+    out: dict[str, list[int]] = {}
+    last = max(len(original) - 1, 0)
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        for k in range(j2 - j1):
+            at = i1 + k if tag == "equal" else i1 + min(k, max(i2 - i1 - 1, 0))
+            out.setdefault(result[j1 + k].strip(), []).append(min(at, last))
+    return out
+
+
+def _nearest_pin(lines: Sequence[str], i: int) -> int:
+    """i, or the nearest line to it that is not generic (a blank line, `}`, `end`)."""
+    for d in range(len(lines)):
+        for j in (i - d, i + d):
+            if 0 <= j < len(lines) and not is_generic(lines[j]):
+                return j
+    return i
+
+
 def _first_difference(a: Sequence[str], b: Sequence[str]) -> str:
+    """The first line where two files (non-blank lines) part, or the next one after it that is not
+    generic (a `}` locates nothing)."""
     k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return (a[k] if k < len(a) else b[k])[:80]
+    longer = a if k < len(a) else b
+    return next((line for line in longer[k:] if not is_generic(line)), longer[k])[:80]
 
 
 def _differing_range(original: Sequence[str], *results: Sequence[str]) -> tuple[int, int]:

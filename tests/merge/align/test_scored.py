@@ -216,3 +216,17 @@ def test_instant_merge_judges_joint_alone_merges(monkeypatch):
     assert refused.alternatives == (both.text, "other\n") and refused.regions == ((2, 4),)
     monkeypatch.setattr(opinion, "JUDGE", False)
     assert instant.instant_merge(original, snippet).text == both.text
+
+
+def test_judge_names_the_line_placed_apart_and_both_places():
+    # the refusal names the snippet line the two files place differently (`x = 2`, never the
+    # generic `}` or a blank line the files also differ by) and the original lines of both places:
+    # where the merge put it (over line 2) and where the aligner reads it (over line 4)
+    original, snippet = lines("a()\nx = 1\nb()\nx = 1\nc()"), lines(f"{M}\nb()\nx = 2\n{M}")
+    refused = opinion.judge(original, snippet, lines("a()\nx = 2\nb()\nx = 1\nc()"))
+    assert refused.reason.startswith("`x = 2` fits two places in the original: near line 2, where the merge put it, "
+                                     "and near line 4, where a scored alignment")
+    gen = lines("fn a() {\n    x = 1;\n}\n\nfn b() {\n    x = 1;\n}\n")
+    both = opinion._placed_apart(gen, lines("fn b() {\n    x = 2;\n}"), lines("fn a() {\n    x = 2;\n}\n\nfn b() {\n    x = 1;\n}\n"),
+                                 lines("fn a() {\n    x = 1;\n}\n\nfn b() {\n    x = 2;\n}\n"))
+    assert both == ("x = 2;", 1, 5)
