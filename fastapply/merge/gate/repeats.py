@@ -115,7 +115,9 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
                 continue
             if generic and header_name(next(l for l in between if l)) is not None and new[a]:
                 continue  # `}` and a blank line end a new definition before a sibling as short as it
-            shown_run = next(line for line in reversed(run) if line)
+            # the run named by its last line that says something (`/**` or `}` locates nothing)
+            shown_run = next((line for line in reversed(run) if line and not is_generic(line)),
+                             next(line for line in reversed(run) if line))
             return (f"the lines `{shown_run[:50]}` would appear twice around {gap} original line(s) the snippet does "
                     f"not show (`{next(l for l in between if l)[:50]}`): the snippet may mean the original ones, "
                     "with those lines deleted; include the lines just around them")

@@ -50,6 +50,7 @@ def test_a_run_repeated_around_unshown_original_lines_is_refused():
     stuttered = ORIGINAL[:6] + [" * Options:", " *"] + ORIGINAL[6:]
     reason = repeats.check_stutter(ORIGINAL, stuttered, snippet)
     assert reason and "Most engines take these:" in reason
+    assert reason.startswith("the lines `* Options:` would appear twice")  # named by a line that says something, not ` *`
     deleted = ORIGINAL[:5] + ORIGINAL[6:]
     assert repeats.check_stutter(ORIGINAL, deleted, snippet) is None
 
