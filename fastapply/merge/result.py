@@ -43,7 +43,9 @@ class MergeResult:
     alternatives: tuple[str, ...] = ()  # refused between two complete readings: both, `candidate` first
     choice: str | None = None  # what they differ by: "doubt" (a new line or a changed one) | "readings" (joint, greedy)
     refusal: Refusal | None = None  # when refused: the kind, the lines, the fix and its options (refusal.py)
-    placed_by: str | None = None  # a written lazy merge that only the joint reading placed (greedy refused): "joint"
+    # a written lazy merge that only the joint reading placed (greedy refused): "joint"; that both readings
+    # placed apart, one chosen by a rule: "both"
+    placed_by: str | None = None
 
     @property
     def merged(self) -> bool:

@@ -28,7 +28,7 @@ from typing import Sequence
 from fastapply.merge.align.scored import Alignment, align
 from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import bracket_balance, is_generic
 from fastapply.merge.text.markers import is_marker
 
 MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
@@ -94,7 +94,7 @@ def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequ
     here, there = alignment.places
     reading = reading_lines(alignment, original, snippet)
     span = (min(here, there), min(max(here, there) + 1, len(original)))
-    if _keys(reading) != _keys(merged):
+    if _keys(reading) != _keys(merged) and balanced_reading(original, reading):
         return Opinion(f"the scored alignment reads the snippet differently from the merge; `{line}` is "
                        f"placed at original line {here + 1} by one and could go at line {there + 1}: include "
                        "more unchanged lines around it", reading, (span,))
@@ -104,19 +104,26 @@ def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequ
     return None
 
 
-def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]) -> Opinion | None:
-    """The aligner as a judge of a merge only the joint reading placed: why not to write `merged`
-    when the aligner's best reading gives a different file and leads every reading that writes
-    another file by at least JUDGE_MARGIN (a confident, different reading), else None (and None
-    above JUDGE_CELLS: the aligner is a dynamic programme). The
-    reason is an ambiguous-place refusal naming the line the two readings place differently."""
+def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str], chosen: bool = False
+          ) -> Opinion | None:
+    """The aligner as a judge of a merge only the joint reading placed (or, `chosen`, of one a rule
+    chose between two readings placed apart): why not to write `merged` when the aligner's best
+    reading gives a different file, keeps the original's bracket balance (`balanced_reading`) and
+    leads every reading that writes another file by at least JUDGE_MARGIN (a confident, different
+    reading), else None (and None above JUDGE_CELLS: the aligner is a dynamic programme). A chosen
+    merge is judged only where the aligner deletes more original lines than it (`deletes_more`):
+    the rules that choose prefer the reading that deletes less, the aligner weighs each deletion
+    against the lines it places. The reason is an ambiguous-place refusal naming the line the two
+    readings place differently."""
     if len(original) * len(snippet) > JUDGE_CELLS:
         return None
     alignment = align(original, snippet)
     if alignment is None or alignment.weakest is None or alignment.margin < JUDGE_MARGIN:
         return None
     reading = reading_lines(alignment, original, snippet)
-    if _keys(reading) == _keys(merged):
+    if _keys(reading) == _keys(merged) or not balanced_reading(original, reading):
+        return None
+    if chosen and not deletes_more(original, reading, merged):
         return None
     regions = _differing_range(original, merged, reading)
     apart = _placed_apart(original, snippet, merged, reading)
@@ -131,6 +138,22 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
              f"(first at `{changed}`)")
     return Opinion(reason("ambiguous-place", cause, "include more unchanged lines around each change"),
                    reading, (regions,))
+
+
+def balanced_reading(original: Sequence[str], reading: Sequence[str]) -> bool:
+    """Whether the aligner's reading opens and closes as many brackets as the original (the DP places
+    lines, not blocks: a reading that drops a header and keeps its body, or inserts an opener it
+    never closes, is no confident rival of a merge, which the guards keep balanced)."""
+    return bracket_balance(reading) == bracket_balance(original)
+
+
+def deletes_more(original: Sequence[str], reading: Sequence[str], merged: Sequence[str]) -> bool:
+    """Whether `reading` deletes or replaces more of the original's non-blank lines than `merged`."""
+    keys = _keys(original)
+
+    def gone(result: Sequence[str]) -> int:
+        return sum(i2 - i1 for tag, i1, i2, _, _ in line_opcodes(keys, _keys(result)) if tag != "equal")
+    return gone(reading) > gone(merged)
 
 
 def _placed_apart(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str],

@@ -79,6 +79,16 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
         old = finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
         placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
+    differ = placed == [True, True] and joint_merge.lines != greedy_merge.lines
+    result = _decide(orig, snip_lines, language, diff_snippet, text, joint_merge, joint, old, placed, regions)
+    if differ and result.merged and result.placed_by is None:
+        return replace(result, placed_by="both")  # the readings placed it apart, a rule chose: instant.py asks the judge
+    return result
+
+
+def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippet: list[str] | None, text: str,
+            joint_merge, joint: MergeResult, old: MergeResult, placed: list[bool], regions: tuple) -> MergeResult:
+    """two_readings' decision between the two guarded readings (`placed`: whether each placed the snippet)."""
     joint, old = (_honour_diff_lines(r, orig, diff_snippet) for r in (joint, old))
     joint, old = _unchanged_loses(orig, joint, old)
     if not diff_snippet and (settled := _settled_by_imports(orig, (joint, old), placed, language, text,

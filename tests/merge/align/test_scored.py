@@ -207,7 +207,7 @@ def test_instant_merge_judges_joint_alone_merges(monkeypatch):
     snippet = "# ... existing code ...\ndef load(path):\n    data = read(path, 'rb')\n    return data\n# ... existing code ...\n"
     both = instant.instant_merge(original, snippet)
     asked = []
-    monkeypatch.setattr(opinion, "judge", lambda o, s, m: asked.append(m) or opinion.Opinion(
+    monkeypatch.setattr(opinion, "judge", lambda o, s, m, chosen=False: asked.append(m) or opinion.Opinion(
         "the snippet fits two places in the original; include more unchanged lines", ["other"], ((2, 4),)))
     assert instant.instant_merge(original, snippet).text == both.text and not asked  # both readings placed it
     monkeypatch.setattr(greedy, "merge_lazy", lambda o, s: Merged(None, "greedy refused", None))

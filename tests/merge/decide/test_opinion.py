@@ -1,0 +1,59 @@
+"""The judge's reading-level checks (decide/opinion.py): bracket balance, and the chosen path."""
+
+from fastapply.merge import instant
+from fastapply.merge.align.scored import align
+from fastapply.merge.decide import opinion
+
+M = "// ... existing code ..."
+
+
+def lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def test_judge_ignores_a_reading_that_opens_a_block_it_never_closes():
+    # the snippet ends on a new `if (ready) {` whose closer the marker stands for; the aligner,
+    # which places lines and not blocks, reads `x = 2` as the changed `x = 1` and leaves the `if`
+    # open: a confident reading (margin far above JUDGE_MARGIN), but no rival of a balanced merge
+    original = lines('int a() {\n    x = 1;\n    log("start");\n}\n\nint b() {\n    log("stop");\n'
+                     '    flush("stop");\n    x = 1;\n    close("stop");\n}')
+    snippet = lines(f'{M}\n    log("stop");\n    flush("stop");\n    if (ready) {{\n        x = 2;\n{M}')
+    merged = original[:8] + ["    if (ready) {", "        x = 2;", "    }"] + original[9:]
+    alignment = align(original, snippet)
+    reading = opinion.reading_lines(alignment, original, snippet)
+    assert alignment.margin >= opinion.JUDGE_MARGIN and reading != merged
+    assert not opinion.balanced_reading(original, reading) and opinion.balanced_reading(original, merged)
+    assert opinion.judge(original, snippet, merged) is None
+    assert opinion.second_opinion(original, snippet, merged) is None
+
+
+def test_judge_of_a_chosen_merge_asks_that_the_aligner_deletes_more():
+    # a merge a rule chose between two readings is refused only where the aligner's reading deletes
+    # more original lines than it (the rules prefer the reading that deletes less)
+    original, snippet = lines("a()\nx = 1\nb()\nx = 1\nc()"), lines(f"{M}\nb()\nx = 2\n{M}")
+    same_count = lines("a()\nx = 2\nb()\nx = 1\nc()")  # replaces one line, as the aligner's reading does
+    assert opinion.judge(original, snippet, same_count) is not None
+    assert opinion.judge(original, snippet, same_count, chosen=True) is None
+    original = lines("a()\nx = 1\nb()\ny = 3\nx = 1\nc()")
+    keeps_y = lines("a()\nx = 2\nb()\ny = 3\nx = 1\nc()")  # the aligner deletes `y = 3` as well
+    assert opinion.deletes_more(original, opinion.reading_lines(align(original, snippet), original, snippet), keeps_y)
+    refused = opinion.judge(original, snippet, keeps_y, chosen=True)
+    assert refused is not None and refused.reason.refusal.kind == "ambiguous-place"
+
+
+def test_instant_merge_judges_a_merge_chosen_between_two_readings(monkeypatch):
+    # both readings placed the snippet, apart; a rule wrote the joint one (the greedy one deletes
+    # `save`): the merge is marked placed_by "both" and the judge is asked with chosen=True
+    from fastapply.merge.align import greedy
+    from fastapply.merge.result import Merged
+    original = ("import os\n\ndef load(path):\n    data = read(path)\n    return data\n\ndef save(path, data):\n"
+                "    write(path, data)\n    log(path)\n    return True\n")
+    snippet = "# ... existing code ...\ndef load(path):\n    data = read(path, 'rb')\n    return data\n# ... existing code ...\n"
+    joint = instant.instant_merge(original, snippet)
+    assert joint.merged and joint.placed_by is None  # both readings agree
+    greedy_lines = joint.text.split("\n")[:5]  # the greedy reading drops `save`
+    monkeypatch.setattr(greedy, "merge_lazy", lambda o, s: Merged(greedy_lines, None, "exact", shown_lines=3))
+    asked = []
+    monkeypatch.setattr(opinion, "judge", lambda o, s, m, chosen=False: asked.append(chosen))
+    chosen = instant.instant_merge(original, snippet)
+    assert chosen.text == joint.text and chosen.placed_by == "both" and asked == [True]
