@@ -29,6 +29,7 @@ from fastapply.merge.align.scored import Alignment, align
 from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.names import header_name, keyword_name
 from fastapply.merge.text.markers import is_marker
 
 MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
@@ -94,7 +95,7 @@ def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequ
     here, there = alignment.places
     reading = reading_lines(alignment, original, snippet)
     span = (min(here, there), min(max(here, there) + 1, len(original)))
-    if _keys(reading) != _keys(merged) and balanced_reading(original, reading):
+    if _keys(reading) != _keys(merged) and rival(original, reading, merged):
         return Opinion(f"the scored alignment reads the snippet differently from the merge; `{line}` is "
                        f"placed at original line {here + 1} by one and could go at line {there + 1}: include "
                        "more unchanged lines around it", reading, (span,))
@@ -108,7 +109,7 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
           ) -> Opinion | None:
     """The aligner as a judge of a merge only the joint reading placed (or, `chosen`, of one a rule
     chose between two readings placed apart): why not to write `merged` when the aligner's best
-    reading gives a different file, keeps the original's bracket balance (`balanced_reading`) and
+    reading gives a different file, is a rival (`rival`: balanced, keeps the merge's definitions) and
     leads every reading that writes another file by at least JUDGE_MARGIN (a confident, different
     reading), else None (and None above JUDGE_CELLS: the aligner is a dynamic programme). A chosen
     merge is judged only where the aligner deletes more original lines than it (`deletes_more`):
@@ -121,7 +122,7 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     if alignment is None or alignment.weakest is None or alignment.margin < JUDGE_MARGIN:
         return None
     reading = reading_lines(alignment, original, snippet)
-    if _keys(reading) == _keys(merged) or not balanced_reading(original, reading):
+    if _keys(reading) == _keys(merged) or not rival(original, reading, merged):
         return None
     if chosen and not deletes_more(original, reading, merged):
         return None
@@ -138,6 +139,33 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
              f"(first at `{changed}`)")
     return Opinion(reason("ambiguous-place", cause, "include more unchanged lines around each change"),
                    reading, (regions,))
+
+
+def rival(original: Sequence[str], reading: Sequence[str], merged: Sequence[str]) -> bool:
+    """Whether the aligner's reading, which differs from `merged`, is a rival worth refusing for: it
+    keeps the original's bracket balance (`balanced_reading`) and keeps every definition the merge
+    keeps (`drops_a_definition`)."""
+    return balanced_reading(original, reading) and not drops_a_definition(reading, merged)
+
+
+def drops_a_definition(reading: Sequence[str], merged: Sequence[str]) -> bool:
+    """Whether, where the two files differ, `merged` has a definition header that opens its block
+    (`func (e *Engine) Run(addr string) {`, `def f(x):`, `test('retries', async t => {`) which
+    `reading` lacks: the aligner deletes that definition, or rewrites it as another. Whether a snippet
+    that shows the lines around a definition next to each other deletes it or only left it out, and
+    whether a new definition replaces a like one or joins it, is the instruction's question, not
+    placement's: the aligner prices a deletion per line and a changed header by its words, and reads
+    either with a clear lead where the merge kept the definition."""
+    keys, ours = _keys(merged), _keys(reading)
+    kept = set(ours)
+    return any(keys[i] not in kept and _opens_definition(keys[i])
+               for tag, i1, i2, _, _ in line_opcodes(keys, ours) if tag != "equal" for i in range(i1, i2))
+
+
+def _opens_definition(line: str) -> bool:
+    """A definition header that opens its block (a name and a parameter list, or a defining keyword;
+    an opening bracket or a colon at its end)."""
+    return bool(header_name(line) or keyword_name(line)) and (bracket_balance([line]) > 0 or line.endswith(":"))
 
 
 def balanced_reading(original: Sequence[str], reading: Sequence[str]) -> bool:

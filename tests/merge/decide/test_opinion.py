@@ -57,3 +57,53 @@ def test_instant_merge_judges_a_merge_chosen_between_two_readings(monkeypatch):
     monkeypatch.setattr(opinion, "judge", lambda o, s, m, chosen=False: asked.append(chosen))
     chosen = instant.instant_merge(original, snippet)
     assert chosen.text == joint.text and chosen.placed_by == "both" and asked == [True]
+
+
+ENGINE = '''func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+\te.router.ServeHTTP(w, r)
+}
+
+func (e *Engine) Run(addr string) {
+\tdebugPrint("Listening and serving HTTP on %s", addr)
+\tif err := http.ListenAndServe(addr, e); err != nil {
+\t\tpanic(err)
+\t}
+}
+
+func (e *Engine) RunTLS(addr string, cert string, key string) {
+\tdebugPrint("Listening and serving HTTPS on %s", addr)
+\tif err := http.ListenAndServeTLS(addr, cert, key, e); err != nil {
+\t\tpanic(err)
+\t}
+}'''
+
+SOCKET = f'''{M}
+}}
+
+func (e *Engine) RunSocket(addr string) {{
+\tdebugPrint("Listening and serving HTTP on %s", addr)
+\tlistener, err := net.Listen("unix", addr)
+\tif err != nil {{
+\t\tpanic(err)
+\t}}
+\thttp.Serve(listener, e)
+}}
+
+func (e *Engine) RunTLS(addr string, cert string, key string) {{
+{M}'''
+
+
+def test_judge_leaves_to_intent_a_definition_the_merge_keeps():
+    # a new `RunSocket` between `Run` and `RunTLS`, its body like `Run`'s: the merge adds it and keeps
+    # `Run`; the aligner reads `Run` rewritten as `RunSocket` with a clear lead. Whether the new
+    # definition replaces the like one is the instruction's question: no confident rival
+    original, snippet = lines(ENGINE), lines(SOCKET)
+    merged = original[:11] + snippet[3:11] + [""] + original[11:]
+    alignment = align(original, snippet)
+    reading = opinion.reading_lines(alignment, original, snippet)
+    assert alignment.margin >= opinion.JUDGE_MARGIN and "func (e *Engine) Run(addr string) {" not in reading
+    assert opinion.drops_a_definition(reading, merged) and opinion.balanced_reading(original, reading)
+    assert opinion.judge(original, snippet, merged) is None
+    assert opinion.second_opinion(original, snippet, merged) is None
+    # the other way round (the merge rewrote `Run`, the aligner keeps it) is no such case
+    assert not opinion.drops_a_definition(merged, reading)
