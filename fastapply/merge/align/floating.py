@@ -19,12 +19,12 @@ This module knows lines and sections; candidates and their ranking come from edg
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Sequence
 
 from fastapply.merge.align.anchors import LineIndex
 from fastapply.merge.align.blank_edges import blank_only
+from fastapply.merge.text.compare import most_alike
 from fastapply.merge.text.lines import bracket_balance, collapse, indentation
 from fastapply.merge.align.edges import (
     MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
@@ -194,23 +194,7 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
 
 def best_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> set[int]:
     """The original lines in [lo, hi) most similar to `line`, ties included."""
-    a = collapse(line)
-    best, at = -1.0, set()
-    m = difflib.SequenceMatcher(None, autojunk=False)
-    m.set_seq2(a)
-    for i in range(lo, hi):
-        b = collapse(orig[i])
-        if not b:
-            continue
-        m.set_seq1(b)
-        if m.real_quick_ratio() < best or m.quick_ratio() < best:
-            continue
-        r = m.ratio()
-        if r > best:
-            best, at = r, {i}
-        elif r == best:
-            at.add(i)
-    return at
+    return set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
 
 
 def _pairs(new: str, old: str, key) -> bool:
