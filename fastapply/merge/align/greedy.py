@@ -21,29 +21,6 @@ between two spans. Locating a span:
    collapsed) -> `fuzzy` (bounded similarity ≥ 0.9 per line); a looser rung is only tried when a
    stricter one cannot place the section. An ambiguous place is never resolved by a looser rung.
 
-Worked example (original on the left, snippet on the right):
-
-    0 import os              # ... existing code ...
-    1                        def b():
-    2 def a():                   return 2
-    3     return 1           <- no marker here: `def c` directly follows in the result
-    4                        def c():
-    5 def b():                   return 30
-    6     return 2           # ... existing code ...
-    7
-    8 def x():
-    9     pass
-   10
-   11 def c():
-   12     return 3
-   13
-   14 print(c())
-
-One section, open at both ends. Head: `def b():` occurs once at line 5 -> start 5. Tail: the
-last line `return 30` is not in the original; `def c():` occurs once after the head's run (line
-11), extended back over nothing -> end 13. Result: lines 0-4, the section, lines 13-14; `def x`
-(lines 7-10) is deleted because the snippet shows `b` and `c` adjacent.
-
 This module knows lines and markers. It does not know languages, definitions, or whether the
 result is trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
 """
