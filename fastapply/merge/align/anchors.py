@@ -37,7 +37,6 @@ class Span:
     start: int
     end: int
     rung: str
-    ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
     skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 

@@ -172,7 +172,7 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
         lines = lines + list(t.trail)[: None if keep_trail is True else keep_trail]
     if doubts:
         doubt = doubts[0]
-        doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
+        doubt.guess = (Span(start, end, "exact"), lines)
         doubt.regions = ((max(lo, start - 2), min(len(orig), end + 2)),)
         if len(doubts) == 1 and doubt.other is not None:
             doubt.alternative = _alternative(t, doubt.other, start, end, keep_lead, keep_trail)
@@ -195,7 +195,7 @@ def _alternative(t: Trimmed, other: tuple[str, int], start: int, end: int, keep_
         lines = list(t.lead) + lines
     if keep_trail and side == "start":
         lines = lines + list(t.trail)
-    return Span(a_start, a_end, "exact", ambiguous=True), lines
+    return Span(a_start, a_end, "exact"), lines
 
 
 def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, bool]:

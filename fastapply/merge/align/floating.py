@@ -103,13 +103,13 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             runs = edited_runs(sec, orig, key, lo, hi)
             if len(runs) > 1:
                 # the same edit fits several runs: rival places for the tie-breakers (ties.py)
-                raise Ambiguous(sec[0], runs, guess=(Span(runs[0], runs[0] + n, "exact", ambiguous=True), list(sec)),
+                raise Ambiguous(sec[0], runs, guess=(Span(runs[0], runs[0] + n, "exact"), list(sec)),
                                 regions=[(p, p + n) for p in runs])
         raise Unplaceable(unplaced_note(sec, orig, lo, hi))
     cands.sort()
     rank, start, end = cands[0]
     rivals = sorted({(s, e) for r, s, e in cands if r == rank})
-    guess = (Span(start, end, "exact", ambiguous=True), list(sec))
+    guess = (Span(start, end, "exact"), list(sec))
     if len(rivals) > 1:
         line = sec[0] if heads else sec[-1]
         raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])

@@ -158,7 +158,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             refusal = refusal or reason
             if guess is None:
                 return Merged(None, refusal, None, None, tuple(spans), shown)
-            span = Span(guess.start, guess.end, guess.rung, ambiguous=True, skip=guess.skip)
+            span = Span(guess.start, guess.end, guess.rung, skip=guess.skip)
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "

@@ -111,7 +111,7 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
             lost = [bool(overwritten_definitions(orig.lines, r, snip_lines)) for r in lines]
             if lost.count(True) == 1:
                 return (joint, old)[lost.index(False)]  # the other laid a new definition over an unnamed one
-            kept = [guards.deletion_stats(orig.lines, r).unreplaced for r in lines]
+            kept = [guards.unreplaced_lines(orig.lines, r) for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
         regions = regions or changed_regions(orig.lines, lines[0]) + changed_regions(orig.lines, lines[1])

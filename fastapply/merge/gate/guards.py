@@ -47,14 +47,6 @@ DELETION_FLOOR = 20
 DELETION_RATIO = 1.5
 
 
-@dataclass(frozen=True)
-class DeletionStats:
-    """Original lines removed without a replacement line in the result, and the largest run."""
-
-    unreplaced: int
-    largest_run: int
-
-
 def check_markers_left(original: Sequence[str], result: Sequence[str]) -> str | None:
     """Refuse when a marker line (or an inline marker phrase) leaked into the result."""
     extra = count_marker_lines(result) - count_marker_lines(original)
@@ -216,15 +208,10 @@ def check_excerpt_edges(original: Sequence[str], result: Sequence[str], snippet:
     return None
 
 
-def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
+def unreplaced_lines(original: Sequence[str], result: Sequence[str]) -> int:
     """Count original lines that vanish without a line replacing them (a line diff)."""
-    unreplaced = largest = 0
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
-        if tag in ("delete", "replace"):
-            lost = max(0, (i2 - i1) - (j2 - j1))
-            unreplaced += lost
-            largest = max(largest, lost)
-    return DeletionStats(unreplaced, largest)
+    return sum(max(0, (i2 - i1) - (j2 - j1)) for tag, i1, i2, j1, j2 in line_opcodes(original, result)
+               if tag in ("delete", "replace"))
 
 
 def check_deletions(original: Sequence[str], result: Sequence[str], shown_lines: int) -> str | None:
@@ -234,11 +221,10 @@ def check_deletions(original: Sequence[str], result: Sequence[str], shown_lines:
     forgotten marker looks exactly like a deletion. Real deletions are rarely much larger than
     the snippet that makes them; a forgotten marker usually drops a whole function or more.
     """
-    stats = deletion_stats(original, result)
-    limit = max(DELETION_FLOOR, DELETION_RATIO * shown_lines)
-    if stats.unreplaced > limit:
+    unreplaced = unreplaced_lines(original, result)
+    if unreplaced > max(DELETION_FLOOR, DELETION_RATIO * shown_lines):
         return (
-            f"the merge would delete {stats.unreplaced} lines of the original while the snippet "
+            f"the merge would delete {unreplaced} lines of the original while the snippet "
             f"shows only {shown_lines}; if code is elided there, mark it with `... existing code ...`"
         )
     return None
