@@ -5,11 +5,8 @@ from the content (keyword evidence, confirmed by a clean parse). `parses(text, l
 "does this parse without errors?" with True/False, or None when no grammar is installed for the
 language. `parse_tree(text, language)` returns the tree for callers that walk definitions.
 
-Grammars are individual wheels (`tree_sitter_python`, `..._javascript`, `..._typescript`, `..._go`,
-`..._rust`, `..._bash`, `..._c`, `..._cpp`, `..._c_sharp`, `..._java`, `..._kotlin`, `..._swift`,
-`..._php`, `..._ruby`, `..._scala`, `..._lua`, `..._html`, `..._css`, `..._json`, `..._toml`,
-`..._yaml`), each bundling its compiled grammar (nothing downloaded at run time), imported lazily
-and cached, so importing this module is cheap and a missing wheel only turns answers into None.
+Grammars are individual wheels (`tree_sitter_python`, ...), each bundling its compiled grammar,
+imported lazily and cached: a missing wheel only turns answers into None.
 
 This module knows nothing about snippets, markers or merges.
 """
