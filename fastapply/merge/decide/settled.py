@@ -34,7 +34,7 @@ from typing import Sequence
 from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
 from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
-from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
 from fastapply.merge.text.names import keyword_name
@@ -83,8 +83,7 @@ def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | No
     if choice != "doubt" or len(alternatives) != 2:
         return None
     guess, change = (split_text(t).lines for t in alternatives)
-    doubted = {j for tag, _i1, _i2, j1, j2 in line_opcodes(change, guess) if tag in ("insert", "replace")
-               for j in range(j1, j2)}  # the doubted line(s): what the new-line reading has beyond the change
+    doubted = added(line_opcodes(change, guess))  # what the new-line reading has beyond the change
     if not (new_reading_repeats(orig.lines, guess, snip_lines)
             or new_reading_unindented(orig.lines, guess, snip_lines, doubted)):
         return None
@@ -129,13 +128,12 @@ def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippe
     line ending in `{` or `:`, a brace-less `if (...)`) right above a line no deeper than itself
     that does not close or continue it, one of the two added and the pair in neither the original
     nor the snippet (a renamed header read as a second one): the new line changes the old one."""
-    ops = line_opcodes(original, guess)
-    added = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    new_at = added(line_opcodes(original, guess))
     rows = [j for j, line in enumerate(guess) if line.strip()]
     pairs = {(a.strip(), b.strip()) for seq in (original, snippet)
              for a, b in zip([l for l in seq if l.strip()], [l for l in seq if l.strip()][1:])}
     for a, b in zip(rows, rows[1:]):
-        if (a not in added and b not in added) or (doubted is not None and a not in doubted and b not in doubted):
+        if (a not in new_at and b not in new_at) or (doubted is not None and a not in doubted and b not in doubted):
             continue
         head, nxt = guess[a], guess[b]
         if (_OPENS.search(head.strip()) and not head.strip().startswith(("//", "#", "*", "/*"))

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.compare import copied_lines, line_opcodes
+from fastapply.merge.text.compare import added, copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
 from fastapply.merge.text.names import defined_name, header_name
 from fastapply.merge.snippet.sections import split_sections
@@ -74,10 +74,8 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
     """Refuse when the result reads X, G, X (see the module docstring): one copy of X new from the
     snippet, the other the original's, G a short run of original lines the snippet does not
     show. The snippet's X may be the original one with G deleted; the snippet cannot settle it."""
-    new = [False] * len(result)
-    for tag, _, _, j1, j2 in line_opcodes(original, result):
-        if tag != "equal":
-            new[j1:j2] = [True] * (j2 - j1)
+    new_at = added(line_opcodes(original, result))
+    new = [j in new_at for j in range(len(result))]
     text = [line.strip() for line in result]
     shown = {line.strip() for line in snippet}
     k = STUTTER_RUN

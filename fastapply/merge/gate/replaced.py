@@ -17,7 +17,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
-from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.lines import indent_len
 
 _ASSIGN = re.compile(
@@ -36,7 +36,7 @@ def _target(line: str) -> tuple[str, int] | None:
 def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> Refusal | None:
     shown = {line.strip() for line in snippet if line.strip()}
     ops = line_opcodes(original, result)
-    inserted = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    inserted = added(ops)
     old_at = origins(ops)  # result index -> original index, for lines the merge kept
     unshown = lambda k: k in old_at and result[k].strip() not in shown  # noqa: E731
     for i, line in enumerate(result):

@@ -3,7 +3,7 @@ copied.
 
 - `line_opcodes`: difflib's opcodes of two line lists, near-linear on long files that differ in
   a few places (the common head and tail, `common_ends`, are trimmed first); `origins`: where
-  each kept line came from; `most_alike`: the lines most like one line (difflib ratio, ties kept);
+  each kept line came from, `added`: which lines are new; `most_alike`: the lines most like one line (difflib ratio, ties kept);
 - `copied_lines`: the distinctive lines a result has more often than the original and the
   snippet each have them (a block kept twice, or new code shaped like old).
 
@@ -47,6 +47,11 @@ def _opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, in
     if tail:
         ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
     return ops
+
+
+def added(ops: Sequence[tuple[str, int, int, int, int]]) -> set[int]:
+    """The indices in the second list of the lines the opcodes insert or replace (new there)."""
+    return {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
 
 
 def origins(ops: Sequence[tuple[str, int, int, int, int]]) -> dict[int, int]:

@@ -17,3 +17,9 @@ def test_most_alike_keeps_ties_in_order_and_honours_the_floor():
     assert most_alike("return a + b", lines) == [0, 2]
     assert most_alike("return a * b", lines[1:2], floor=0.6) == []
     assert most_alike("return a - c", lines) == [3]
+
+
+def test_added_names_the_inserted_and_replaced_lines_of_the_second_list():
+    from fastapply.merge.text.compare import added, line_opcodes
+    assert added(line_opcodes(["a", "b", "c", "d"], ["a", "x", "c", "y", "z"])) == {1, 3, 4}
+    assert added(line_opcodes(["a", "b"], ["a"])) == set()
