@@ -163,12 +163,8 @@ def is_marker(line: str) -> bool:
 
 
 def is_elision(line: str, original_stripped: frozenset[str] | set[str]) -> bool:
-    """True when `line` stands for elided code in a snippet applied to an original.
-
-    A marker-like line whose stripped text is also a line of the original is read as content:
-    the snippet is most likely showing that line (a `...` body, a real "# rest of setup"
-    comment). If it really was a marker, the leak guard refuses the merge instead.
-    """
+    """True when `line` is a marker whose stripped text is no line of the original (one that is,
+    a `...` body or a real "# rest of setup" comment, is content; the leak guard catches the rest)."""
     return classify(line) is not None and line.strip() not in original_stripped
 
 
@@ -180,10 +176,7 @@ _INLINE = re.compile(
 
 
 def count_marker_lines(lines: Iterable[str]) -> int:
-    """How many lines are markers or carry a strong marker phrase inside other text.
-
-    Used by the leak guard: a merge must not contain more of these than the original did.
-    """
+    """How many lines are markers or carry a strong marker phrase inside other text (the leak guard)."""
     return sum(1 for line in lines if classify(line) is not None or _INLINE.search(line))
 
 

@@ -105,11 +105,8 @@ def language_from_path(path: str | None) -> str | None:
 
 
 def detect_language(path: str | None = None, content: str | None = None) -> str | None:
-    """Name the language of a file: from the path when it has a known extension, else a guess.
-
-    The guess counts keyword evidence per language and keeps the best-scoring language whose
-    grammar parses the content without errors; it returns None rather than a weak guess.
-    """
+    """Name the language of a file: from the path's extension, else the best-scoring language by
+    keyword evidence whose grammar parses the content without errors; None rather than a weak guess."""
     by_path = language_from_path(path)
     if by_path or not content:
         return by_path
