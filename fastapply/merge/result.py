@@ -1,12 +1,8 @@
 """`Merged`: what every merger (lazy, greedy, blocks, definitions) returns; `MergeResult`: what instant_merge returns.
 
-`Merged` is one shape for all the mergers: the merged lines, or a refusal with its reason, plus
-what the entry point and the model path may use (the rung that matched, a best untrusted
-candidate, where the sections landed, how many lines the snippet showed, the undecided regions).
-`MergeResult` is the public outcome built from it (gate/finish.py, decide/two_readings.py,
-instant.py), in file text rather than lines.
-
-This module holds the two dataclasses and nothing else.
+`Merged` holds the merged lines or a refusal, plus the rung, a best untrusted candidate, where
+the sections landed, how many lines the snippet showed and the undecided regions; `MergeResult`
+is the public outcome built from it, in file text. This module holds the two dataclasses only.
 """
 
 from __future__ import annotations

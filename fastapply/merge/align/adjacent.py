@@ -1,10 +1,7 @@
 """Adjacent readings of a section's edge: where a section's first (last) two or more lines match
 consecutive original lines right next to the run matched from its anchor, with only new lines
-between, so that nothing of the original is deleted.
-
-When a new block ends like its twin (`done(); }); })` of a new test equal to the old test's end),
-the run grown from the anchor swallows the new block's end; these readings are the ones that split
-it there instead, and edges.py (`_check_split_run`) takes the one such reading, or refuses.
+between, so that nothing of the original is deleted (a new block that ends like its twin).
+edges.py (`_check_split_run`) takes the one such reading, or refuses.
 
 This module knows lines, keys and a LineIndex; it does not decide (edges.py does).
 """
@@ -16,10 +13,7 @@ from fastapply.merge.align.anchors import LineIndex
 
 def adjacent_head(sec, keys, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
     """(place, lines matched) for readings where the section's first lines match the original
-    right before the run matched back from the anchor, with only new lines between: nothing of
-    the original is deleted. The run grown back from the anchor can swallow the tail of a new
-    twin block (`done(); }); })` of a new test equal to the old test's end); these readings are
-    the ones that split it there instead."""
+    right before the run matched back from the anchor, with only new lines between."""
     found = []
     for p in index.places(key(sec[0]), max(lo, o_edge), of):
         c = 0

@@ -1,20 +1,12 @@
 """Anchors: snippet lines that pin sections to the original, found for all sections jointly.
 
-An anchor is a snippet line whose text occurs exactly once in the original (or in the window of
-the original a section must fall in) and once in the snippet, and that is *distinctive*: not a
-blank line and not a generic line such as `}`, `end`, `)`, `else:` or `return`, which match
-dozens of places. The anchors of the whole snippet are chained jointly (a longest increasing
-subsequence by original position, as patience diff does), so sections come out in order and do
-not overlap, and a line that happens to be unique but sits in the wrong order is not trusted.
-
-Lines are compared by a *key*: the line itself (rung "exact") or the line with runs of
-whitespace collapsed (rung "whitespace", for re-indented snippets). The original is indexed
-once per rung (`LineIndex`), so finding every place of a line costs one dictionary look-up;
-that keeps the merge near-linear on 20,000-line files.
-
-Which lines are generic (`is_generic`) and how brackets balance are text/lines.py's.
-
-`Span` is where a section lands (both readings' placements return it).
+An anchor is a *distinctive* snippet line (not blank, not generic: text/lines.is_generic) whose
+text occurs exactly once in the original (or in a section's window) and once in the snippet.
+The anchors of the whole snippet are chained jointly (a longest increasing subsequence by
+original position, as patience diff does), so sections come out in order and do not overlap.
+Lines are compared by a *key* per rung (exact, or whitespace collapsed); the original is indexed
+once per rung (`LineIndex`), which keeps the merge near-linear on 20,000-line files. `Span` is
+where a section lands (both readings' placements return it).
 
 This module knows lines only, not sections' markers or languages.
 """
@@ -37,7 +29,6 @@ class Span:
     start: int
     end: int
     rung: str
-    ambiguous: bool = False  # True when `start`/`end` is a best guess among several places
     skip: int = 0  # leading section lines left out of the result (blank lines next to a marker)
 
 

@@ -1,13 +1,10 @@
 """Blank lines at a section's edges: which belong to the section and which to the original.
 
-A section between markers is trimmed of the blank lines next to its markers (they carry no
-position; `trim_blank_edges`); a first section without a marker before it and only blank lines
-above its matched run starts at the file's first line, with the snippet's own first lines
-(`blank_only`); new lines inserted between a marker and a matched run that opens with blank
-lines go beyond those blank lines, the original's separation between blocks (`blank_separation`; not for a comment ending a section, which goes right above
-the line the marker keeps, nor for a new import next to a kept one).
-After a new sibling block, the blank lines before the closing marker take the original's spacing
-between siblings (`sibling_spacing`).
+`trim_blank_edges`: blank lines next to a section's markers carry no position; `blank_only`: a
+first section with only blank lines above its matched run starts at line 1; `blank_separation`:
+new lines between a marker and a matched run that opens with blank lines go beyond those (the
+original's separation between blocks); `sibling_spacing`: after a new sibling block, the
+original's spacing between siblings.
 
 This module knows lines and sections, not anchors or candidates (edges.py uses it).
 """
@@ -51,13 +48,9 @@ def trim_blank_edges(section: Section) -> Trimmed:
 
 
 def blank_only(lines: Sequence[str]) -> bool:
-    """True for a non-empty run of blank lines. A snippet without a marker before its first
-    section starts at the file's edge; when all the original has above the section's matched
-    run is blank lines, no forgotten marker can have meant to keep them (a marker stands for
-    code), so the section starts at line 1 and the snippet's own first lines (blank or not)
-    replace them: a file that loses or keeps its leading blank line as the snippet shows.
-    Not mirrored at the file's end: a snippet's trailing blank lines are unreliable (stripped
-    text, fences), so the original's last blank lines stay."""
+    """True for a non-empty run of blank lines (above a first section's matched run, no
+    forgotten marker can have meant to keep them). Not mirrored at the file's end: a snippet's
+    trailing blank lines are unreliable."""
     return bool(lines) and not any(line.strip() for line in lines)
 
 
@@ -75,17 +68,9 @@ def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "", tail: 
     """How many blank lines that open a matched run (`run`, read away from the new lines) belong
     on the far side of new lines inserted between a marker and that run.
 
-    The snippet shows new code, a blank line, then original code; the original has a blank line
-    between the code the marker keeps (`beyond`, non-blank) and that code. Read as matched
-    context, the blank line would glue the new code to `beyond`; it is the original's separation
-    between blocks, kept on its side, and the snippet's blank line separates the new code from
-    the run. A snippet that shows blank lines between the marker and its new code (a lead) keeps
-    them instead, so this applies only without one.
-
-    Not when the new line next to `beyond` (`new_edge`) is an import and so is `beyond` (imports
-    group together: `#include <iostream>` after `#include "shop.h"`), nor at a section's `tail`
-    when it is a comment (ending a section before its marker): it belongs to `beyond`, the code
-    the marker keeps next, and goes right above it, after the original's blank line."""
+    Not when the new line next to `beyond` (the code the marker keeps; `new_edge`) and `beyond`
+    are both imports, nor at a section's `tail` when it is a comment (it goes right above
+    `beyond`)."""
     if not beyond.strip() or (tail and _LEAD_IN.match(new_edge.strip())) or (_import(new_edge) and _import(beyond)):
         return 0
     k = 0
@@ -95,10 +80,8 @@ def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "", tail: 
 
 
 def sibling_spacing(orig: Sequence[str], at: int, trail: int) -> int:
-    """How many of a section's `trail` blank lines (before its closing marker) to keep after a
-    new sibling block inserted at original index `at`, before the next one: the original's own
-    spacing between siblings (the blank lines right above `at`), at least one, at most `trail`.
-    Blank lines next to a marker carry no position; the marker keeps the original's spacing."""
+    """How many of a section's `trail` blank lines to keep after a new sibling block inserted at
+    original index `at`: the blank lines right above `at`, at least one, at most `trail`."""
     k = 0
     while at - k - 1 >= 0 and not orig[at - k - 1].strip():
         k += 1

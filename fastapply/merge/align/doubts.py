@@ -1,22 +1,16 @@
 """Doubt at a section's edge: are new lines next to matched ones new, or changes of similar lines?
 
-A section's lines beyond its matched run read as inserted unless the edge rules (edge_edits.py) pair
-them with edited copies in the original; when they are merely similar to the original lines
-there, the merge refuses (the snippet cannot say whether `x = 2` is new or replaces `x = 1`).
-This module holds the two places where that doubt is settled or explained:
+A section's lines beyond its matched run read as inserted unless the edge rules (edge_edits.py)
+pair them with edited copies; merely similar ones make the merge refuse. This module settles or
+explains that doubt:
 
-- `replaces_gap`: a changed run the section brackets on both sides with lines it matches in the
-  original, where the original's gap between those lines is as long as the run, line for line
-  similar, and opens or closes no block. The snippet itself then shows the change: its lines
-  are contiguous, so nothing of the gap can stay, and each new line pairs with the old one it
-  replaces. (A new block inserted before its twin is not proven this way: its gap opens a block
-  that the bracketing lines close, or sits shallower than them.)
-- `settled_reading`: a doubt the snippet settles elsewhere, by showing the same line changed the
-  same way between unchanged lines (a rename applied to every copy of a field): the change.
-- `doubt_note`: the refusal message when the doubt stays, naming the line and the unchanged
-  original line that would settle it.
+- `replaces_gap`: a changed run bracketed on both sides by matched lines, where the original's
+  gap between them is as long, line for line similar, and opens or closes no block;
+- `settled_reading`: the snippet shows the same line changed the same way elsewhere;
+- `doubt_note`: the refusal message, naming the line and the unchanged line that would settle it.
 
-This module knows lines, brackets and indentation (and whole-file readings, as lines), not sections, anchors or candidates (edges.py).
+This module knows lines, brackets and indentation (and whole-file readings, as lines), not
+sections, anchors or candidates (edges.py).
 """
 
 from __future__ import annotations
@@ -40,15 +34,10 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     both nearest line first; `outer` None: the file's end, for a last section without a marker
     after it), provably replace the original lines `region` between them.
 
-    Proof: the region is exactly as long as the replacement and pairs with it line for line
-    (blank with blank, the same indentation), its first non-blank pair alike (equal, an edited
-    copy or `similar`); both balance their brackets to zero; no line of either sits shallower
-    than the nearest non-blank line of the bracketing runs; `outer` holds a non-blank line
-    (blank lines pin nothing); and the nearest non-blank line on one side is not generic. These
-    keep out a new block inserted before its twin (a new test ending like the next one): there
-    the gap opens the block its closing lines end, or starts shallower than the lines around
-    it, or sits between generic lines (`*/` ... `/**`: a new doc comment and function before
-    an old one of the same shape)."""
+    Proof: the region pairs with the replacement line for line (blank with blank, same
+    indentation), its first non-blank pair alike; both balance to zero; none sits shallower than
+    the bracketing runs; `outer` holds a non-blank line; the nearest non-blank line on one side
+    is not generic. These keep out a new block inserted before its twin."""
     if outer is not None and (not region or len(region) != len(repl)):
         return False
     pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
@@ -120,18 +109,10 @@ def rival_note(shown: str, original: Sequence[str], at: int) -> str:
 
 def settled_reading(original: Sequence[str], guess: Sequence[str], alternative: Sequence[str],
                     pair: tuple[int, str]) -> list[str] | None:
-    """The rival reading `alternative` when the snippet itself settles a doubt as a change: the
-    doubt is whether the shown line `pair[1]` is new (the reading `guess`) or changes the similar
-    `original[pair[0]]` (the reading `alternative`), and `guess`, which places the rest of the
-    snippet with confidence, replaces another copy of that same original line by that same line
-    (stripped), line for line (`global: bool,` -> `other: bool,` between unchanged lines in one
-    struct, and at the doubted edge of another). A systematic change shown once settled and once
-    at an edge is the same change twice. Else None.
-
-    Measured on the generated check sets: only the identical line pair is evidence. The same
-    token substitution (`global` -> `other` in `global: false,`) fired on 7 doubts, 4 of them
-    with a wrong rival reading; the mirror (the shown line inserted elsewhere, so the doubted
-    one is new too) fired on 33, its insertion reading right in 2."""
+    """The rival reading `alternative` (the shown line `pair[1]` changes `original[pair[0]]`)
+    when `guess` replaces another copy of that same original line by that same line, line for
+    line: the same change shown twice. Else None. Measured: only the identical pair is evidence
+    (the same token substitution: 4 of 7 wrong; the mirror, insertion: right in 2 of 33)."""
     at, shown = pair
     if not 0 <= at < len(original) or is_generic(shown) or is_generic(original[at]):
         return None  # `}` or `end` changed elsewhere says nothing about this one

@@ -1,14 +1,10 @@
 """Edge rules: whether lines a section inserts at its edge are edits of the original lines there.
 
-A planner often starts or ends a section on a changed line, with no unchanged line beyond it:
-`html_title = "new"` right after a marker that stands for `html_title = "old"`. These rules decide,
-line against line, whether an inserted line is an edited copy (`same_edit`: same leading name,
-a declaration without its initializer or with another keyword, a line cut short or continued,
-a reworded end, a re-indented copy), merely `similar` (then the reading is doubtful and the
-merge refuses), or new; `rewritten_by` spots one original line
-rewritten as a block. `edge_edit` pairs inserted lines with the original lines beyond an edge.
-`new_sibling`: inserted lines that are whole blocks after a closed block (before an opening
-one) and before another block's header are new, however alike that header is.
+A section often starts or ends on a changed line with no unchanged line beyond it. These rules
+decide, line against line, whether an inserted line is an edited copy (`same_edit`), merely
+`similar` (a doubtful reading, refused), or new; `rewritten_by` spots one original line rewritten
+as a block; `edge_edit` pairs inserted lines with the original lines beyond an edge;
+`new_sibling`: whole blocks between sibling blocks are new, however alike the next header is.
 
 This module knows single lines and short runs of them; edges.py decides where they apply.
 """
@@ -86,12 +82,9 @@ def same_edit(new: str, old: str) -> bool:
 
 
 def edited_opener(new: str, old: str) -> bool:
-    """True when the control-flow opener `new` reads as `old` edited in place: both open a block
-    (lines.is_opener) and name nothing (lines.identity: `for`, `if`, `while` lines), at the
-    same indentation, led by the same keyword, and at least SAME_NAME alike (`for i, c := range
-    children {` -> `for _, c := range children {`), which `same_edit` misses for keyword-led
-    lines with a short shared prefix. Named openers (`def test_put_kwargs(self):` beside `def
-    test_put(self):`) are left out: a similar name there is more often a new sibling block."""
+    """True when the unnamed control-flow opener `new` (`for`, `if`, `while`) reads as `old`
+    edited in place: same indentation and keyword, at least SAME_NAME alike. Named openers are
+    left out: a similar name there is more often a new sibling block."""
     if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
         return False
     if indentation(new) != indentation(old):
@@ -134,13 +127,11 @@ def _common_prefix(a: str, b: str) -> str:
 def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inner: str | None = None) -> int:
     """How many original lines beyond a section's edge its inserted lines replace.
 
-    `inserted` and `beyond` run outwards from the edge (for a head, both reversed). Lines are
-    paired outwards: an edited copy (`same_edit`) or an equal line is consumed with its original
-    line, blank lines go with their neighbours; pairing stops at the first other line. When at
-    least one pair was an edit, the lines consumed are replaced. When none was, but an inserted
-    line is merely similar to the nearest original lines, the reading is doubtful: refuse, unless
-    the inserted lines are whole blocks between sibling blocks (`new_sibling`; `forward`: False
-    when both run backwards, for a head; `inner`: the matched line on the edge's other side).
+    `inserted` and `beyond` run outwards from the edge (`forward` False for a head). Equal lines
+    and edited copies pair outwards, blank lines with their neighbours, up to the first other
+    line; with at least one edit the paired lines are replaced. With none, an inserted line merely
+    similar to the nearest original lines is doubtful (refused) unless the inserted lines are
+    whole blocks between sibling blocks (`new_sibling`; `inner`: the matched line inside).
     """
     if forward and _another_sibling(inserted, beyond, inner):
         return 0  # a whole new definition before the next one, named otherwise: the marker keeps that one
@@ -185,11 +176,8 @@ def edge_edit(inserted: list[str], beyond: list[str], forward: bool = True, inne
 
 def _another_sibling(inserted: Sequence[str], beyond: Sequence[str], inner: str | None) -> bool:
     """The tail's inserted lines are whole blocks after a closed one (`new_sibling`), the original
-    goes on with a sibling header (`_sibling_header`), and the first new block names another
-    definition than that header (`another_definition`) with another body: a new definition, not that one
-    edited. (`public function delta($x)` shares most of `public function beta($x)`, so line by
-    line it reads as its edited copy, and the next method would be overwritten.) A block whose
-    body equals the next one's is that block renamed: left to the pairing."""
+    goes on with a sibling header, and the first new block defines another name with another
+    body: a new definition, not that one edited (an equal body is a rename, left to the pairing)."""
     ins = [l for l in inserted if l.strip()]
     if not beyond or not _sibling_header(beyond, True):
         return False
@@ -244,12 +232,8 @@ _CLOSER = re.compile(r"^([)\]}]+[;,)]*|end)$")
 
 def new_sibling(ins: list[str], inner: str | None, forward: bool) -> bool:
     """True when inserted lines (`ins`, outwards from the edge) are whole blocks (`whole_blocks`)
-    placed between sibling blocks: after a matched line that closes one (`}` ending the previous
-    test, for a tail) or before one that opens one (the next test's header, for a head). A
-    similar original line beyond them that opens a block (`opens_block`) is then the next
-    sibling's header, not a line they change: a balanced block cannot replace one opening line
-    without unbalancing the file. (New lines after a statement, `x := 1` then an `if` block,
-    may rewrite the block that follows, and stay doubted.)"""
+    after a matched line that closes one (tail) or before one that opens one (head): a similar
+    original opener beyond them is the next sibling's header, not a line they change."""
     if inner is None or not whole_blocks(ins if forward else ins[::-1]):
         return False
     if not forward:
@@ -293,9 +277,7 @@ def nearest_line(lines: Sequence[str], i: int, step: int) -> str | None:
 
 def new_siblings_at(orig: Sequence[str], at: int, inserted: Sequence[str], step: int) -> bool:
     """`new_sibling` for a reading that only inserts `inserted` (file order) at original index
-    `at`, at a section's tail (`step` 1) or head (-1), before an original block header: a rival
-    reading that changes lines further out would rewrite or delete sibling blocks the snippet
-    does not show, so it is no rival (edges._rival)."""
+    `at`, at a section's tail (`step` 1) or head (-1), before an original block header."""
     outward = list(inserted) if step > 0 else list(reversed(inserted))
     beyond = nearest_line(orig, at if step > 0 else at - 1, step)
     inner = nearest_line(orig, at - 1 if step > 0 else at, -step)
@@ -316,11 +298,9 @@ def opens_block(line: str) -> bool:
 
 
 def whole_blocks(lines: Sequence[str]) -> bool:
-    """True when the non-blank `lines` (in file order) are one or more whole blocks: the first
-    opens one (`opens_block`); with brackets, the running balance never drops below zero and
-    ends at zero, the last line sitting at the first one's indentation (`}` under `func`); with
-    a `:` header, every later line is indented deeper than it. At least three non-blank lines: a
-    header and its `}` alone may stand for a block whose body the snippet elides."""
+    """True when the non-blank `lines` (file order, at least three) are one or more whole blocks:
+    the first opens one; brackets balance, never below zero, the last at the first one's
+    indentation, or with a `:` header every later line is deeper."""
     body = [l for l in lines if l.strip()]
     if len(body) < 3:
         return False

@@ -11,21 +11,14 @@ first matched run, its *tail* after its last) is read one of three ways, each a 
 - `file edge`: a section without a marker before (after) it starts (ends) at the file's edge.
 
 Candidates are ranked by (bracket balance of the replaced region equals that of its replacement,
-fewest original lines deleted without being shown, most lines of context). Candidates that rank
-equal but give different files raise `Ambiguous`. One more reading overrides a best candidate that
-deletes: the edge's first (last) two or more lines matching consecutive original lines right next
-to the matched run, with only new lines between (adjacent.py): when a new
-block ends like its twin, the run grown from the anchor swallows its end, and the closing pair
-`});` `})` must then land on the adjacent pair, not split over two places (`_check_split_run`).
+fewest original lines deleted without being shown, most lines of context); equal ones that give
+different files raise `Ambiguous`. A best candidate that deletes yields to the one reading that
+keeps the edge's lines adjacent to the matched run (adjacent.py, `_check_split_run`).
 
-Inserted lines next to a marker go through the edge rules (edge_edits.py: an edited copy of the
-original line beyond the edge replaces it, a merely similar one is refused, doubts.py names the
-line); a reading that replaces a gap the section brackets line for line is proven
-(`doubts.replaces_gap`), and one that only adds lines is doubted when a nearby reading would
-change a similar line instead (`_rival`), unless they are whole blocks between sibling blocks
-(edge_edits.new_sibling: a new function after one's `}` and before the next one's header); closing
-on a sibling definition's end (another name: edge_edits.another_definition) is no candidate. Blank
-lines at a section's edges: blank_edges.py. This module knows lines, sections and anchors, not guards.
+Inserted lines next to a marker go through the edge rules (edge_edits.py; doubts.py names the
+line); a reading that only adds lines is doubted when a nearby reading would change a similar
+line instead (`_rival`), unless they are whole blocks between sibling blocks. Blank lines at a
+section's edges: blank_edges.py. This module knows lines, sections and anchors, not guards.
 """
 
 from __future__ import annotations
@@ -48,10 +41,9 @@ MAX_REGION = 400  # a replaced region longer than this is no candidate (the dele
 
 class Ambiguous(Exception):
     """Several readings fit equally well (`places`, 0-based), or an inserted line may be a changed
-    one (`doubt`). `guess` is the best reading's (span, lines) for the candidate, if any. A doubt
-    at a section's edge may name its rival reading, `other`: ("start" | "end", index), the span
-    edge that reading moves to (it replaces the similar original lines the guess keeps), `pair`
-    (original index, shown line) the line it changes; `alternative`: its (span, lines)."""
+    one (`doubt`). `guess`: the best reading's (span, lines), if any; a doubt at a section's edge
+    may name its rival: `other` ("start" | "end", index), `pair` (original index, shown line)
+    the line it changes, `alternative` its (span, lines)."""
 
     def __init__(self, line: str, places: Sequence[int] = (), doubt: bool = False, guess=None, regions=(),
                  note: str | None = None, other: tuple[str, int] | None = None,
@@ -172,7 +164,7 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
         lines = lines + list(t.trail)[: None if keep_trail is True else keep_trail]
     if doubts:
         doubt = doubts[0]
-        doubt.guess = (Span(start, end, "exact", ambiguous=True), lines)
+        doubt.guess = (Span(start, end, "exact"), lines)
         doubt.regions = ((max(lo, start - 2), min(len(orig), end + 2)),)
         if len(doubts) == 1 and doubt.other is not None:
             doubt.alternative = _alternative(t, doubt.other, start, end, keep_lead, keep_trail)
@@ -183,9 +175,7 @@ def place_anchored(t: Trimmed, orig: Sequence[str], index: LineIndex, key, ancho
 def _alternative(t: Trimmed, other: tuple[str, int], start: int, end: int, keep_lead: bool,
                  keep_trail: bool) -> tuple[Span, list[str]] | None:
     """The rival reading of a section doubted at one edge: the same lines, the doubted edge moved
-    to `other` (it replaces the similar original lines the guess keeps, so the blank lines the
-    guess keeps around inserted code there go). None when it would not change the span or would
-    cross the other edge."""
+    to `other`; None when that changes nothing or crosses the other edge."""
     side, at = other
     a_start, a_end = (at, end) if side == "start" else (start, at)
     if (a_start, a_end) == (start, end) or a_start > a_end:
@@ -195,7 +185,7 @@ def _alternative(t: Trimmed, other: tuple[str, int], start: int, end: int, keep_
         lines = list(t.lead) + lines
     if keep_trail and side == "start":
         lines = lines + list(t.trail)
-    return Span(a_start, a_end, "exact", ambiguous=True), lines
+    return Span(a_start, a_end, "exact"), lines
 
 
 def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, doubts) -> tuple[int, bool]:
@@ -313,11 +303,9 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
 
 
 def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
-    """(k, q) when the tail's new lines `ins` close the block the section's matched run sits in
-    at `ins[k]` (lines.block_close), new lines follow it, and the original closes that block
-    at `orig[q]` with the same line: the lines before it then replace the block's rest (`return
-    x` `}` shown right after unchanged lines ends the function there), the lines after it are new
-    ones after the block."""
+    """(k, q) when the tail's new lines `ins` close the block the matched run sits in at `ins[k]`,
+    new lines follow, and the original closes it at `orig[q]` with the same line: the lines
+    before replace the block's rest, those after are new ones after the block."""
     k = block_close(ins)
     if k is None or k == len(ins) - 1:
         return None
@@ -328,12 +316,9 @@ def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
 
 
 def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, middle) -> int | None:
-    """When the chosen reading closes a section's edge on a match that deletes original lines
-    while another reading keeps the edge's lines adjacent (two or more consecutive snippet lines
-    matching consecutive original lines) and deletes nothing, take that reading (its place) if it
-    is the only one and its new lines (`middle(place, matched)`) balance their brackets; refuse
-    if not. `});` then `})` must not land on a `});` and a `})` eight lines apart when an
-    adjacent pair is right there."""
+    """When the chosen reading closes an edge on a match that deletes original lines while
+    another keeps the edge's lines adjacent (adjacent.py) and deletes nothing, take that one if it
+    is the only one and its new lines (`middle(place, matched)`) balance; else refuse."""
     if not adjacent or best.deleted == 0 and not best.inserted:
         return None
     good = [p for p, c in adjacent if bracket_balance(middle(p, c)) == 0]
@@ -363,11 +348,9 @@ def _with_rival(cand: _Cand, region, repl, at: int, step: int) -> _Cand:
 
 
 def _rival(best: _Cand, cands: list[_Cand], orig, step: int, doubts: list) -> None:
-    """Doubt a reading that deletes and replaces nothing, only adds new lines, when one of the
-    nearest readings that close on a match further out instead changes the original line right
-    inside that match into one of those new lines (`_with_rival`): `/**` then a
-    reworded summary inserted before the old comment's tail, or replacing its body; a test
-    commented out in place, or a commented copy added after it. The snippet cannot say which."""
+    """Doubt a reading that only adds new lines when one of the nearest readings that close on a
+    match further out instead changes the original line inside that match into one of those new
+    lines (`_with_rival`): the snippet cannot say which."""
     if doubts or best.replaced or best.deleted or new_siblings_at(orig, best.at, best.inserted, step):
         return
     rival = next((c for c in cands[1 : 1 + RIVALS] if c.rival is not None and c.at != best.at

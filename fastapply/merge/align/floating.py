@@ -2,29 +2,24 @@
 
 A section without a unique line in the window between its placed neighbours is placed by its
 first and last lines: every place its first line occurs, closed on its last line (or the file's
-end), ranked like anchored edges (bracket balance, lines deleted unshown, context); a section
-whose first line occurs nowhere is placed by its closing lines, and when matching all of them
-leaves its brackets unbalanced (a new last method's `}` and the class's), by the fewest that
-balance (none, for a new last class ending the file), its new lines then taking the snippet's blank lead. A section that
-occurs verbatim is pure context (None), unless it starts the file with only blank lines above it
-(those it replaces); equally good places are an ambiguity. A section none of
-whose lines occurs there may still be an edited copy of one run of original lines, line for line
-(`edited_block`: a lone changed line shown with no context at all); one that pairs with several
-runs alike (the same comment fixed in three functions) has those runs as rival places
-(`Ambiguous`), which the tie-breakers (ties.py) may settle; a lone declaration of another name
-(`attr_reader :code` beside `attr_reader :id`: `names_another`) edits no line.
+end), ranked like anchored edges; a section whose first line occurs nowhere is placed by the
+fewest closing lines that balance its brackets. A section that occurs verbatim is pure context
+(None), unless it starts the file with only blank lines above it; equally good places are an
+ambiguity. A section none of whose lines occurs there may still be an edited copy of one run of
+original lines, line for line (`edited_block`); several such runs are rival places (`Ambiguous`)
+for the tie-breakers (ties.py); a lone declaration of another name (`names_another`) edits no line.
 
 This module knows lines and sections; candidates and their ranking come from edges.py.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Sequence
 
 from fastapply.merge.align.anchors import LineIndex
 from fastapply.merge.align.blank_edges import blank_only
+from fastapply.merge.text.compare import most_alike
 from fastapply.merge.text.lines import bracket_balance, collapse, indentation
 from fastapply.merge.align.edges import (
     MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
@@ -39,11 +34,8 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     """(Span, lines) for a section with no anchor in orig[lo:hi]; None when it is pure context
     (it occurs there verbatim, so placing it changes nothing).
 
-    Each place of its first line weighs the whole section as a replacement (`_replace_cand`):
-    a section of thousands of new lines whose first line occurs at many places (a snippet of
-    23,000 small new functions) would cost seconds per place, so past FLOATING_CELLS places x
-    lines it is refused as undecided (a doubt without a guess) before any is weighed. The real
-    sets' largest floating section is 132 cells (6 places x 22 lines)."""
+    Past FLOATING_CELLS places x lines it is refused as undecided before any place is weighed
+    (each costs the whole section; the real sets' largest is 132 cells)."""
     sec, keys, n = t.lines, index.keys, len(t.lines)
     heads = index.places(key(sec[0]), lo, hi)
     for p in heads:
@@ -103,13 +95,13 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             runs = edited_runs(sec, orig, key, lo, hi)
             if len(runs) > 1:
                 # the same edit fits several runs: rival places for the tie-breakers (ties.py)
-                raise Ambiguous(sec[0], runs, guess=(Span(runs[0], runs[0] + n, "exact", ambiguous=True), list(sec)),
+                raise Ambiguous(sec[0], runs, guess=(Span(runs[0], runs[0] + n, "exact"), list(sec)),
                                 regions=[(p, p + n) for p in runs])
         raise Unplaceable(unplaced_note(sec, orig, lo, hi))
     cands.sort()
     rank, start, end = cands[0]
     rivals = sorted({(s, e) for r, s, e in cands if r == rank})
-    guess = (Span(start, end, "exact", ambiguous=True), list(sec))
+    guess = (Span(start, end, "exact"), list(sec))
     if len(rivals) > 1:
         line = sec[0] if heads else sec[-1]
         raise Ambiguous(line, [s for s, _ in rivals], guess=guess, regions=[(s, e) for s, e in rivals])
@@ -121,16 +113,9 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
 
 def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:
     """Where a section between two markers that shows no original line lands as an edited copy:
-    the start of the one run of original lines in [lo, hi) as long as the section that it pairs
-    with line for line, each pair blank, equal or an edited copy (edge_edits.same_edit: the same
-    leading name, a line continued or reworded at its end), at least one pair edited. None when
-    no run or several do.
-
-    A planner that changes one line and shows no context writes `// ...`, the changed line,
-    `// ...`: the line has no anchor, but its unchanged part names the line it replaces, as it
-    would for a reader. A line that pairs with nothing is new and its place unknown (refused), and
-    a line that edits several places (`.expect(` in every test) settles nothing, nor one that
-    reads closer to another original line than to its pair (`most_similar`)."""
+    the start of the one run of original lines in [lo, hi) it pairs with line for line (blank,
+    equal or edge_edits.same_edit, at least one edited, none closer to another original line:
+    `most_similar`). None when no run or several do."""
     n = len(sec)
     lo, hi = max(lo, 0), min(hi, len(orig))
     found = edited_runs(sec, orig, key, lo, hi)
@@ -155,9 +140,7 @@ _VALUE_WORDS = frozenset("return yield raise throw await".split())  # `return y`
 
 def names_another(new: str, old: str) -> bool:
     """True when `new` and `old` share their leading word and are otherwise only names, none of
-    them shared (`attr_reader :code` beside `attr_reader :id`, `include Pricing` beside `include
-    Labels`): a declaration of another name, as likely added next to that one as written over
-    it, so it names no line it edits. (`timeout = 60` beside `timeout = 30` edits a value.)"""
+    them shared: a declaration of another name, which names no line it edits."""
     a = [t for t in _TOKEN.findall(new.strip()) if t not in ",()"]
     b = [t for t in _TOKEN.findall(old.strip()) if t not in ",()"]
     if len(a) < 2 or len(b) < 2 or a[0] != b[0] or a[0] in _VALUE_WORDS:
@@ -170,8 +153,7 @@ def names_another(new: str, old: str) -> bool:
 def edited_runs(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int, limit: int = 8) -> list[int]:
     """Starts of the runs of original lines in [lo, hi) that a section pairs with line for line
     (`_pairs`: blank, equal or edited at the same indentation), its first line an edited copy;
-    at most `limit`. The indentation is the part of a lone line a planner copies unchanged: the
-    same call edited at two depths is told apart by it."""
+    at most `limit`."""
     n = len(sec)
     if n == 0 or not sec[0].strip():
         return []
@@ -194,23 +176,7 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
 
 def best_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> set[int]:
     """The original lines in [lo, hi) most similar to `line`, ties included."""
-    a = collapse(line)
-    best, at = -1.0, set()
-    m = difflib.SequenceMatcher(None, autojunk=False)
-    m.set_seq2(a)
-    for i in range(lo, hi):
-        b = collapse(orig[i])
-        if not b:
-            continue
-        m.set_seq1(b)
-        if m.real_quick_ratio() < best or m.quick_ratio() < best:
-            continue
-        r = m.ratio()
-        if r > best:
-            best, at = r, {i}
-        elif r == best:
-            at.add(i)
-    return at
+    return set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
 
 
 def _pairs(new: str, old: str, key) -> bool:

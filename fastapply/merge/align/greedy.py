@@ -1,48 +1,15 @@
 """The first-generation lazy merge (greedy, one section at a time), kept as a second reading: instant.py
 
-A lazy snippet alternates *sections* (runs of new-file lines) and *markers* (one line standing for
-an unchanged run of the original). The convention (see shared/data/README.md):
-
-- two snippet lines adjacent with no marker between them are adjacent in the result, so a
-  deletion is shown as context before and context after with nothing between;
-- a snippet that does not start (end) with a marker starts (ends) at the file's first (last) line.
-
-So each section replaces one span ``original[start:end]``, and each marker keeps the original lines
-between two spans. Locating a span:
+Each section replaces one span ``original[start:end]`` and each marker keeps the original lines
+between two spans (the convention: shared/data/README.md). Locating a span:
 
 1. **head**: the section's first non-blank line that occurs in the original at or after the
-   cursor, extended line by line until exactly one place matches; lines before it in the section
-   are insertions, unless they equal the lines just before that place (then they are context);
-   blank lines alone there, after a marker, carry no position and are left out (`blank_lead`).
-2. **tail**: the same from the section's last lines, searched after the head's matched run; when
-   no closing line occurs in the original, the section ends where its head's matched run ends
-   (the rest is an insertion).
-3. Every comparison runs on a ladder of rungs, `exact` -> `whitespace` (runs of whitespace
-   collapsed) -> `fuzzy` (bounded similarity ≥ 0.9 per line); a looser rung is only tried when a
-   stricter one cannot place the section. An ambiguous place is never resolved by a looser rung.
-
-Worked example (original on the left, snippet on the right):
-
-    0 import os              # ... existing code ...
-    1                        def b():
-    2 def a():                   return 2
-    3     return 1           <- no marker here: `def c` directly follows in the result
-    4                        def c():
-    5 def b():                   return 30
-    6     return 2           # ... existing code ...
-    7
-    8 def x():
-    9     pass
-   10
-   11 def c():
-   12     return 3
-   13
-   14 print(c())
-
-One section, open at both ends. Head: `def b():` occurs once at line 5 -> start 5. Tail: the
-last line `return 30` is not in the original; `def c():` occurs once after the head's run (line
-11), extended back over nothing -> end 13. Result: lines 0-4, the section, lines 13-14; `def x`
-(lines 7-10) is deleted because the snippet shows `b` and `c` adjacent.
+   cursor, extended until exactly one place matches; lines before it are insertions, unless
+   they equal the lines just before that place; blank lines alone there carry no position;
+2. **tail**: the same from the section's last lines, after the head's run; with no closing
+   line in the original, the section ends where its head's run ends;
+3. a ladder of rungs, `exact` -> `whitespace` -> `fuzzy` (similarity >= 0.9 per line), a looser
+   one tried only when a stricter one cannot place the section, never to settle an ambiguity.
 
 This module knows lines and markers. It does not know languages, definitions, or whether the
 result is trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
@@ -76,11 +43,8 @@ def _edges_anchored(section: Section, span: Span, orig: Sequence[str], eq) -> in
 
 
 def place(section: Section, orig: Sequence[str], lo: int, next_section: Section | None) -> Span:
-    """Run the ladder for one section and return its span.
-
-    Raises LookupError when no rung can place it, and `GreedyAmbiguous` (carrying a best-guess span
-    in `.span`, or None) when it fits several places.
-    """
+    """Run the ladder for one section and return its span; LookupError when no rung places it,
+    `GreedyAmbiguous` (a best-guess span in `.span`, or None) when it fits several places."""
     best: Span | None = None
     best_score = -1
     wanted = int(section.open_start) + int(section.open_end)
@@ -150,10 +114,7 @@ def _bounded_retry(section, orig, lo, rung, next_section, amb: GreedyAmbiguous) 
 
 
 def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
-    """Merge a lazy snippet into the original, both given as lists of lines without newlines.
-
-    Returns the merged lines, or a refusal saying which section could not be placed and why.
-    """
+    """Merge a lazy snippet into the original (lists of lines): the merged lines, or a refusal."""
     sections = split_sections(snippet, original)
     shown = sum(1 for s in sections for line in s.lines if line.strip())
     if not sections:
@@ -181,7 +142,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             refusal = refusal or reason
             if guess is None:
                 return Merged(None, refusal, None, None, tuple(spans), shown)
-            span = Span(guess.start, guess.end, guess.rung, ambiguous=True, skip=guess.skip)
+            span = Span(guess.start, guess.end, guess.rung, skip=guess.skip)
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "

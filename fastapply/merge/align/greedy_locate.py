@@ -1,7 +1,6 @@
 """Locating one section of a lazy snippet in the original for the greedy merge (greedy.py):
 the comparison rungs (exact -> whitespace -> fuzzy), the head and tail searches, and the
-ambiguity they report instead of guessing. See greedy.py's docstring for the whole algorithm and
-a worked example.
+ambiguity they report instead of guessing. See greedy.py's docstring for the whole algorithm.
 
 This module knows lines and sections; it does not splice, and it does not know markers beyond
 what a `Section` holds.
@@ -196,9 +195,7 @@ def locate(
 
 def blank_lead(section: Section, s0: int) -> int:
     """How many leading section lines to leave out: the `s0` lines before the head's matched run
-    when the section follows a marker and they are all blank. A blank line next to a marker
-    carries no position (the marker keeps the original's own spacing), so inserting it would
-    add an empty line the original does not have; blank lines before new code stay with it."""
+    when the section follows a marker and they are all blank (they carry no position)."""
     if section.open_start and s0 > 0 and not any(line.strip() for line in section.lines[:s0]):
         return s0
     return 0
@@ -223,12 +220,8 @@ def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, li
 
 
 def closes_own_block(rest: Sequence[str]) -> bool:
-    """True when the section lines after the head's matched run are a complete block of their
-    own: brackets balanced to zero, never below zero on the way (nothing closes a block opened
-    before them), ending on a generic closing line (`}`). Their closing lines then close their
-    own block, so where those happen to match original closing lines says nothing: the run is
-    inserted after the head's run (a block moved or added there), not stretched over original
-    lines to a `}` further down."""
+    """True when the lines after the head's matched run are a complete block of their own
+    (balanced, never below zero, ending on a generic closer): where its `}` matches says nothing."""
     code = [line for line in rest if line.strip()]
     return bool(code) and is_generic(code[-1]) and bracket_balance(code[-1:]) < 0 and balanced(code)
 
@@ -237,16 +230,10 @@ OWN_BLOCK_RATIO = 2  # original lines a generic closing tail would replace, per 
 
 
 def _own_block_inserted(rest: Sequence[str], tail: Sequence[str], region: Sequence[str], repl: Sequence[str]) -> bool:
-    """True when the section's lines after its head's run (`rest`) are a block of their own
-    (`closes_own_block`) whose tail matched only generic closing lines (`tail`), and closing on
-    that match would replace original lines (`region`) that do not start like the block
-    (`_opens_alike`) and are more than OWN_BLOCK_RATIO times as many as the block's lines that
-    replace them (`repl`): the block is then read as inserted after the head's run (a block
-    moved below the one the head shows, or added there), not as a rewrite of what lies between.
-    Example: the head shows a filter block's last lines, the rest is a whole `if (...) { ... }`
-    moved there; its `  }` also matches the end of a loop 40 lines down, which the snippet never
-    shows. A block defining another name than the region's first definition header is inserted
-    whatever the lengths (edge_edits.another_definition)."""
+    """True when the lines after the head's run (`rest`) are a block of their own whose tail
+    matched only generic closers (`tail`), and closing there would replace original lines
+    (`region`) that do not start like it and are over OWN_BLOCK_RATIO times its lines (`repl`), or
+    define another name: the block is inserted after the head's run, not stretched over them."""
     if not closes_own_block(rest) or not all(is_generic(line) for line in tail):
         return False
     if another_definition(repl, region):
@@ -258,9 +245,7 @@ def _own_block_inserted(rest: Sequence[str], tail: Sequence[str], region: Sequen
 
 
 def _opens_alike(region: Sequence[str], repl: Sequence[str]) -> bool:
-    """True when the first non-blank lines of an original region and the lines that would
-    replace it are equal or alike (an edited copy, `similar`): the replacement reads as a new
-    version of the region's block, so closing on the region's `}` stays a fair reading."""
+    """True when a region and its replacement start with equal or alike lines (a new version)."""
     old = next((l for l in region if l.strip()), None)
     new = next((l for l in repl if l.strip()), None)
     if old is None or new is None or another_definition(repl, region):

@@ -4,29 +4,16 @@ Each section replaces one span ``original[start:end]``; each marker keeps the or
 between two spans. Placement, for the snippet as a whole:
 
 1. **Anchors** (anchors.py): distinctive lines unique in the original, chained in order across
-   all sections at once. A section without one gets anchors unique in the window between its
-   placed neighbours; a section that still has none and only repeats original lines is a no-op
-   (it changes nothing wherever it lands); otherwise it is placed by its first/last lines when
-   exactly one place fits, or refused. A section whose first anchor opens a block its own lines
-   never close stays inside that block: a later line unique only past the block's end is no
-   anchor of it (`inside_block`). Several equal places of a section with no anchor are settled,
-   in turn, by the order of the sections after it, by the old form of a line it changes, by the
-   blocks the previous section left open, or by the one place whose whole reading pastes no second
-   copy of an original line (ties.py); else refused.
+   all sections at once; a section without one gets anchors unique in the window between its
+   placed neighbours, or is placed by its first/last lines when exactly one place fits (floating.py),
+   equal places settled by ties.py, else refused. A section whose first anchor opens a block its
+   own lines never close stays inside that block (`inside_block`).
 2. **Edges** (edges.py): from its first and last anchors a section's span grows over equal
-   neighbouring lines; the lines beyond are either inserted, or replace original lines up to a
-   matching edge line further out (a generic closing `}` after new lines). Candidates are scored
-   by bracket balance (the replaced region must have the balance of its replacement), then the
-   fewest original lines deleted without being shown, then the most context; equally good
-   candidates that give different files are an ambiguity, refused with the line at fault. A lone
-   doubt (a new line, or a change of a similar one) that the snippet settles by showing the same
-   line pair changed elsewhere is written as that change (doubts.settled_reading).
+   neighbouring lines; the lines beyond are inserted or replace original lines up to a matching
+   edge line further out; equally good candidates that give different files are refused.
 3. **Convention and its exceptions**: a snippet that does not start (end) with a marker starts
-   (ends) at the file's edge, unless reading it that way deletes original lines the snippet does
-   not show: then the marker was forgotten and the file's head (tail) is kept. Blank lines next to
-   a marker carry no position: they are kept only around inserted code. Blank lines alone above
-   the first section's matched lines are no code a forgotten marker keeps: with no marker before
-   it the section starts at line 1 (edges.blank_only).
+   (ends) at the file's edge, unless that deletes original lines the snippet does not show (a
+   forgotten marker). Blank lines next to a marker carry no position (blank_edges.py).
 
 Rungs: placement runs on exact lines, then on whitespace-collapsed lines (a re-indented snippet,
 re-indented to the original's offset). A looser rung never settles an ambiguity.
@@ -222,10 +209,8 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
 def _twin_free(orig: list[str], sections: list[Section], rung: str, shown: int, i: int, places, cursor: int,
                hi: int, place, force: dict[int, tuple[int, int]], reads: list[int]):
     """(span, lines) for section i at the one rival place whose whole reading pastes no twin
-    (ties.twin_free_stretch), or None. Each reading forces section i (and the sections this one's caller forced)
-    and settles later sections' rival places the same way, all within the `reads` budget; a
-    reading the budget no longer allows, or one where section i itself cannot be placed (its own
-    tie-breaks, not the sections after it), leaves the choice open."""
+    (ties.twin_free_stretch), or None; later sections' rival places are settled the same way
+    inside each reading, all within the `reads` budget."""
     snippet = [line for s in sections for line in s.lines]
 
     def read(stretch: tuple[int, int]) -> Merged | None:
@@ -284,16 +269,8 @@ def _run(j: int, o: int, sec: Sequence[str], keys: Sequence[str], key, step: int
 def inside_block(anchors: list[tuple[int, int]], sec: Sequence[str], orig: Sequence[str], keys: Sequence[str],
                  key) -> list[tuple[int, int]]:
     """The section's anchors without those that lie beyond the end of the block its first anchor
-    opens, when reaching them would delete original lines unshown (`check_inner_deletions`).
-
-    A section that starts on a unique line opening a block (`fn add_val_to(...) {`) and whose
-    own lines never close that block goes on inside it. A later line of it that is unique in the
-    original only past the block's end (`occurs: 0,` in the next function, where the section's
-    edited copy of `occurs: 0, // TODO` differs) is no anchor: taking it would delete the
-    block's end and the next definition's header, which the snippet does not show. Those anchors
-    are dropped; the lines become the section's own (inserted, or edits of the original lines
-    beyond its matched run, which the edge rules read). Anchors are kept as they are when the first
-    opens no block, when the section's lines close it, or when no deletion would be refused."""
+    opens (the section's own lines never close it), when reaching them would delete original
+    lines unshown (`check_inner_deletions`): those lines become the section's own."""
     try:
         check_inner_deletions(anchors, sec, keys, key)
         return anchors

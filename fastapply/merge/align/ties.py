@@ -1,72 +1,17 @@
 """Tie-breakers: of several equal places of a section with no anchor, the one the snippet settles.
 
-A section with no anchor that fits several places equally well (floating.py raises `Ambiguous`,
-marked `floating`) is settled by these rules, tried in this order by lazy.py, else refused:
+A section that fits several places equally well (floating.py raises `Ambiguous`) is settled by
+these rules, tried in this order by lazy.py, else refused. A place's *stretch* runs from it to the
+next rival place (the last one's to the window's end).
 
-1. **a changed line** (`pinned_place`): the one place whose stretch holds the line's old form;
-2. **open blocks** (`enclosed_place`): the one place the marker reaches inside the blocks the
-   previous section left open;
-3. **twins** (`twin_free_stretch`): the one place whose whole reading pastes no second copy of an
-   original line (which also rules out a place that leaves no room for the sections after it).
-
-Each rule's detail follows.
-
-## A changed line
-
-The section may change a line (an edited copy,
-edits.same_edit: the same leading name, a line continued or reworded at its end) whose old form
-sits after one of those places only. That line settles the place: an edit of `description(str:
-string): Command;` belongs where `description(str: string): Command;` is, not after the other three
-`* @param {string} str` lines. It is a fact about the original (the old line exists there and
-nowhere else after the first place), not a resemblance score: every original line the changed
-line could be an edit of lies in one place's stretch.
-
-A place's *stretch* runs from it to the next rival place (the last one's to the window's end). In
-that stretch the section's lines are anchored again (`place(i, cursor, lo, hi, pinned=True)`,
-lazy.py: unique lines within the stretch), so the usual edge rules read the changed line as the
-edit of its old form.
-
-Worked example: `* @param {string} str` at original lines 44, 228, 246, 255; the section goes on
-`* @return {(Command | string)}`, `*/`, `description(str: string, args?: ...): Command;`. The old
-forms of that last line (`description(str: string): Command;`, `description(): string;`) lie at
-231-232 only, in the stretch [228, 246): the section is anchored there (`* @param` at 228,
-`* @return` at 229) and its last line replaces line 231.
-
-## Open blocks
-
-A section that ends inside blocks it opened (`func (r plainTextRender) Render(...) {`, then
-`if len(args) > 0 {`, then a marker) and a next section that closes as many blocks itself (`}`,
-`return`, `}`) are the two ends of the same blocks: the marker between them stands for lines inside
-those blocks. A place of the next section that the marker reaches only by keeping the lines that
-close them (the old function's `}` and a twin function's header) would have the next section's
-closers close blocks the previous section never opened: the twin's. The place is decided by the
-bracket structure of the lines the marker keeps, not by any resemblance: of the rival places, those
-whose kept lines keep the running depth above zero stay; exactly one must.
-
-Worked example: section 4 shows `func (_ plainTextRender) Render(...) {` down to
-`_, err = w.Write([]byte(fmt.Sprintf(format, args...)))` (two blocks open), then a marker; section
-5 is `_, err = w.Write([]byte(format))`, `}`, `return`, `}`, which occurs in that function (line 87)
-and in its twin `htmlPlainRender` (line 100). The marker keeps `} else {` to reach 87 (depth 2,
-1, 2) but `}`, `return err`, `}` to reach 100 (depth 0): line 87.
-
-## Twins
-
-A section the rules above leave undecided is read once per place: the section forced into that place's stretch (up to the next rival place),
-the sections after it placed as usual. A reading that shows a line of the original more often than
-the original and the snippet together (compare.copied_lines: a section that had to be
-inserted beside the lines it repeats because an earlier one took its place) is no reading of the
-snippet: the copy guard would refuse it anyway. When exactly one place gives a complete reading
-without such copies and every other place's reading (or its best guess, when a later section is
-undecided there) has them or cannot be placed at all, that place is the section's. Later sections
-with rival places of their own are settled the same way inside each reading (a chain of alike
-docstrings, each section changing one), within one budget of readings per merge (lazy.TWIN_READS);
-a reading the budget does not allow leaves the choice open.
-
-Worked example: six sections each change the `.expect(...)` of one test; section 4 shows
-`.get('/')`, `.set('Host', 'tobi.ferrets.sub.example.com')` and a changed `.expect`, which fit the
-tests at lines 63 and 79. Forced to 79, section 5 (the same two lines, another `.expect`) finds no
-`.set('Host', 'tobi.ferrets.sub.example.com')` after it and inserts a second copy: only line 63 is
-left.
+1. **a changed line** (`pinned_place`): the section edits a line (edge_edits.same_edit) whose old
+   form lies in one stretch only; a fact about the original, not a resemblance score;
+2. **open blocks** (`enclosed_place`): the previous section leaves blocks open and this one closes
+   as many; the one place the marker reaches without closing them (the bracket depth of the lines
+   it keeps stays above zero) is the section's, not a twin block's;
+3. **twins** (`twin_free_stretch`): the one place whose whole reading, later sections placed as
+   usual, pastes no second copy of an original line (compare.copied_lines); a budget of readings
+   per merge (lazy.TWIN_READS) leaves the choice open beyond it.
 
 This module knows lines, bracket depth, the copy check and the rival places; placing a section
 (`place(i, cursor, lo, hi, pinned=True)`) and reading the snippet with a section forced
@@ -90,13 +35,9 @@ MAX_RIVALS = 12  # rival places beyond which a section's first line is too commo
 def pinned_stretch(sec: Sequence[str], orig: Sequence[str], key, places: Sequence[int], lo: int,
                    hi: int) -> tuple[int, int, list[int]] | None:
     """(start, end, old forms) of the one rival place's stretch of orig[lo:hi] that holds the
-    original lines a changed section line is an edited copy of (their positions), or None.
-
-    A changed line is a non-blank, non-generic section line whose key occurs nowhere in the
-    original. Its old forms are looked for from the first place on (the section starts at a place,
-    so a line above them is none it can change). A changed line with no old form there, or old
-    forms in several stretches (`* @param` edits every doc comment alike), says nothing; two
-    changed lines pinning different stretches pin nothing."""
+    old forms (edited copies, from the first place on) of the section's changed lines (non-blank,
+    non-generic, key nowhere in the original), or None: no old form, old forms in several
+    stretches, or two changed lines pinning different stretches."""
     places = sorted(p for p in places if lo <= p < hi)
     if not 1 < len(places) <= MAX_RIVALS:
         return None
@@ -139,10 +80,8 @@ def _may_edit(a: tuple[str, str], b: tuple[str, str]) -> bool:
 
 def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str], key,
                  places: Sequence[int], cursor: int, hi: int):
-    """(span, lines) for section `i` placed within the stretch `pinned_stretch` finds, or None:
-    no stretch, the section cannot be placed there without doubt, or placed there it replaces no
-    old form of its changed lines (then they were new lines, not edits, and pinned nothing).
-    `place(i, cursor, lo, hi, pinned=True)` places it anchored on the lines unique in [lo, hi)."""
+    """(span, lines) for section `i` placed within the stretch `pinned_stretch` finds, or None
+    (no stretch, no placing there without doubt, or no old form replaced: the lines were new)."""
     stretch = pinned_stretch(sec, orig, key, places, cursor, hi)
     if stretch is None:
         return None
@@ -160,14 +99,13 @@ def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str
 
 
 def open_depth(lines: Sequence[str]) -> int:
-    """How many blocks `lines` open and leave open: the final running bracket depth above the
-    lowest it reached (a section that closes one block and opens two leaves two open)."""
+    """How many blocks `lines` open and leave open (final depth above the lowest reached)."""
     depth, lowest = _depths(lines)
     return depth - lowest
 
 
 def closed_depth(lines: Sequence[str]) -> int:
-    """How many blocks `lines` close that they did not open: minus the lowest running depth."""
+    """How many blocks `lines` close that they did not open."""
     return -_depths(lines)[1]
 
 
@@ -202,9 +140,8 @@ def enclosed_places(prev: Sequence[str], sec: Sequence[str], orig: Sequence[str]
 
 def enclosed_place(place: Callable, i: int, prev: Sequence[str] | None, sec: Sequence[str],
                    orig: Sequence[str], places: Sequence[int], cursor: int, hi: int):
-    """(span, lines) for section `i` at the one place `enclosed_places` leaves, placed within its
-    stretch (up to the next rival place) by `place(i, cursor, lo, hi, pinned=True)`; None when no
-    previous section, not exactly one place, or the section cannot be placed there."""
+    """(span, lines) for section `i` placed within the stretch of the one place `enclosed_places`
+    leaves, or None."""
     if not prev:
         return None
     ordered = sorted(p for p in places if cursor <= p < hi)
@@ -216,8 +153,7 @@ def enclosed_place(place: Callable, i: int, prev: Sequence[str] | None, sec: Seq
 
 
 def _place_within(place: Callable, i: int, cursor: int, start: int, end: int):
-    """(span, lines) for section `i` placed by `place(i, cursor, start, end, pinned=True)` inside
-    [start, end), or None: it cannot be placed there without doubt, or lands outside."""
+    """(span, lines) for section `i` placed inside [start, end), or None."""
     try:
         placed = place(i, cursor, start, end, pinned=True)
     except Exception:  # Ambiguous, Unplaceable: the stretch settles nothing
@@ -232,10 +168,9 @@ def _place_within(place: Callable, i: int, cursor: int, start: int, end: int):
 
 def twin_free_stretch(read: Callable, orig: Sequence[str], snippet: Sequence[str], places: Sequence[int],
                       cursor: int, hi: int) -> tuple[int, int] | None:
-    """(start, end) of the one rival place's stretch whose complete reading, `read((start, end))`
-    (a `Merged`, None when no more readings are allowed), pastes no copy of an original line, or
-    None. Every other stretch's reading must paste copies (its candidate, when refused) or place
-    nothing; a refused reading whose candidate is clean, or one not made, leaves the choice open."""
+    """(start, end) of the one rival place's stretch whose complete reading `read((start, end))`
+    pastes no copy of an original line while every other one pastes copies or places nothing, or
+    None (a refused reading with a clean candidate, or one not made, leaves the choice open)."""
     starts = sorted(p for p in set(places) if cursor <= p < hi)
     if not 1 < len(starts) <= MAX_RIVALS:
         return None

@@ -5,18 +5,12 @@ at all, although the file goes on before and after. Such a snippet is read as if
 at each end (`read_excerpt`), by the lazy readings and every guard. What pins it is its edges:
 
 - `loose_edge`: which end (if any) has no distinctive line the original holds once among its
-  first (last) EDGE_LINES non-blank lines: it opens (closes) on `}`, `});` or new code, which can
-  be fitted at many places.
+  first (last) EDGE_LINES non-blank lines (it opens or closes on `}`, `});` or new code);
 - `edge_holds`: a loose end is still settled when the merged file shows it continuing the
   original right beyond a change that a unique unchanged line pins on its other side, and the
-  merge drops no non-blank original line. A `t.end();` `});` after a changed assertion is the
-  original's own next lines; a `};` that lands 58 lines above the excerpt's first unique line,
-  or a new test whose lines all repeat in its look-alikes, is refused. New lines appended at the
-  file's end hold after loose lines that end the original and occur there in a row once (`_run_once`).
+  merge drops no non-blank original line;
 - `edited_pin`: a change with no unique unchanged line on its inner side is still pinned when it
-  replaces a distinctive original line by its edited copy, a copy that edits no other line of the
-  original (`exports.View = require(...)` continued as `exports.View =` `exports.view = ...`
-  between a loose `*/` and `/**`).
+  replaces a distinctive original line by its edited copy that edits no other original line.
 
 This module knows lines and the original's line counts; the readings themselves are instant.py's
 (passed in as `read`), the guards guards.py's.
@@ -39,9 +33,7 @@ EDGE_LINES = 3  # non-blank lines at each end of an excerpt, one of which must p
 
 def loose_edge(original: Sequence[str], snippet: Sequence[str]) -> str | None:
     """"first" or "last" when none of an excerpt's EDGE_LINES non-blank lines at that end is a
-    distinctive line the original has exactly once: an excerpt that opens (or closes) on `})`,
-    `}` or new code can be fitted at many places, and the reading that fits it may delete the
-    code between (the markers that would bound it are not there)."""
+    distinctive line the original has exactly once (it can be fitted at many places)."""
     counts = Counter(line.strip() for line in original)
     shown = [line.strip() for line in snippet if line.strip()]
 
@@ -59,19 +51,13 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     """True when a merged excerpt's loose end (`which`: "first" or "last") is settled by the lines
     around the change nearest to it. Read from the loose end inwards, the excerpt must show:
 
-    1. unchanged lines in the run the two files share from that end (the loose end lands on the
-       original's own lines at that place, it is not inserted);
+    1. unchanged lines in the run the two files share from that end;
     2. then the change: new lines, or a replacement line for line or by edited copies (`_edits`);
-    3. then, before any other change, an unchanged line the original has once (distinctive), or
-       else a change that edits a line the original has once (`edited_pin`); or the change is new
-       lines appended at the file's end, after loose lines that end the original and occur there
-       in a row once (`_run_once`: a new last class after the only class's `    }` `}`).
+    3. then, before any other change, an unchanged line the original has once, or a change that
+       edits such a line (`edited_pin`); or new lines appended at the file's end after loose
+       lines that end the original and occur there in a row once (`_run_once`).
 
-    The unique line pins the change; the loose lines only continue the original beyond it (the
-    `t.end();` `});` after a changed assertion). A change with no unique unchanged line on its
-    inner side (a new test whose `var app = express();` lines repeat in every test) could go
-    after any of its look-alikes, and a merge that drops a non-blank original line
-    (`dropped_lines`) swallowed code no marker bounds: both are refused."""
+    A merge that drops a non-blank original line (`dropped_lines`) is never settled."""
     counts = Counter(line.strip() for line in original)
     shown = [line.strip() for line in snippet if line.strip()]
     rows = [j for j, line in enumerate(result) if line.strip()]
@@ -123,13 +109,8 @@ def _run_once(original: Sequence[str], run: Sequence[str]) -> bool:
 
 
 def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) -> bool:
-    """True when a replacement is pinned by its own edit: one of its new lines reads as an edited
-    copy (edge_edits.same_edit) of a replaced line the original has once (distinctive), and of no other
-    non-blank original line. An excerpt whose context is all `*/`, `}` or `});` still names its
-    place through the line it edits: `exports.View = require('./view');` continued as
-    `exports.View =` can only be that line. A copy that edits several lines alike (a
-    `res.sendfile(...)` edited in every test, a `test(` line whose name is only `test`) pins nothing.
-    """
+    """True when one of a replacement's new lines reads as an edited copy (edge_edits.same_edit)
+    of a replaced line the original has once, and of no other non-blank original line."""
     counts = Counter(line.strip() for line in original)
     for o in old:
         text = o.strip()
@@ -143,10 +124,8 @@ def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) 
 
 
 def _edits(old: Sequence[str], new: Sequence[str]) -> bool:
-    """True when a replacement provably edits what it replaces, not overwrites a look-alike block
-    with a new one: line for line (as many non-blank lines on each side, the snippet's lines
-    bracketed by unchanged ones), or every non-blank original line reads as edited into one of
-    its new lines (edge_edits.same_edit or similar)."""
+    """True when a replacement provably edits what it replaces: line for line, or every non-blank
+    original line read as edited into one of its new lines (edge_edits.same_edit or similar)."""
     shown = [l for l in new if l.strip()]
     if len(shown) == sum(1 for l in old if l.strip()):
         return True

@@ -17,34 +17,10 @@ The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and 
 Either is written only when it passes every guard (`passes_all`: the guards of both readings,
 the strict ones included). `copied` is the copied-lines guard as the instant path applies it.
 
-## The relanded reading
-
-A snippet adds a new definition (`def test_multiple_default_help(runner):`) between a marker and
-an unchanged next definition (`def test_nargs_envvar(runner):`). Its first lines look like the
-end of the definition above it (`@click.command()`, `assert not result.exception`), so a reading
-may match them there: the new header then lands inside the old body and takes over its tail
-(landing.check_definition_split refuses that). The other reading inserts the whole new
-definition just before the next unchanged line at its depth, the old body kept whole.
-
-`insert_before_next` builds that reading from the refused one, only when the new definition is
-*whole* and *new*: its name occurs nowhere in the original (no copy, rename or move of an existing
-definition), the snippet shows it whole (header to the end of its body, its non-blank lines in a
-row with no marker among them), its brackets balance, and the refused reading changed nothing of
-the old definition before the new header (so nothing but the relanding differs). The caller
-checks the result with every guard.
-
-Worked example (original, snippet, refused reading, this reading):
-
-    def a():            # ... existing ...       def a():             def a():
-        x()             def b():                     x()                  x()
-        assert ok           y()                  def b():                 assert ok
-                            assert ok                y()
-    def c():                                         assert ok        def b():
-        z()             def c():                                          y()
-                            # ... existing ...   def c():                 assert ok
-                                                     z()
-                                                                      def c():
-                                                                          z()
+The relanded reading is built only when the new definition is *whole* and *new*: its name occurs
+nowhere in the original, the snippet shows it whole (its non-blank lines in a row, no marker
+among them), its brackets balance, and the refused reading changed nothing of the old definition
+before the new header.
 
 This module knows readings as lists of lines, indentation and the guards' entry points, not how
 sections are placed.
@@ -58,7 +34,7 @@ from typing import Sequence
 from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
 from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
-from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
 from fastapply.merge.text.names import keyword_name
@@ -107,8 +83,7 @@ def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | No
     if choice != "doubt" or len(alternatives) != 2:
         return None
     guess, change = (split_text(t).lines for t in alternatives)
-    doubted = {j for tag, _i1, _i2, j1, j2 in line_opcodes(change, guess) if tag in ("insert", "replace")
-               for j in range(j1, j2)}  # the doubted line(s): what the new-line reading has beyond the change
+    doubted = added(line_opcodes(change, guess))  # what the new-line reading has beyond the change
     if not (new_reading_repeats(orig.lines, guess, snip_lines)
             or new_reading_unindented(orig.lines, guess, snip_lines, doubted)):
         return None
@@ -117,13 +92,9 @@ def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | No
 
 def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str]) -> bool:
     """True when the reading that takes a doubted line as new (`guess`) repeats what it sits
-    beside: one block defines a name twice (`host: null,` added beside `host: 'localhost',`:
-    repeats.check_name_defined_twice) or reads X, G, X around unshown original lines (a new
-    `end` beside the original one: repeats.check_stutter). A shown line that redefines its
-    similar neighbour's name, or closes what that one closes, changes it. Measured on the
-    generated check sets: 4 doubts (2 commits), the change reading right in all; other guards
-    failing on the new-line reading (a parse error) settle nothing (its change reading wrong
-    in 1 of 3)."""
+    beside (a name defined twice in one block, or X, G, X around unshown lines): the shown line
+    changes its neighbour. Measured: 4 doubts (2 commits), the change reading right in all; other
+    guards failing on the new-line reading settle nothing (its change reading wrong in 1 of 3)."""
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
 
 
@@ -132,13 +103,10 @@ _EXIT_WORD = re.compile(r"^(return|raise|throw)\b")
 
 def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language: str | None, shown: int,
                   diff_snippet: list[str] | None) -> str | None:
-    """A reading refused for a new exit laid right after the original exit it kept
-    (unreachable.check_code_after_kept_exit: `return label;` then the snippet's `return label + 1;`,
-    the same keyword at the same indentation): the reading in which the new exit replaces the
-    kept one, when the snippet never shows the kept exit and that reading passes every guard.
-    A snippet that opens a section with a changed exit after a marker cannot show the old exit
-    it replaces; kept, it would leave the new one dead. Not for a new line that is no exit
-    (a call after a `return` may be a misplaced line; that stays refused)."""
+    """A reading refused for a new exit right after the kept original exit with the same keyword
+    and indentation (unreachable.check_code_after_kept_exit): the reading in which the new exit
+    replaces the kept one, when the snippet never shows the kept exit and it passes every guard.
+    Not for a new line that is no exit (that may be a misplaced line)."""
     shown_lines, complete = {line.strip() for line in snip_lines}, unreachable.is_complete_exit
     for before, _i, first in unreachable.kept_then_added(lines, line_opcodes(orig.lines, lines)):
         old, new = lines[before], lines[first]
@@ -156,20 +124,16 @@ _BODY_FREE = re.compile(r"^(\{|\}|\)|\]|end\b|else\b|elif\b|except\b|finally\b|c
 
 def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str],
                            doubted: set[int] | None = None) -> bool:
-    """True when the reading that takes a doubted line as new (`guess`) lays a block opener right
-    above a line no deeper than itself, one of the two added and the pair found in neither the
-    original nor the snippet: `gamma(x) {` then the snippet's `gammaLabel(x) {` at the same depth
-    (a renamed header read as a second one), `if (x > 10)` above the old `if (x > 0)`. An
-    opener's body is indented; the snippet shows the new line where the old one stood, so it
-    changes it. Openers: a line ending in `{` or `:`, or a brace-less `if (...)`/`while (...)`
-    header; the next line may close or continue the block (`}`, `{` in Allman style, `else`)."""
-    ops = line_opcodes(original, guess)
-    added = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    """True when the reading that takes a doubted line as new (`guess`) lays a block opener (a
+    line ending in `{` or `:`, a brace-less `if (...)`) right above a line no deeper than itself
+    that does not close or continue it, one of the two added and the pair in neither the original
+    nor the snippet (a renamed header read as a second one): the new line changes the old one."""
+    new_at = added(line_opcodes(original, guess))
     rows = [j for j, line in enumerate(guess) if line.strip()]
     pairs = {(a.strip(), b.strip()) for seq in (original, snippet)
              for a, b in zip([l for l in seq if l.strip()], [l for l in seq if l.strip()][1:])}
     for a, b in zip(rows, rows[1:]):
-        if (a not in added and b not in added) or (doubted is not None and a not in doubted and b not in doubted):
+        if (a not in new_at and b not in new_at) or (doubted is not None and a not in doubted and b not in doubted):
             continue
         head, nxt = guess[a], guess[b]
         if (_OPENS.search(head.strip()) and not head.strip().startswith(("//", "#", "*", "/*"))
@@ -192,9 +156,7 @@ def _shown_whole(block: Sequence[str], snippet: Sequence[str]) -> bool:
 
 def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> list[str] | None:
     """The reading that inserts the new definition `result` laid inside an original definition's
-    body (landing.definition_split) whole, just before the next original line at its depth, with
-    the original body kept; None when the definition is not whole and new (module docstring) or
-    the refused reading does not have the expected shape."""
+    body (landing.definition_split) whole before the next original line at its depth, or None."""
     split = landing.definition_split(original, result, snippet)
     if split is None:
         return None

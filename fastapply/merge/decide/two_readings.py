@@ -7,21 +7,8 @@ carries the best candidate, the undecided regions and, between two complete read
 `alternatives`.
 
 One difference no rule settles is a *final block* (`differ_by_final_block`): the snippet stops
-without a marker just before the file's short final block. One reading keeps it (the planner left
-the marker out, as planners often do), the other deletes it (Morph's convention); both happen in
-real commits (a trailing `if __name__ == '__main__':` removed, an `app.listen(3000)` kept), so the
-caller refuses. Example (joint keeps, greedy deletes; the snippet ends at `jsonify = json.jsonify`):
-
-    joint                          greedy
-    jsonify = json.jsonify         jsonify = json.jsonify
-    <blank>
-    # backwards compat
-    json_available = True
-
-One the snippet does settle is *marker context* (`_keeps_context`): the snippet
-`# ... existing code ... / assert out == 'x' / <blank> / def test_new(): ...` appends a test; a
-reading that anchors on a line inside the new test (`assert result.exit_code == 2`, which the old
-test has too) pastes `assert out == 'x'` a second time, the other keeps it once: that one is written.
+without a marker just before the file's short final block, one reading keeps it and the other
+deletes it; real commits do both, so the caller refuses.
 
 instant.py (and implied.py and excerpt.py, passed it as `read`) call it; it builds on text/ (and,
 through imports.py, import lines), snippet/, align/, gate/ and the rest of decide/; it does not
@@ -53,20 +40,10 @@ GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (qua
 
 def two_readings(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
                  diff_snippet: list[str] | None = None, renames: list[renames_.Rename] = ()) -> MergeResult:
-    """A lazy snippet is read twice: by the joint placement (lazy.py) and by the greedy one
-    (greedy.py, one section at a time). First, a block one keeps and the other deletes that uses
-    imports the snippet removed goes (`_settled_by_imports`). Both merge: written when they agree, or when one of them
-    pasted a twin and the other did not overwrite what the first kept, or they differ in blank
-    lines only, or one deletes much less (not a short final block: `differ_by_final_block`); else refused
-    with the joint result as candidate. One merges: written when it passes its guards (the joint
-    one also the strict copied-lines guard, the greedy one the strict unshown-deletions guard, or
-    else its whole new definition relanded before the next one: settled.py); a joint reading
-    refused only for a new exit after the kept old one is written with the new exit replacing it
-    (settled.exit_replaced); a
-    reading whose line counts disagree with the snippet's `+`/`-` lines does not merge
-    (`_honour_diff_lines`). Refusals carry the best candidate (the model path's draft) and the
-    undecided regions. With `renames` (renames.py) both readings place the snippet with the original
-    headers in place of the renamed ones, and write the snippet's headers back before any check."""
+    """A lazy snippet read by the joint placement (lazy.py) and the greedy one (greedy.py), each
+    guarded, and the one to write (each rule below says when) or a refusal carrying the best
+    candidate and the undecided regions. With `renames` both place the snippet with the original
+    headers in place of the renamed ones and write the snippet's back before any check."""
     text = "\n".join(snip_lines)
     placing = renames_.placing(snip_lines, renames, orig.lines)  # renamed headers placed as the ones they replace
     joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
@@ -122,7 +99,7 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
             lost = [bool(overwritten_definitions(orig.lines, r, snip_lines)) for r in lines]
             if lost.count(True) == 1:
                 return (joint, old)[lost.index(False)]  # the other laid a new definition over an unnamed one
-            kept = [guards.deletion_stats(orig.lines, r).unreplaced for r in lines]
+            kept = [guards.unreplaced_lines(orig.lines, r) for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
         regions = regions or changed_regions(orig.lines, lines[0]) + changed_regions(orig.lines, lines[1])
@@ -190,12 +167,9 @@ def _unchanged_loses(orig: Text, joint: MergeResult, old: MergeResult) -> tuple[
 def _settled_by_imports(orig: Text, results: tuple[MergeResult, MergeResult], placed: list[bool],
                         language: str | None, snippet: str, shown: int | None) -> MergeResult | None:
     """The readings (joint, greedy) differ by a block one keeps and the other deletes, and the
-    snippet removed imports that only that block uses (`orphaned_block`): the deleting
-    reading is written when it passes every guard but the deletion-size one, and the keeping
-    reading passes that one (the removed imports show the block's deletion, which the snippet's
-    `shown` lines do not; any other deletion both readings make must still fit them). A
-    reading that placed the snippet (`placed`) and was refused by a guard counts, with its
-    candidate text."""
+    snippet removed imports that only that block uses (`orphaned_block`): the deleting reading is
+    written when it passes every guard but the deletion-size one and the keeping reading passes
+    that one. A reading that placed the snippet and was refused counts, with its candidate."""
     texts = [r.text if r.merged else (r.candidate if p else None) for r, p in zip(results, placed)]
     if None in texts or texts[0] == texts[1]:
         return None
@@ -288,16 +262,9 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
 
 def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[str],
                    language: str | None = None) -> set[str]:
-    """The names that settle a block one reading keeps (`keep`) and the other deletes (`drop`)
-    in favour of deleting it: names bound by import lines of the original that both readings
-    remove (the snippet removed those imports), which the kept block still uses and nothing
-    else in `drop` does. Empty when that is not so.
-
-    `keep` must be `drop` with original lines added (nothing else differs). Keeping the block
-    would leave it calling what the snippet no longer imports (`ioutil.ReadFile` after the
-    snippet's import list drops `io/ioutil`), while the shorter file uses none of the removed
-    names: the imports were removed because the block goes (a snippet that ends without a marker
-    before a function only that function's imports served)."""
+    """The names that settle a block `keep` has and `drop` deletes (nothing else differs) in
+    favour of deleting it: bound by original import lines both readings remove, used by the kept
+    block and nothing else in `drop`. Empty when that is not so."""
     ops = line_opcodes(drop, keep)
     if any(tag not in ("equal", "insert") for tag, *_ in ops):
         return set()
@@ -322,12 +289,9 @@ def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[
 
 
 def shown_run_kept_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> bool:
-    """True when two copied lines (`compare.copied_lines`: the result has them more often
-    than the original and the snippet) follow each other both in the snippet and in the original,
-    and the snippet shows the run's old neighbour (the original line just before it, or just after
-    it) without the run next to it: the run moved (code moved into a new function), and a reading
-    that keeps it at its old place as well (below an excerpt's end) kept it twice. New code shaped
-    like old (a new test repeating an old test's two lines) shows no old neighbour of the run."""
+    """True when two copied lines (`compare.copied_lines`) follow each other in the snippet and
+    in the original, and the snippet shows the run's old neighbour without the run next to it:
+    the run moved, and a reading that keeps it at its old place as well kept it twice."""
     copied = copied_lines(original, result, snippet)
     if len(copied) < 2:
         return False

@@ -1,24 +1,16 @@
 """Checks that only a model's answer can fail: the answer left the file as it was, or it kept
 lines the snippet shows deleted, or a window answer ran on into the code after its window.
 
-A deterministic merge places the snippet's lines, so it cannot do any of these; a small model
-asked to rewrite a file (or a window of it) copies well and edits badly, and its typical failure
-is to copy the original where the snippet changes it. The other guards catch a missing snippet
-line; these catch what they miss, measured on model answers that were written wrong:
+A deterministic merge places the snippet's lines and cannot do these; a small model copies well
+and edits badly, its typical failure a copy of the original where the snippet changes it:
 
-- `check_unchanged`: the answer is the original itself. The instant merge refused this snippet,
-  so it changes something; an unchanged file is never the edit.
-- `check_shown_adjacency`: the snippet shows two lines one right after the other (blank lines
-  aside) that the original separates; the lines between are deleted (Morph's convention for a
-  deletion). An answer that keeps one of them has not made the deletion.
-- the code a marker keeps after a shown line: kept_code.py (`check_marker_gaps`,
-  `check_kept_after_marker`).
-- `check_new_line_repeated`: a line the original does not have, which the snippet shows N times,
-  written more than N times: the model applied the snippet's new line at more places than one (a
-  tuned 0.5B answer put a new `__call__` body line into three sibling methods).
-- `check_seam`: a window answer whose last non-blank line repeats the first non-blank line after
-  the window, where the original window did not: the model went on copying past its window, and
-  the splice doubles that line.
+- `check_unchanged`: the answer is the original itself (the instant merge refused, so the
+  snippet changes something);
+- `check_shown_adjacency`: the snippet shows two lines adjacent that the original separates, and
+  the answer keeps a line between them;
+- `check_new_line_repeated`: a new line written more often than the snippet shows it;
+- `check_seam`: a window answer whose last line repeats the first line after the window;
+- the code a marker keeps after a shown line: kept_code.py.
 
 This module knows lines and the snippet's sections; it does not know how the answer was made.
 """
@@ -43,9 +35,7 @@ def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | Non
 
 def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse an answer that has a distinctive line absent from the original more often than the
-    snippet shows it: of `compare.copied_lines` (lines more frequent than in the original and
-    in the snippet), those the original lacks and the snippet shows. (On the real commits' files of 3,200 rows, as if a model had written them:
-    no refusal.)"""
+    snippet shows it (on the real commits' files of 3,200 rows: no refusal)."""
     before = Counter(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
     for line, n in copied_lines(original, result, snippet).items():  # more than the original and the snippet have
@@ -77,18 +67,11 @@ def shown_runs(snippet: Sequence[str], original: Sequence[str]) -> list[list[str
     return [run for run in runs if len(run) > 1]
 
 
-def shown_pairs(snippet: Sequence[str], original: Sequence[str]) -> list[tuple[str, str]]:
-    """Pairs of snippet lines (stripped) shown one right after the other (`shown_runs`)."""
-    return [(run[k], run[k + 1]) for run in shown_runs(snippet, original) for k in range(len(run) - 1)]
-
-
 def check_shown_adjacency(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """Refuse when the snippet shows lines `a` then `b` next to each other (`shown_pairs`), the
-    original has lines between them, and the answer keeps one of those lines between them. One of
-    the two must be a distinctive line the original and the answer each have exactly once (it
-    says where the pair is); the other is its nearest occurrence on that side that the snippet's
-    run around it also matches (up to `RUN` lines: `}` after `  }` is the end of the block the
-    snippet shows closing, not the nearer `}` of a block the answer kept)."""
+    """Refuse when the snippet shows lines `a` then `b` next to each other (`shown_runs`), the
+    original has lines between them, and the answer keeps one of them between. One of the two is
+    a distinctive line the original and the answer each have once; the other its nearest
+    occurrence on that side that the snippet's run around it also matches (up to `RUN` lines)."""
     where_o, where_r = unique_places(original), unique_places(result)
     for run in shown_runs(snippet, original):
         for k in range(len(run) - 1):
@@ -118,10 +101,8 @@ RUN = 3  # snippet lines of a run matched around a pair's non-distinctive line
 
 def _near_both(original: Sequence[str], o: int, result: Sequence[str], r: int, run: Sequence[str],
                step: int) -> tuple[int | None, int | None]:
-    """In the original and in the answer, the nearest index past the anchor (`o`, `r`; step +1:
-    below, -1: above) of the run's line next to it (`run[0]` below, `run[-1]` above) where the
-    run's other lines follow on the far side among the non-blank lines: the longest part of the
-    run that both texts have, so both places are found alike."""
+    """In the original and in the answer, the nearest index past the anchor (`o`, `r`; `step` +1
+    below, -1 above) where the longest part of `run` both texts have follows (non-blank lines)."""
     for size in range(len(run), 0, -1):
         part = run[:size] if step > 0 else run[len(run) - size :]
         found = _near(original, o, part, step), _near(result, r, part, step)

@@ -1,40 +1,19 @@
 """Copies a merge may rightly add: the two exemptions of the copied-lines guard.
 
 The copied-lines guard (snippet_checks.check_copied_lines) refuses a merge in which a distinctive
-line occurs more often than in the original or in the snippet: the usual cause is a moved or
-edited block that the merge kept at its old place too. Two shapes of an extra copy are no such
-block:
+line occurs more often than in the original or in the snippet: usually a moved or edited block
+kept at its old place too. Two shapes of an extra copy are no such block:
 
-`copies_in_new_blocks`: a new block brings the copies. A new test or function written after the
-file's existing ones repeats their idiom lines (`router := New()`, `var app = express();`,
-`request(app)`), and the snippet that adds it may show one of those lines as context as well, so
-the merge has one copy more than either. Told apart by the shape of what the merge inserted:
+`copies_in_new_blocks`: a new block brings the copies (a new test repeating the file's idiom
+lines). Every extra copy lies in a run the merge inserted between original lines, shown whole by
+the snippet, opening with a distinctive line the original does not have once, a closed block,
+with more new distinctive lines than copied ones.
 
-- every extra copy lies in a run of lines the merge inserted between original lines (nothing of
-  the original replaced there but blank lines);
-- that run is shown whole by the snippet (its lines follow each other there, no marker between);
-- it opens with a distinctive line the original does not have once (a new header, or an idiom the
-  original repeats: a renamed or moved block opens with one the original has once, or shows a
-  marker inside it);
-- it is a closed block (brackets balanced, never closing one it did not open, no line indented
-  less than its first line);
-- it has more new distinctive lines than copied ones (a block copied with a new name only is not
-  new code; a moved block that gained a few lines keeps more copies than it gained).
-
-`copies_replace_changed_lines`: a changed line brings the copy. A snippet may change a line into
-one the file already has elsewhere: `OsStr::from_bytes(&self.as_bytes()[i + 1..]),` becomes
-`OsStr::from_bytes(&self.as_bytes()[i..]),`, which another function already returns. Told apart
-from a misplaced change (the snippet's section, meant for the twin's place, pasted over a similar
-sibling: the twin stays there too, so the two look alike) by where the snippet's own context
-points:
-
-- every extra copy takes the place of one similar original line (a `replace` of the original
-  with the result pairs them: same indentation, most characters shared) that the result no
-  longer has there and the snippet does not show (the line the snippet changed);
-- the unchanged lines the snippet shows around the copy (up to `CONTEXT` non-blank lines on each
-  side, up to the nearest marker) match the lines around that replaced line by at least
-  `MARGIN` more than they match the lines around any original twin of the copy. A section meant
-  for the twin shows the twin's surroundings; one that changed the sibling shows the sibling's.
+`copies_replace_changed_lines`: a changed line becomes one the file already has elsewhere. Every
+extra copy takes the place of one similar original line the snippet does not show, and the
+unchanged lines the snippet shows around it (up to `CONTEXT` non-blank lines each side) match
+the lines around that replaced line by at least `MARGIN` more than those around any original
+twin of the copy (a section meant for the twin shows the twin's surroundings).
 
 This module knows lines, brackets, indentation and markers; it does not know languages or how the
 merge placed the lines.

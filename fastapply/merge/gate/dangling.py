@@ -1,31 +1,22 @@
 """Dangling openers and closers: a line the merge added that cannot stand before the kept lines after it.
 
-Some lines only mean something together with the lines after them: a decorator or annotation
-(`@contextmanager`) belongs to the definition right below it, and a block comment opened with
-`/*` or `/**` must close before the next one opens. A snippet that shows such a line and then a
-marker (`@contextmanager` / `# ... existing code ...`, or `/**` / `// ... unchanged ...`) leaves
-what follows to the merge; when the merge lays the line as new in front of original lines that
-cannot complete it, the result is broken in a way the parser does not see:
+Some lines only mean something with the lines after them (a decorator, a block comment's opener).
+A snippet that shows such a line and then a marker leaves what follows to the merge; laid as new
+in front of original lines that cannot complete it, the result is broken in a way the parser does
+not see:
 
-- `check_dangling_decorator`: a decorator line the merge added is followed by a blank line
-  (`@contextmanager`, blank, blank, `def add_to_path(path):` kept): no code separates a decorator
-  from its definition; the snippet meant the decorator of some definition the merge did not find
-  (here the deleted function's neighbour).
-- `check_comment_reopened`: the result opens a block comment inside an open one more often than
-  the original did (`/**`, ` * Short-hand for ...`, blank, `/**`, ` * Short-hand for:`): the
-  snippet's new comment was meant to replace the original one, not to be laid inside it.
+- `check_dangling_decorator`: an added decorator line followed by a blank line;
+- `check_comment_reopened`: a block comment opened inside an open one more often than the
+  original does (the new comment was meant to replace the old one);
+- `check_closer_before_deeper`: the mirror, an added closer in front of original lines indented
+  deeper than it;
+- `check_end_balance` (Ruby): more `end` lines than the blocks open, beyond the original's
+  balance (tree-sitter-ruby parses a stray `end` without an error).
 
-- `check_closer_before_deeper`: the mirror image, a closer the merge added (`end`, `};`) in front
-  of original lines indented deeper than it (`end`, `        foo : 'bar',`): a block's lines
-  after its close.
-- `check_end_balance` (Ruby): the result has more `end` lines than its blocks open, beyond the
-  original's balance (a block's `end` kept beside the snippet's copy); tree-sitter-ruby parses
-  a stray `end` without an error.
-
-Each returns None or a one-sentence reason. Either is waived where the original already has the
-same shape. This module knows decorator and C-style comment syntax by their lines; it does not
-parse and does not know how the result was made (it aligns the original with the result). Prose
-files (Markdown, reStructuredText, text) are not checked.
+Each returns None or a one-sentence reason, waived where the original already has the same
+shape. This module knows decorator and C-style comment syntax by their lines; it does not parse
+and does not know how the result was made (it aligns the original with the result). Prose files
+(Markdown, reStructuredText, text) are not checked.
 """
 
 from __future__ import annotations
@@ -176,9 +167,7 @@ def ruby_unclosed(lines: Sequence[str]) -> int:
 def check_end_balance(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
                       language: str | None = None) -> str | None:
     """Ruby: refuse a result with more unmatched `end` lines than the original, unless the
-    snippet's new lines (those the original does not have) close more than they open (a stray
-    `end` kept beside the snippet's copy of a block; tree-sitter-ruby parses such a file without
-    an error)."""
+    snippet's new lines close more than they open."""
     if (language or "").lower() != "ruby":
         return None
     before, after = ruby_unclosed(original), ruby_unclosed(result)

@@ -47,14 +47,6 @@ DELETION_FLOOR = 20
 DELETION_RATIO = 1.5
 
 
-@dataclass(frozen=True)
-class DeletionStats:
-    """Original lines removed without a replacement line in the result, and the largest run."""
-
-    unreplaced: int
-    largest_run: int
-
-
 def check_markers_left(original: Sequence[str], result: Sequence[str]) -> str | None:
     """Refuse when a marker line (or an inline marker phrase) leaked into the result."""
     extra = count_marker_lines(result) - count_marker_lines(original)
@@ -102,15 +94,10 @@ def check_empty_bodies(original: str, result: str, language: str | None) -> str 
 
 
 def check_changed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
-    """Refuse a merge that leaves the file exactly as it was when the snippet may mean a change
-    it cannot show. A section with no line unique in the original was matched to text that
-    merely reads the same (two docstrings alike, the edit meant for the one that differs). A
-    section that opens or closes on a line the file does not have exactly once (`}`, `})`,
-    `/**`, a repeated call) pins nothing at that edge: the planner may mean the lines beyond it
-    deleted (a block between `}` and the next `if`, a macro after the last `}`), which a lazy
-    snippet cannot show; only the instruction says. A snippet whose sections open and close on
-    unique lines and change nothing was simply applied already: that passes (an agent re-sending
-    an edit gets "unchanged", not a model run)."""
+    """Refuse a merge that leaves the file exactly as it was when a section has no line unique
+    in the original, or opens or closes on a line the file does not have exactly once (the
+    lines beyond it may be meant deleted). Sections pinned by unique lines at both edges that
+    change nothing were applied already: that passes."""
     if snippet is None or list(original) != list(result):
         return None
     counts = Counter(l.strip() for l in original)
@@ -129,13 +116,9 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
 
 
 def check_head_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None) -> str | None:
-    """Refuse a result that merely drops the original's first lines (a pure deletion at the
-    file's head, nothing written in their place) when the snippet opens without a marker and
-    does not mark those lines deleted (`-`). Morph's convention reads an unmarked start as the
-    file's start, so the lines above the snippet's first line go; but planners leave the first
-    marker out all the time, and a licence, a package clause or imports above the first line
-    shown are seldom what a commit deletes. The snippet cannot say which it means. The same
-    holds at the file's end (`check_tail_dropped`)."""
+    """Refuse a result that merely drops the original's first lines when the snippet opens
+    without a marker and does not mark them deleted (`-`): planners leave the first marker out
+    all the time. The same at the file's end (`check_tail_dropped`)."""
     return _edge_dropped(original, result, snippet, tail=False)
 
 
@@ -191,14 +174,9 @@ def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | Non
 
 
 def check_excerpt_edges(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """Refuse when a snippet with no markers at all, that is not the whole file (it does not open
-    and close like the original), meets an answer that drops lines running to the start or the end
-    of the file. Such a snippet is an excerpt (a changed method pasted with no markers, as chat
-    answers write it): the file goes on around it, exactly as the instant merge reads it. A model
-    that stops writing after the snippet's last line (or starts at its first) drops the rest of the
-    file while every snippet line is present and the lines beside the deletion are shown, so the
-    other deletion checks let it through. Diffs, search/replace blocks and `-` lines show their
-    deletions themselves and are left to the other checks."""
+    """Refuse when a marker-free snippet that is not the whole file (an excerpt: the file goes on
+    around it) meets an answer that drops lines running to the start or the end of the file.
+    Diffs, search/replace blocks and `-` lines show their deletions themselves."""
     lines = [l.rstrip("\r") for l in snippet]
     if (any(is_marker(l) for l in lines) or blocks.looks_like_search_replace(lines) or blocks.looks_like_diff(lines)
             or any(l.startswith(("-", "+", "@@")) for l in lines) or is_whole_file(list(original), lines)):
@@ -216,29 +194,19 @@ def check_excerpt_edges(original: Sequence[str], result: Sequence[str], snippet:
     return None
 
 
-def deletion_stats(original: Sequence[str], result: Sequence[str]) -> DeletionStats:
+def unreplaced_lines(original: Sequence[str], result: Sequence[str]) -> int:
     """Count original lines that vanish without a line replacing them (a line diff)."""
-    unreplaced = largest = 0
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
-        if tag in ("delete", "replace"):
-            lost = max(0, (i2 - i1) - (j2 - j1))
-            unreplaced += lost
-            largest = max(largest, lost)
-    return DeletionStats(unreplaced, largest)
+    return sum(max(0, (i2 - i1) - (j2 - j1)) for tag, i1, i2, j1, j2 in line_opcodes(original, result)
+               if tag in ("delete", "replace"))
 
 
 def check_deletions(original: Sequence[str], result: Sequence[str], shown_lines: int) -> str | None:
-    """Refuse when far more original lines disappear than the snippet shows.
-
-    A lazy snippet shows a deletion only by putting the lines around it next to each other, so a
-    forgotten marker looks exactly like a deletion. Real deletions are rarely much larger than
-    the snippet that makes them; a forgotten marker usually drops a whole function or more.
-    """
-    stats = deletion_stats(original, result)
-    limit = max(DELETION_FLOOR, DELETION_RATIO * shown_lines)
-    if stats.unreplaced > limit:
+    """Refuse when far more original lines disappear than the snippet shows: a forgotten marker
+    looks exactly like a deletion, and real deletions are rarely much larger than the snippet."""
+    unreplaced = unreplaced_lines(original, result)
+    if unreplaced > max(DELETION_FLOOR, DELETION_RATIO * shown_lines):
         return (
-            f"the merge would delete {stats.unreplaced} lines of the original while the snippet "
+            f"the merge would delete {unreplaced} lines of the original while the snippet "
             f"shows only {shown_lines}; if code is elided there, mark it with `... existing code ...`"
         )
     return None
@@ -304,11 +272,8 @@ def _check_added_lines(
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
                                 rewritten: Sequence[tuple[int, int]] = ()) -> str | None:
-    """The answer guards that compare a lazy merge with its snippet: no diff prefix leaked, no
-    distinctive line duplicated, no outer definition kept twice nor a called one dropped
-    (landing.py), no name defined twice in one block nor a run stuttered around unshown lines
-    (repeats.py), no deletion the snippet does not show, every snippet line in the result in
-    order and with the snippet's nesting. The first failure's reason, or None."""
+    """The guards that compare a lazy merge with its snippet (snippet_checks.py, landing.py,
+    repeats.py): the first failure's reason, or None."""
     return _first(
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
@@ -343,11 +308,8 @@ class GuardFailure:
 def check_answer(
     original: str, snippet: str, result: str, *, language: str | None
 ) -> GuardFailure | None:
-    """Every guard on a whole-file answer (the model path's), the first failure or None.
-
-    The deletion guard counts every line the snippet shows (a model answer has no merge to say
-    which lines were placed), so only deletions far larger than the snippet refuse.
-    """
+    """Every guard on a whole-file answer (the model path's), the first failure or None; the
+    deletion guard counts every line the snippet shows."""
     original_lines = original.split("\n")
     result_lines = result.split("\n")
     snippet_lines = snippet.split("\n")

@@ -1,24 +1,17 @@
 """The instruction as a stricter gate: a result that still defines what the instruction says to remove.
 
-A planner's one-sentence intent ("Remove the unused `accessLogger` middleware") often names a
-definition the edit deletes while the snippet never shows the deletion (the lines around the
-definition are not shown one after the other, no `-` lines): the merge then keeps it and writes a
-file the planner did not mean. This module reads the instruction for that one thing only:
+A planner's intent ("Remove the unused `accessLogger` middleware") often names a definition the
+edit deletes while the snippet never shows the deletion; the merge then keeps it.
 
-    removal_targets(instruction)   code-like names after remove/delete/drop (backticked, dotted,
-                                   snake_case, camelCase, `name()`, CAPS); plain words ("remove
-                                   logging") and names followed by a word that says only a use of
-                                   the name goes ("remove `foo` calls", "drop the `x` parameter")
-                                   are not targets
-    check_removals(original, result, instruction)
-                                   a Refusal (kind unshown-deletion) when the original defines a
-                                   target (text/names.defined_name) and the result keeps every one
-                                   of those definition lines; else None
+- `removal_targets(instruction)`: code-like names after remove/delete/drop (backticked, dotted,
+  snake_case, camelCase, `name()`, CAPS); not plain words, nor names followed by a word that
+  says only a use of the name goes ("remove `foo` calls");
+- `check_removals(original, result, instruction)`: a Refusal (unshown-deletion) when the original
+  defines a target (text/names.defined_name) and the result keeps every such definition line.
 
-The instruction only ever refuses: it never chooses a reading or writes a file (issue 19: "the
-instruction may only make the gate stricter"). Measured on the tuned pool (23 generated sets, 16,000
-rows) before it was wired in: it flagged 13 of the instant merge's wrong files and none of its right
-ones (docs/ARCHITECTURE.md, the rule table). It knows no snippet form and no merge rule.
+The instruction only ever refuses: it never chooses a reading or writes a file. Measured on the
+tuned pool (16,000 rows): 13 of the instant merge's wrong files flagged, none of its right ones
+(docs/ARCHITECTURE.md, the rule table). It knows no snippet form and no merge rule.
 """
 
 from __future__ import annotations

@@ -1,27 +1,14 @@
 """Kept code: a marker stands for original code that stays, and no result may drop it.
 
-A snippet that shows `P`, a marker, then `N` says: after `P` comes existing code, then `N`. When
-`P` occurs exactly once in the original and in the result, the original has other lines after
-`P` before its first `N`, and the result has `N` right after `P` (blank lines aside), the merge
-laid the marker over nothing: the code it stood for was dropped there or moved away (matched to
-a new block the snippet shows further on, `"*.markdown"` read as the new `md` list's line rather
-than kept in the `markdown` list the marker elides). `check_marker_kept_nothing` refuses that.
+`check_marker_kept_nothing`: a snippet shows `P`, a marker, then `N`; `P` occurs once in the
+original and in the result, the original has other lines between `P` and its first `N`, and the
+result has `N` right after `P`: the merge laid the marker over nothing.
 
-Not the mirror case `N` before `P`, nor a marker next to another marker or the snippet's edge.
-
-Two more checks, on model answers only (guards.check_answer): a deterministic merge places the
-snippet's lines and cannot fail them, a model that skips what a marker stands for can.
-
-- `check_marker_gaps`: the snippet shows a line right before a marker; the answer drops the
-  original line after it (the code the marker keeps).
-- `check_kept_after_marker`: the snippet shows a line right before a marker; the answer deletes
-  original lines that followed the place of that line (beyond the one old line it may have
-  changed): the marker keeps them. For a last line the original does not have (a changed line:
-  `return ctx.fallback` written over `return ctx.default` and the three lines after it, issue 18
-  item 1), which `check_marker_gaps` cannot find.
-
-Neither is the mirror case (a line right after a marker): planners put a marker before a changed
-line whose deleted predecessor they cannot show.
+On model answers only (guards.check_answer; a deterministic merge cannot fail these):
+`check_marker_gaps` (the answer drops the original line after a line the snippet shows right
+before a marker) and `check_kept_after_marker` (the same for a changed last line, beyond the old
+line it changed). Never the mirror case, a line right after a marker: planners put a marker
+before a changed line whose deleted predecessor they cannot show.
 
 This module knows lines and markers; it does not parse and does not know how the result was made.
 """
@@ -68,10 +55,7 @@ def check_marker_kept_nothing(original: Sequence[str], result: Sequence[str], sn
 
 def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse when the snippet shows a line right before a marker and the answer drops the
-    original line that follows it there, a line the snippet shows nowhere: the marker says that
-    code stays. (A model that skips what a marker stands for deletes it while every line the
-    snippet shows is present and in order.) Not the mirror case, a line right after a marker:
-    planners put a marker before a changed line whose deleted predecessor they cannot show
+    original line that follows it there, a line the snippet shows nowhere. Not the mirror case
     (measured: 6 right files of 3,200 would be refused)."""
     known = frozenset(l.strip() for l in original)
     shown = {l.strip() for l in snippet} | {l[1:].strip() for l in snippet if l[:1] in "+-"}
@@ -99,16 +83,11 @@ CHANGED_RATIO = 0.5  # a deleted line at least this similar to the snippet's las
 
 
 def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """Refuse an answer that deletes original code a marker keeps: for each place where the answer
-    deletes original lines (a diff op deleting more non-blank lines than it writes), take the
-    answer's last line there (the last line it wrote, or the kept line before a pure deletion). When
-    the snippet shows that line once, as a distinctive line followed by a marker, the code after it
-    stays; so deleted lines after the old line it changed (the deleted line most similar to it) are
-    not shown deleted. Without such an old line, a net deletion there is not shown either.
-
-    Knows the diff of the original to the answer and the snippet's lines; not which reading the
-    model meant, nor the lines a marker before a change stands for (not checked: planners put a
-    marker before a changed line whose deleted predecessor they cannot show)."""
+    """Refuse an answer that deletes original code a marker keeps: where the answer deletes more
+    non-blank lines than it writes, its last line there, shown once in the snippet as a
+    distinctive line followed by a marker, keeps the code after it; deleted lines after the old
+    line it changed (the most similar deleted one), or any net deletion without one, are not
+    shown deleted."""
     known = frozenset(l.strip() for l in original)
     shown = [l for l in snippet if l.strip()]
     counts = Counter(l.strip() for l in shown)

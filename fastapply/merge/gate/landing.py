@@ -1,44 +1,18 @@
 """Landing checks: did the snippet's copy of an existing definition land *on* that definition?
 
-A lazy snippet that shows a definition the original already has (`pub fn on_stdin() -> bool {`,
-`def test_greenlet_context_copying(app, client):`) means that definition, edited or not. A merge
-that matched the section's generic lines (`}`, `#[cfg(windows)]`, blank lines) onto a similar
-sibling instead keeps the original definition and pastes the snippet's copy next to it: the
-header then appears once more than the original or the snippet has it. Twin structures make this
-easy to get wrong (`#[cfg(unix)] fn on_stdin` / `#[cfg(windows)] fn on_stdin`, two functions with
-the same shape), and the result often still parses.
-
-`check_definition_kept_twice` refuses such a result. It only looks at *definition headers* at the
-outer levels of a file: a line that starts with a defining keyword (`def`, `fn`, `func`,
-`function`, `class`, `struct`, `impl`, ... after modifiers such as `pub`, `export`, `async`) or a
-signature without one that opens a block (`public int Gamma(int x)` / `{`, `int Shop::gamma(int x)
-{`, `gamma(x: number): number {`), that says where it is (distinctive, or a short member header
-with a parameter list directly inside a container: `gamma(x) {` in a JS class), does not continue on the
-next line (`... (` or `,`), and is either at column 0 or directly inside a container (`class`,
-`impl`, `trait`, `interface`, `module`, ...; past its lone `{` in Allman style).
-Nested helpers (`def cli(...)` inside each click test, `def cmd(arg):`) are left alone: a file
-legitimately repeats those, and a new test repeats them again.
-
-Worked example (original, snippet, bad merge):
-
-    fn a() {            // ... existing code ...        fn a() {
-        1                fn b() {                           1
-    }                        3                          }
-    fn b() {             }                              fn b() {      <- original kept
-        2                                                   2
-    }                                                   }
-                                                        fn b() {      <- snippet's copy pasted
-                                                            3
-                                                        }
-
-`fn b() {` occurs once in the original and once in the snippet, twice in the merge: refused.
+A lazy snippet that shows a definition the original already has means that definition, edited or
+not. A merge that matched the section's generic lines (`}`, attributes, blank lines) onto a
+similar sibling instead keeps the original and pastes the snippet's copy next to it: the header
+then appears once more than the original or the snippet has it (`check_definition_kept_twice`).
+Only *definition headers* at the outer levels count: a defining keyword (after modifiers) or a
+signature that opens a block, distinctive or a member header directly inside a container, not
+continued on the next line, at column 0 or directly inside a container. Nested helpers, which a
+file legitimately repeats, are left alone.
 
 The mirror mistake reads a new sibling as an edit of the old one and overwrites it:
-`check_dropped_definition` refuses a result in which a function the original defines is defined
-nowhere although the snippet itself calls it. `check_definition_split` (for a reading no second
-one confirms) refuses a new definition header laid inside an original definition's body, taking
-over its repeated lines below and dropping the rest of that body (`definition_split` says where,
-for settled.py's relanded reading).
+`check_dropped_definition`. `check_definition_split` (for a reading no second one confirms)
+refuses a new definition header laid inside an original definition's body (`definition_split`
+says where, for settled.py's relanded reading).
 
 This module knows lines and a handful of keywords common to mainstream languages; it does not
 parse, and it does not know how the result was made.
@@ -139,10 +113,7 @@ def defined_names(lines: Sequence[str]) -> Counter:
 
 def check_dropped_definition(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse when a function the original defines is defined nowhere in the result although the
-    snippet itself calls it (`repos: sort(user.repositories)`): the snippet's author expects it to
-    exist, so the merge overwrote it with a new sibling shaped like it (`function sort` read as
-    edited into `function totalWatchers`) instead of adding that sibling. (A call elsewhere in the
-    file proves nothing: real commits move definitions to other files.)"""
+    snippet itself calls it: the merge overwrote it with a new sibling shaped like it."""
     before, after = defined_names(original), defined_names(result)
     gone = [name for name in before if not after.get(name) and len(name) >= 3]
     if not gone:
@@ -158,12 +129,8 @@ def check_dropped_definition(original: Sequence[str], result: Sequence[str], sni
 def check_definition_split(original: Sequence[str], result: Sequence[str],
                            snippet: Sequence[str] | None = None) -> str | None:
     """Refuse a result in which a new definition header lands inside an original definition's
-    body: the original lines below it (none of them unique in the original) now belong to the
-    new definition, and lines of the old body are gone. A new test whose lines look like the
-    end of the test above it (`@click.command()`, `assert not result.exception`) was laid over
-    that end instead of after it. For a reading no second one confirms: a commit that rewrites
-    a body and adds a sibling reusing its lines reads the same line for line, unless the
-    `snippet` shows the line above the new header itself (`_pinned_above`)."""
+    body, taking over its repeated lines below and dropping the rest (`definition_split`); for a
+    reading no second one confirms."""
     split = definition_split(original, result, snippet)
     if split is None:
         return None
@@ -174,10 +141,8 @@ def check_definition_split(original: Sequence[str], result: Sequence[str],
 
 
 def _pinned_above(result: Sequence[str], j: int, snippet: Sequence[str]) -> bool:
-    """The snippet shows the header `result[j]` right below (blank lines aside, no marker between)
-    the same line the result has right above it: the snippet itself ends the definition above
-    there (a commit that rewrites a test's body and adds a sibling reusing its first lines), so
-    the header was not laid over that definition's end by a guess. The line must be distinctive."""
+    """The snippet shows the header `result[j]` right below the same distinctive line the result
+    has right above it (blank lines aside, no marker between): no guess laid it there."""
     above = next((l.strip() for l in reversed(result[:j]) if l.strip()), None)
     if above is None or not distinctive(above):
         return False  # a `}` or `pass` shown above pins nothing

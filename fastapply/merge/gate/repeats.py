@@ -1,35 +1,17 @@
 """Repeats checks: a merge that leaves the same structure twice where the snippet shows it once.
 
-A lazy snippet's new code often looks like the code it replaces. A reading that treats it as
-*added* keeps the original next to it, and the result then repeats something the original and
-the snippet each have once. `landing.check_definition_kept_twice` catches an identical header
-kept twice; these two catch the cases it cannot see:
+A lazy snippet's new code often looks like the code it replaces; a reading that treats it as
+*added* keeps the original next to it. `landing.check_definition_kept_twice` catches an identical
+header kept twice; these catch what it cannot see:
 
 - `check_name_defined_twice`: the same name defined twice in one block, with different headers
-  (`commit: function(sid, hash) {` kept, `commit: function(session) {` pasted above it;
-  `exports.get = function(url, headers, fn)` kept, `exports.get = function(url, headers)` added
-  after it; `host: 'localhost',` kept beside `host: null,`). A block defines a name once: the
-  snippet's definition was meant to replace the original one.
-- `check_stutter`: the result reads X, G, X where one X (two lines or more) is new from the
-  snippet, the other X is the original's, and the short run G between them is original lines
-  the snippet does not show. The snippet's X could be the original X (and G deleted: Morph's
-  convention, the snippet shows X's neighbours) or new lines placed before G; the snippet
-  cannot settle which, so the merge must not pick. Not when X is only generic lines (`}` and a
-  blank line) ending a new block and G opens a definition: a new method before one as short.
-
+  (a block defines a name once: the snippet's definition was meant to replace the original one);
+- `check_stutter`: the result reads X, G, X, one X (two lines or more) new from the snippet, the
+  other the original's, G a short run of original lines the snippet does not show; the snippet's
+  X may be the original one with G deleted. Not when X is generic lines ending a new block and G
+  opens a definition;
 - `check_context_opener_twice`: a block opener the snippet shows next to a marker (context)
-  twice in the result as siblings (`app.get('/jade', function(req, res){` written over its
-  neighbour `app.get('/helpers', ...`): the same route or definition opened twice in one block.
-
-Worked example for `check_stutter` (original, snippet, bad merge):
-
-    /**                  // ... existing code ...       /**
-     * Options:           * Options:                     * Options:
-     *                    *                              *
-     * Most engines...    *  - `scope` ...               * Most engines...     <- G, kept
-     *  - `scope` ...    // ... existing code ...        * Options:            <- X again, new
-                                                         *
-                                                         *  - `scope` ...
+  twice in the result as siblings.
 
 Each returns None or a one-sentence reason. This module knows lines, indentation and a few
 definition shapes of mainstream languages (`def`, `fn`, `func`, `function`, `exports.x =`,
@@ -42,7 +24,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.compare import copied_lines, line_opcodes
+from fastapply.merge.text.compare import added, copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
 from fastapply.merge.text.names import defined_name, header_name
 from fastapply.merge.snippet.sections import split_sections
@@ -92,10 +74,8 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
     """Refuse when the result reads X, G, X (see the module docstring): one copy of X new from the
     snippet, the other the original's, G a short run of original lines the snippet does not
     show. The snippet's X may be the original one with G deleted; the snippet cannot settle it."""
-    new = [False] * len(result)
-    for tag, _, _, j1, j2 in line_opcodes(original, result):
-        if tag != "equal":
-            new[j1:j2] = [True] * (j2 - j1)
+    new_at = added(line_opcodes(original, result))
+    new = [j in new_at for j in range(len(result))]
     text = [line.strip() for line in result]
     shown = {line.strip() for line in snippet}
     k = STUTTER_RUN
@@ -132,12 +112,9 @@ _CONTROL = re.compile(
 
 
 def check_context_opener_twice(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
-    """Refuse when a block opener the snippet shows next to a marker (context: `app.get('/jade',
-    function(req, res){` / `// ... existing code ...`) appears twice in the result as siblings
-    (same indentation, nothing shallower between) though the original and the snippet each have
-    it once: the merge read the context as an edit of a neighbouring sibling (`app.get('/helpers',
-    ...` renamed) and now registers or defines the same thing twice in one block. Control-flow
-    openers (`if err != nil {`) may well repeat in a block, so they do not count."""
+    """Refuse when a block opener the snippet shows next to a marker appears twice in the result
+    as siblings (same indentation, nothing shallower between) though the original and the
+    snippet each have it once. Control-flow openers may repeat in a block and do not count."""
     for line in sorted(copied_context(original, result, snippet)):
         if not line.endswith(("{", ":")) or _CONTROL.match(line):
             continue

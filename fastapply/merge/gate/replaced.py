@@ -1,22 +1,14 @@
 """A replaced statement kept beside its replacement: the same target assigned twice, nothing read between.
 
-A planner rewrites a statement (`r = Request(method=..., ...)` becomes a new multi-line `r =
-Request(...)`) and shows only the new one; the merge inserts it and keeps the old one, which
-a marker covers. Line-level doubts (align/doubts.py) miss it when the two statements read
-differently line by line. The written file then assigns the same target twice in one block with
-nothing reading it between: the first value is dead, which code is rarely written to do, and the
-snippet never said the old statement stays.
+A planner rewrites a statement and shows only the new one; the merge inserts it and keeps the old
+one, which a marker covers (line-level doubts miss it when the two read differently).
+`check_replaced_kept` refuses (new-or-changed) when, in one block of the result, two assignments
+to the same target follow each other with nothing reading it between, one inserted by the merge
+and the other an original line the snippet does not show. An assignment is `target = ...` /
+`target := ...`, with an optional declaration keyword and type annotation.
 
-    check_replaced_kept(original, result, snippet)
-        a Refusal (kind new-or-changed) when, in one block of `result` (same indentation, no
-        shallower line between), two assignments to the same target follow each other with no
-        line between them (nor the second's right-hand side) reading it, one a line the merge
-        inserted and the other an original line the snippet does not show; else None
-
-An assignment is `target = ...` / `target := ...`, with an optional declaration keyword (`let`,
-`var`, `const`, `my`, `local`, `val`, `final`, `auto`, `mut`) and type annotation; comparisons,
-augmented assignments (`+=`) and arrow functions are not. It knows no snippet form and no merge rule:
-it reads the finished file against the original and the snippet's lines.
+It knows no snippet form and no merge rule: it reads the finished file against the original and
+the snippet's lines.
 """
 
 from __future__ import annotations
@@ -25,7 +17,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
-from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.lines import indent_len
 
 _ASSIGN = re.compile(
@@ -44,7 +36,7 @@ def _target(line: str) -> tuple[str, int] | None:
 def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> Refusal | None:
     shown = {line.strip() for line in snippet if line.strip()}
     ops = line_opcodes(original, result)
-    inserted = {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+    inserted = added(ops)
     old_at = origins(ops)  # result index -> original index, for lines the merge kept
     unshown = lambda k: k in old_at and result[k].strip() not in shown  # noqa: E731
     for i, line in enumerate(result):

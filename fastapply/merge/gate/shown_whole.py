@@ -1,32 +1,14 @@
 """Deletions the snippet shows by showing whole what enclosed them: a block, or a definition.
 
-A lazy snippet shows a deletion by showing the code around it; the unshown-deletions check
-(snippet_checks.check_unshown_deletions) wants a shown line next to every run of removed lines.
-Two readings of "shown" that need no neighbour:
+The unshown-deletions check (snippet_checks.check_unshown_deletions) wants a shown line next to
+every run of removed lines. Two readings of "shown" need no neighbour:
 
-- `deletion_in_shown_block`: the deleted lines sat inside a bracketed block (`if (...) {` ...
-  `}`) that the snippet shows from its opener to its closer in one run, with no marker between:
-  the snippet shows every line the block keeps, so the lines missing from it are deleted by the
-  snippet itself, however generic the lines next to the gap are (`opts = {};` and `}` after an
-  `else if` branch was dropped). Asked only for short deletions (SHOWN_GAP non-blank lines): a
-  planner that shows a block's opener, a changed line and its closer with no marker may have
-  meant the rest of a long body to stay. Brackets only (lines.bracket_balance, roughly: strings
-  and line comments aside); a deletion inside a Python function is the next rule's.
-- `inside_rewritten_definition`: the snippet shows a definition's header (same name, edited
-  signature allowed) and runs, with no marker, to the next definition's header (or to its own end
-  for the file's last definition). Every line the definition now has is shown, and what is gone
-  of the old one was rewritten, not forgotten: a forgotten marker there would leave the old
-  definition and the new one side by side (the same name defined twice), which no reading of
-  such a snippet means. Example (the original's `first` against the snippet's; `def second`
-  follows in both):
-
-    def first(*decls, **attrs):             def first(*decls, **kwargs):
-        '''Shortcut ... equivalent to::         '''Add a ``--yes`` option.'''
-            def dropdb(): ...                   def callback(ctx, param, value): ...
-        '''                                     kwargs.setdefault("is_flag", True)
-        def decorator(f): ...   <- removed      return option(*decls, **kwargs)
-        attrs.setdefault(...)               def second(*decls, **attrs):
-    def second(*decls, **attrs):            # ... existing code ...
+- `deletion_in_shown_block`: the deleted lines sat inside a bracketed block the snippet shows from
+  opener to closer in one run, no marker between; asked only for short deletions (SHOWN_GAP
+  non-blank lines): a long body may have been meant to stay;
+- `inside_rewritten_definition`: the snippet shows a definition's header (same name) and runs,
+  with no marker, to the next definition's header (or its own end for the file's last): what is
+  gone of the old one was rewritten, not forgotten.
 
 This module knows brackets, definition headers (text.names.defined_name), indentation and markers;
 it does not parse and does not know how the result was made.
@@ -64,13 +46,10 @@ def enclosing_block(lines: Sequence[str], at: int) -> tuple[int, int] | None:
 
 
 def deletion_in_shown_block(original: Sequence[str], result: Sequence[str], snippet: Sequence[str], at: int) -> bool:
-    """True when the lines a merge deleted before `result[at]` sat inside a bracketed block that
-    the snippet shows whole: its opener, every line the result keeps in it and its closer, in one
-    run of the snippet with no marker between (blank lines aside). That run must lie in the result
-    as it stands around the block, and hold a distinctive line the original and the result each
-    have once (`_pins`), so it is this block the snippet shows, not a look-alike elsewhere (an
-    `if (typeof opts === 'function') {` that two functions open is pinned by the
-    `function got(url, opts, cb) {` the run starts with)."""
+    """True when the lines a merge deleted before `result[at]` sat inside a bracketed block the
+    snippet shows whole (opener, every kept line and closer in one run, no marker between), a run
+    that lies in the result as it stands and holds a distinctive line the original and the result
+    each have once (`_pins`: this block, not a look-alike)."""
     span = enclosing_block(result, at)
     if span is None:
         return False

@@ -1,41 +1,17 @@
 """Siblings: a new block the merge read as an edit of the similar block next to it.
 
-Tests, routes and handlers come in runs of blocks of one shape (`it('...', function(done){`,
-`func TestX(t *testing.T) {`, `app.get('/x', function(req, res){`). A lazy snippet that adds one
-shows its opener line and some of its body, often right after a generic closing line (`})`,
-`}`) and often stopping at a marker before the block ends. Two readings then keep every line the
-snippet shows, in order:
+Tests, routes and handlers come in runs of blocks of one shape. A lazy snippet that adds one
+shows its opener and some of its body, often right after a generic closing line and stopping at
+a marker. Two readings keep every line it shows: the block is **new**, inserted next to the
+original sibling, or it is the **sibling edited** (opener renamed, body changed). A line-matching
+merge prefers the second, but commits add a route or test far more often than they rename one.
+The snippet settles it by showing a line only the original block has (not for tests, whose new
+members copy a neighbour's body), the block's own lead-in above its opener, or original lines
+after the block other than the ones right after the sibling.
 
-- the snippet's block is **new**, inserted next to the original sibling (before it, or after
-  it when the lines above the new opener are the sibling's own generic closing lines);
-- the snippet's block is the **sibling edited**: its opener renamed, its body changed where the
-  snippet's lines differ.
-
-The second reading is what a line-matching merge prefers (it matches the most lines), but a
-commit adds a route or a test far more often than it renames one and rewrites its body. The
-snippet settles it by showing a line only the original block has (then it shows that block,
-edited; not for tests, whose new members are written by copying a neighbour's body), the
-block's own lead-in right above its opener (a decorator, a comment), or, after the block it
-opens, original lines other than the ones right after the sibling's block (a new block after
-the sibling ends right before those too).
-
-`check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`: a line
-ending in `{`, `:`, `do`, ..., a `class` header, an Allman header) by the snippet's new opener at
-the same indentation when the new one names another block (`renamed`) and nothing around it in
-the snippet settles new versus edited (`_unsettled` lists what would).
-
-Worked example (original, snippet, refused merge):
-
-    it('a', function(done){    // ... existing code ...     it('a', function(done){
-      run(1, done)             })                             run(1, done)
-    })                                                      })
-    it('b', function(done){    it('c', function(done){      it('c', function(done){  <- 'b' overwritten
-      run(2, done)               run(3, done)                 run(3, done)
-    })                         })                           })
-
-`it('c'` may be a new test after `a` (or after `b`) or `b` renamed: the snippet cannot say.
-Had the new block kept a line only `b` has, the snippet would show `b` edited; had the snippet
-shown `it('b'` below the new block, the block would be new: either settles it.
+`check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`) by the
+snippet's new opener at the same indentation when the new one names another block (`renamed`)
+and nothing in the snippet settles new versus edited (`_unsettled`).
 
 This module knows lines, indentation and generic lines; it does not parse and does not know how
 the result was made.
@@ -85,11 +61,8 @@ def _words(name: str) -> list[str]:
 
 def word_replaced(a: str, b: str) -> bool:
     """True when each of the names `a`, `b` has a word with no like word in the other (neither a
-    prefix of the other nor SAME_NAME alike): `when given an object` -> `when given an array`,
-    `..._WITH_PARAMS` -> `..._WITH_HEADERS`. Long names of one run of siblings differ by a word
-    or two, too little for the whole-name ratio; a name only extended (`trusted proxy` ->
-    `trusted proxy based on count`, `matchReq` -> `matchRequest`) or with a typo fixed is not
-    replaced, since a commit renames that way as often as it adds a sibling."""
+    prefix of the other nor SAME_NAME alike); a name only extended or with a typo fixed is not
+    replaced (a commit renames that way as often as it adds a sibling)."""
     wa, wb = _words(a), _words(b)
 
     def alone(word: str, others: list[str]) -> bool:
@@ -140,13 +113,10 @@ def _opens(lines: Sequence[str], k: int) -> bool:
 def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter,
                block: frozenset[str] = frozenset(), follows: str | None = None) -> bool:
     """True when nothing around the opener snippet[k] says whether its block is new or an edit:
-    the non-blank line above it is generic (or a marker, or none), as is every line of the run
-    right above it (up to a blank line or marker: a decorator or comment there is the block's own
-    lead-in), its body shows no distinctive line that is unique in the original and lies in the
-    overwritten block (`block`: its stripped lines; never for a test, whose new siblings copy
-    a neighbour's lines), and after its block no distinctive original line comes before a
-    marker or the snippet's end, but for `follows` (the first distinctive line after the
-    overwritten block: both readings put the new block right before it)."""
+    the run right above it is generic (no lead-in), its body shows no distinctive line unique in
+    the original that lies in the overwritten `block` (never for a test), and after its block no
+    distinctive original line but `follows` (both readings put it before that) comes before a
+    marker or the snippet's end."""
     above = next((l for l in reversed(snippet[:k]) if l.strip()), None)
     if above is not None and not is_generic(above) and not _is_marker(above, known):
         return False

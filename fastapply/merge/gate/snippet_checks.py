@@ -105,11 +105,8 @@ def check_snippet_lines(snippet: Sequence[str], original: Sequence[str], result:
 
 
 def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) -> str | None:
-    """Refuse when the snippet's lines land in the result shifted by different amounts: the
-    snippet shows how its lines nest (`    @property` inside a class, `class Next:` at the top),
-    and a merge may move the whole snippet left or right (another indentation width) but not
-    re-nest part of it (a method re-indented to the top level). Only lines that occur once in
-    the snippet and once in the result are compared; they say where they landed."""
+    """Refuse when the snippet's lines (those once in the snippet and once in the result) land
+    shifted by different amounts: a merge may move the whole snippet, not re-nest part of it."""
     in_result = Counter(l.strip() for l in result)
     in_snippet = Counter(l.strip() for l in snippet)
     where = {l.strip(): l for l in result}
@@ -173,20 +170,11 @@ def check_unshown_deletions(
     original: Sequence[str], result: Sequence[str], snippet: Sequence[str], strict: bool = False,
     rewritten: Sequence[tuple[int, int]] = (),
 ) -> str | None:
-    """Refuse when the result drops original lines far from anything the snippet shows.
-
-    A snippet shows a deletion by showing the code around it (Morph's convention: context before
-    and after), or the deleted lines themselves (`-` lines, a SEARCH side). So every run of
-    removed lines needs, on each side that has one, a landmark (one of the 3 nearest unique or
-    distinctive lines, other deleted lines skipped: `deleted_lines`) that the snippet shows. Runs
-    of blank lines alone do not count.
-
-    `rewritten`: original line ranges [start, end) of definitions the merge replaced by name with
-    the snippet's whole new form (marked_definitions.py): lines removed inside one were rewritten.
-
-    `strict`: landmarks must be unique in the original. A distinctive line the file repeats
-    (`assert not result.exception`) that the snippet shows may be shown for another place; for a
-    result no second reading confirms, only a unique line says the snippet was here.
+    """Refuse when the result drops original lines far from anything the snippet shows: every
+    run of removed non-blank lines needs, on each side that has one, a landmark the snippet shows
+    (one of the 3 nearest distinctive lines, deleted ones skipped), or its lines marked deleted.
+    `rewritten`: original ranges of definitions replaced whole by name; `strict`: landmarks must
+    be unique in the original (for a result no second reading confirms).
     """
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
@@ -231,20 +219,15 @@ def check_unshown_deletions(
 
 
 def deleted_lines(ops) -> set[int]:
-    """The original line numbers that pure deletions (`delete` opcodes) remove. They are no
-    landmarks for another deletion: the snippet cannot show, as kept context, a line the merge
-    drops. Two deletions split only by a kept blank line (`print x`, blank, `# note`, `print y`
-    removed before `return r`) are one gap whose landmark below is `return r`, not the deleted
-    `# note` the snippet never shows. (Replaced lines stay landmarks: counting them as gone let
-    a misplaced reading through on two check sets.)"""
+    """The original line numbers that pure deletions (`delete` opcodes) remove: no landmarks for
+    another deletion. (Replaced lines stay landmarks: counting them let a misplaced reading
+    through on two check sets.)"""
     return {k for tag, i1, i2, _, _ in ops if tag == "delete" for k in range(i1, i2)}
 
 
 def _shown_in_order(snippet: Sequence[str], before: Sequence[str], after: Sequence[str]) -> bool:
     """True when the snippet shows a landmark of the lines above a deletion (`before`) and, later
-    on, one of the lines below it (`after`) that is not also above it: the snippet is around the
-    deletion. A distinctive line the file repeats (`with open(filename) as f:` in two functions,
-    above the gap and below it) is shown for one copy; it says nothing about the lines below."""
+    on, one of the lines below it (`after`) that is not also above it."""
     # each snippet line as shown, and without a `+`/`-` diff prefix (a lazy snippet's diff lines)
     lines = [{l.strip(), l[1:].strip() if l[:1] in "+-" else l.strip()} for l in snippet]
     first_before = next((k for k, forms in enumerate(lines) if forms & set(before)), None)
@@ -256,11 +239,8 @@ SHOWN_GAP = 3  # non-blank lines a deletion shown only by its two neighbours may
 
 
 def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str], i1: int, i2: int) -> bool:
-    """True when the snippet shows the deleted run's two neighbours (the nearest non-blank
-    original lines before and after it) one right after the other, blank lines aside, and the
-    original never has them adjacent: the snippet's pair can only mean this gap closed (the
-    Morph convention for a deletion, even when the neighbours are plain lines like `try:`). Only
-    for short runs (SHOWN_GAP): over a long one the pair may be a changed line placed too far."""
+    """True when the snippet shows the short deleted run's two neighbours one right after the
+    other (blank lines aside) and the original never has them adjacent: that gap closed."""
     above = next((original[k].strip() for k in range(i1 - 1, -1, -1) if original[k].strip()), None)
     below = next((original[k].strip() for k in range(i2, len(original)) if original[k].strip()), None)
     if above is None or below is None:
@@ -319,11 +299,7 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
 
 def lost_distinctive_lines(original: Sequence[str], result: Sequence[str]) -> int:
     """How many distinctive original lines (counted with repeats, whitespace stripped) the
-    result no longer has: what a reading replaced or deleted, wherever it moved the rest.
-
-    Used to weigh two readings of one snippet: a snippet that adds a twin of an existing block
-    (a new test shaped like the one above it) copies lines by nature, so a reading that pastes
-    copies is no worse than one that keeps the count by overwriting the old twin."""
+    result no longer has: weighs two readings of one snippet."""
     before = Counter(l.strip() for l in original if distinctive(l))
     after = Counter(l.strip() for l in result)
     return sum((before - after).values())

@@ -1,22 +1,14 @@
 """Unchanged results: when a merge that leaves the file as it was is suspect.
 
-A snippet is sent to change the file. A merge that changes nothing is right only when the edit
-was applied already (an agent re-sending it); `guards.check_changed` refuses the cases where
-the snippet's edges pin nothing. Two more facts say the snippet meant a change that the merge
-could not see, because every line it shows is already in the file:
+A merge that changes nothing is right only when the edit was applied already;
+`guards.check_changed` refuses the cases where the snippet's edges pin nothing.
+`check_unchanged_suspect` refuses two more, where the snippet meant a change it could not show:
 
-- **a tail it would delete**: the snippet ends without a marker while the original goes on
-  with non-blank lines after the snippet's last line (read literally, the file ends there).
-  Had the planner only forgotten the end marker, the snippet would change nothing at all; a
-  snippet that changes nothing and stops before the file's end more likely means the rest goes.
-- **a near twin**: the snippet is one short section (up to `SHORT` non-blank lines) with a
-  marker on each side (nothing pins it: a section at the file's start is pinned there) and a line it shows has a near twin in the original (SequenceMatcher ratio at least
-  `TWIN`, not equal, not itself shown): `from .packages import chardet` beside
-  `from .packages import chardet2 as chardet`. The section matched text that merely reads the
-  same; the planner most likely means the twin changed into it (the merge cannot tell which).
-
-`check_unchanged_suspect` refuses then; the model path (or the user) decides. A longer or
-multi-section re-sent edit, or one that starts at the file's start, is still passed as applied already.
+- **a tail it would delete**: the snippet ends without a marker while the original goes on with
+  non-blank lines after the snippet's last line;
+- **a near twin**: the snippet is one short section (up to `SHORT` non-blank lines) between two
+  markers, and a line it shows has a near twin in the original (ratio at least `TWIN`, not
+  equal, not itself shown): the planner most likely means the twin changed into it.
 
 This module knows lines and markers; it does not parse and does not know how the result was made.
 """

@@ -1,43 +1,20 @@
 """Unreachable and orphaned code: a new exit in front of kept code, a kept body without its header.
 
-A lazy snippet often ends an edited block with its exit statement and then a marker:
+A lazy snippet often ends an edited block with its exit statement and then a marker; when the
+file repeats that exit, a reading may take the snippet's as new and keep the original statements
+it replaced after it, where they can never run. The snippet cannot tell which lines its exit
+replaces, so the merge must not pick:
 
-    func (g *Group) Any(path string) IRoutes {
-        for _, m := range anyMethods {
-            g.handle(m, path)
-        }
+- `check_code_after_exit`: an added exit followed, at the same indentation, by a kept line;
+- `check_code_after_kept_exit`: the mirror, a line added after a kept exit or a kept implicit
+  return (`implicit_return`);
+- `check_orphaned_body`: a change that removes a definition's header and a few body lines,
+  keeping the rest of the body where it now reads as the block above's;
+- `check_pass_added_to_body` (Python): a `pass` added to a block that has statements.
 
-        return g.returnObj()
-    // ... existing code ...
-
-When the file has `return g.returnObj()` many times, a reading may not anchor the snippet's
-`return` on this block's own one and treat it as new: the result then reads `return ...`
-followed, at the same indentation in the same block, by the original statements the snippet
-replaced (`g.handle(http.MethodPost, ...)`, ..., and the original `return`). Code after a
-`return`/`raise`/`throw`/`break`/`continue` at the same indentation can never run, so no edit
-means it; the snippet could not tell which original lines its exit replaces (the lines the
-marker hides may be deleted or kept), so the merge must not pick.
-
-`check_code_after_exit` refuses such a result, unless the snippet itself shows the exit line
-followed by that very line (the snippet asks for it) or the original already had the pair.
-`check_code_after_kept_exit` refuses the mirror: a new line laid after an original exit that
-the merge kept (a snippet opening a section with `return label + 1;` after a marker: the old
-`return label;` stays in front of it), and the same after a kept implicit return, a bare value
-ending its block (`label` before Ruby's `end`: `implicit_return`), which the new line leaves doing
-nothing.
-
-`check_orphaned_body` refuses the mirror image: a change that removes a definition's header
-(`def app_url_defaults(self, f):`) and no more than FUSED_BODY lines of its body, adds nothing at
-the header's indentation, and keeps the rest of that body right after the change, where it now
-reads as the block above's (an excerpt whose edited line was fitted on a line two sibling methods
-share, `.setdefault(None, []).append(f))`, fuses the two methods).
-
-`check_pass_added_to_body` (Python) refuses a `pass` the merge adds to a block that has
-statements: nobody writes one there, so the snippet's `pass` was an empty body's context.
-
-This module knows lines, indentation, definition headers, `pass` and the exit keywords and block openers of mainstream
-languages; it does not parse, and it does not know how the result was made (it aligns the
-original with the result). Prose (Markdown, reStructuredText, plain text) is not checked.
+This module knows lines, indentation, definition headers, `pass` and the exit keywords and block
+openers of mainstream languages; it does not parse, and it does not know how the result was made
+(it aligns the original with the result). Prose (Markdown, reStructuredText, text) is not checked.
 """
 
 from __future__ import annotations
@@ -157,13 +134,9 @@ def check_code_after_kept_exit(
     ops: Ops | None = None,
 ) -> str | None:
     """The mirror of `check_code_after_exit`: refuse a result in which an original exit statement
-    the merge kept is followed, at the same indentation, by a line the merge added (not a closer,
-    a next branch, a declaration or a comment). A snippet that opens a section after a marker with
-    a changed exit (`// ... existing code ...`, `return label + 1;`, `}`) cannot show the old exit
-    its new line replaces; laying the new line after the kept old one writes code that can never
-    run. The same for a kept implicit return (`implicit_return`: `label` then `end`), which the new
-    line leaves doing nothing. Unless the snippet shows the kept exit followed by that line, or the
-    original has the pair. None when nothing is found."""
+    (or implicit return) the merge kept is followed, at the same indentation, by a line the merge
+    added (not a closer, a next branch, a declaration or a comment). Unless the snippet shows the
+    kept exit followed by that line, or the original has the pair."""
     if language and language.lower() in PROSE:
         return None
     for before, i, first in kept_then_added(result, ops if ops is not None else line_opcodes(original, result)):
@@ -194,10 +167,8 @@ _STATEMENT_WORDS = frozenset("end else begin pass break continue return retry re
 
 
 def implicit_return(original: Sequence[str], i: int) -> bool:
-    """True when `original[i]` is a bare value (`label`, `@count`, `self.total`: a name that does
-    nothing as a statement) and the last line of its block (the next non-blank line sits
-    shallower: `end`, `}`): the block's value, its implicit return in Ruby, Scala, Rust or
-    Kotlin's lambdas. A line laid after it makes it dead code, just as after a `return`."""
+    """True when `original[i]` is a bare value (a name that does nothing as a statement) ending its
+    block: its implicit return (Ruby, Scala, Rust, Kotlin's lambdas)."""
     text = original[i].strip()
     if not _BARE_VALUE.match(text) or text in _STATEMENT_WORDS:
         return False

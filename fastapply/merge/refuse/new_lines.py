@@ -26,6 +26,7 @@ import re
 from fastapply.merge.refuse.options import MAX_CONTEXT
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.compare import most_alike
 from fastapply.merge.text.lines import block_end, indent_width
 
 
@@ -46,21 +47,8 @@ def similar_line(inp: Input, text: str) -> int | None:
     want = text.strip()
     if len(want) < 5:
         return None
-    m = difflib.SequenceMatcher(None, autojunk=False)
-    m.set_seq2(want)
-    best, at = 0.6, []
-    for i, line in enumerate(inp.original):
-        got = line.strip()
-        if not got or got == want:
-            continue
-        m.set_seq1(got)
-        if m.real_quick_ratio() < best or m.quick_ratio() < best:
-            continue
-        r = m.ratio()
-        if r > best:
-            best, at = r, [i]
-        elif r == best:
-            at.append(i)
+    lines = ((i, got) for i, line in enumerate(inp.original) if (got := line.strip()) and got != want)
+    at = most_alike(want, lines, 0.6)
     return at[0] if len(at) == 1 else None
 
 

@@ -13,17 +13,6 @@ that finds anything:
 Several places on a rung is ambiguity, never resolved by a looser rung: the block is refused
 (a hunk's `@@ -N` line number may pick one of them, as `patch` does).
 
-Worked example:
-
-    original            block                                result
-    def f(x):           <<<<<<< SEARCH                       def f(x):
-        return x            return x                             return x + 1
-                        =======
-                            return x + 1
-                        >>>>>>> REPLACE
-
-`    return x` occurs once (rung `exact`), so that line is replaced.
-
 This module does not know markers, languages or definitions; trust checks are in guards.py.
 """
 

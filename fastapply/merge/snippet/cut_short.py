@@ -1,16 +1,9 @@
 """A marker-free snippet whose last definition is cut short: its first lines only, up to the snippet's end.
 
-In Python a definition cut after its first body lines still parses, so `definitions.py` would read
-it as the whole definition and replace the original one with it, deleting the rest:
-
-    original                      snippet (no markers)           read as whole: wrong
-    def m(self, x):               def m(self, x):                def m(self, x):
-        y = x + 1                     y = x + 1                      y = x + 1
-        return y
-
-`cut_short` names that case, so instant.py reads the snippet as an excerpt instead (a marker at
-each end). Definitions are compared from their header line: a decorator or comment the snippet
-adds above it does not hide the cut.
+In Python a definition cut after its first body lines still parses, so `definitions.py` would
+replace the original one with it, deleting the rest. `cut_short` names that case, so instant.py
+reads the snippet as an excerpt instead. Definitions are compared from their header line (a
+decorator or comment the snippet adds above it does not hide the cut).
 
 This module knows definitions as objects with `key`, `start` and `end` (definitions.Definition,
 flattened), and lines; it does not parse.

@@ -6,21 +6,6 @@ snippet neighbour it follows (or precedes) in the original. A class in the snipp
 only some of the original class's members is merged member by member instead of replacing the
 class, so `class A:` + one method does not delete A's other methods.
 
-Worked example (Python):
-
-    original                      snippet                       result
-    def a():                      def b():                      def a():
-        return 1                      return 20                     return 1
-
-    def b():                      def c():                      def b():
-        return 2                      return 3                      return 20
-
-                                                                def c():
-                                                                    return 3
-
-`b` exists: its lines are replaced. `c` does not: it follows `b` in the snippet, so it goes after
-`b` in the original, separated by the blank lines the snippet puts between them.
-
 Definitions come from tree-sitter (Python, JavaScript, TypeScript/TSX, Go, Rust). Comment lines
 directly above a definition belong to it only when the snippet shows comments there too (a
 snippet that omits a doc comment should not delete it).

@@ -1,17 +1,13 @@
 """What a lazy snippet says beyond its lines, and the readings that honour it.
 
-`read_lazy` runs the instant merge's two readings (two_readings.two_readings, passed in as `read`) on
-a lazy snippet, first as its author meant it where the snippet implies more than it writes:
+`read_lazy` runs the instant merge's two readings (two_readings.two_readings, passed in as `read`)
+on a lazy snippet, first as its author meant it where the snippet implies more than it writes:
 
-- **renamed headers** (renames.py): a header absent from the original whose body a marker elides
-  is an existing header renamed or re-signed. The readings place the snippet with the original
-  header in its place, so it anchors its section, and write the snippet's header back. That
-  reading is written when it merges and keeps the body its marker elides
-  (renames.check_bodies_kept); else the snippet is read as written.
-- **an implied end marker** (sections.close_open_end): a snippet the readings refused that ends
-  on an original block's opener without its body stops there as if a marker followed. Only after
-  a refusal: applied to every snippet it turned one planner-dev row wrong (the greedy reading's
-  renamed header pasted above the file's head) and one held-out row refused, for no row gained.
+- **renamed headers** (renames.py): the snippet placed with the original header in a renamed
+  one's place, written when it merges and keeps the body its marker elides
+  (renames.check_bodies_kept); else the snippet is read as written;
+- **an implied end marker** (sections.close_open_end), only after a refusal: applied to every
+  snippet it turned one planner-dev row wrong and one held-out row refused, for no row gained.
 
 This module knows the order of readings; where sections go is lazy.py's and greedy.py's
 business, and which of two readings is written is two_readings.two_readings'.

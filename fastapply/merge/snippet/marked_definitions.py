@@ -1,35 +1,17 @@
 """Whole definitions between markers: a lazy snippet that is nothing but complete top-level
 definitions and marker lines, read as definitions.py reads a marker-free one.
 
-A chat planner often rewrites whole functions and writes them out between markers:
-
-    # ... existing code ...
-
-    def confirmation_option(*param_decls, **kwargs):    (was `**attrs`)
-        ...whole new body...
-
-    # ... version_option stays as it is ...
-
-    def help_option(*param_decls, **kwargs):
-        ...
-
-When every header and body line changed, no line of such a definition anchors it, so the lazy
-readings place it beside the original (the name defined twice) or refuse. `read_marked_definitions`
-reads it by name instead: each snippet definition replaces the one original top-level definition
-of the same kind and name. It answers only when the snippet leaves no doubt:
+When every header and body line of a rewritten definition changed, no line anchors it, so the
+lazy readings place it beside the original or refuse. `read_marked_definitions` reads it by name:
+each snippet definition replaces the one original top-level definition of the same kind and name.
+It answers only when the snippet leaves no doubt:
 
 - every non-blank line is a marker or lies in a top-level definition (comment lines directly
-  above a definition belong to it; right below a marker they must be the original's comment
-  tail, since the marker may stand for its head), and every marker is at the top level, outside
-  them (each definition shown whole); in Python, where only indentation ends a body, a function
-  a marker follows must end in `return` or `raise` (else the marker may stand for the rest of
-  its body) and a class may not be followed by one;
-- each definition's name is defined exactly once in the original, at the top level, and no two
-  snippet definitions name the same one; they come in the original's order; a class (impl,
-  module) shows every member the original's has (else it may mean only those members);
-- where the snippet puts no marker (between two definitions, before the first, after the last)
-  the original has nothing there but blank lines: a marker keeps the code it stands for, and
-  with no marker there is nothing to keep. Everything outside the replaced definitions stays.
+  above belong to it), every marker at the top level (each definition shown whole; in Python a
+  function a marker follows ends in `return` or `raise`, and no marker follows a class);
+- each name is defined exactly once at the original's top level, none twice in the snippet, in
+  the original's order; a class shows every member the original's has;
+- where the snippet puts no marker the original has nothing but blank lines.
 
 It knows markers (markers.py) and definitions (definitions.py); it does not know the lazy
 readings or guards: instant.py calls it when both lazy readings refuse and runs the guards on
@@ -140,12 +122,9 @@ _TERMINAL = ("return_statement", "raise_statement")
 
 
 def _python_whole(text: str, snippet: Sequence[str], snip_defs, spans) -> bool:
-    """Python marks a body's end by indentation only, so a marker at the top level after a
-    function may still stand for the rest of its body (a planner cutting it short). A function
-    counts as shown whole when the snippet's next line is the next definition (no marker
-    between: nothing of the original lies there) or its body ends in `return` or `raise`, after
-    which the body cannot go on. A class followed by anything but the next definition is not
-    shown whole (more members may follow)."""
+    """A Python function is shown whole when the snippet's next line is the next definition or
+    its body ends in `return` or `raise` (a marker after it may stand for the rest of its body);
+    a class only when the next definition follows."""
     tree = syntax.parse_tree(text, "python")
     if tree is None:
         return False

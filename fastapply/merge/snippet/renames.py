@@ -1,31 +1,16 @@
 """Renamed openers: a changed header whose body the snippet elides is the original header it replaces.
 
-Planners fixing a name or a signature write the new header and elide the body:
-
-    #[test]                                  original:   #[test]
-    fn sub_command_negate_required() {                   fn sub_command_negate_requred() {
-        // ... existing code ...                             App::new("sub_command_negate")
-    }                                                        ...
-
 A header absent from the original whose next non-blank line is a marker cannot open a new block
 (a new block has no existing body to elide): it is an existing header renamed or re-signed. Read
-literally, the merge has nothing to anchor the section on (`#[test]` matches every test) or pins
-the new header as an inserted line beside the old one. `find_renames` names the original header
-each such line replaces when exactly one is clearly the one; the instant merge then reads the
-snippet with the original header in its place (`substitute`), so it anchors the section, and
+literally, nothing anchors the section or the new header lands beside the old one. `find_renames`
+names the original header each such line replaces when exactly one is clearly the one; the
+instant merge then reads the snippet with the original header in its place (`substitute`) and
 writes the snippet's header over it in the result (`restore`).
 
-Which original header: one that opens a block (lines.is_opener) at the same indentation, led
-by the same word (`fn`, `def`, `describe`), occurring once in the original and not shown by the
-snippet (a header the snippet keeps is not the one it renames), between the snippet's unique
-lines around it. Their names (lines.identity: the leading name and first string literal) are
-compared: the same name is a re-signed header (`def f(self):` -> `def f(self, x):`); else a
-name at least SAME_NAME alike (`requred` -> `required`, `usage_error_metavar` ->
-`usage_error_metavar_missing_arg`, `describe('x'` -> `describe.skip('x'`), the rule siblings.py
-uses for one block renamed in place. Among those the one reached by the fewest separate changes
-wins; a tie is no rename (refused downstream as before). Headers found in one snippet are
-matched one to one: an original header clearly claimed by one snippet header leaves the others'
-lists (two tests renamed side by side, `requred` and `requred_2`).
+Which original header: an opener at the same indentation, led by the same word, occurring once in
+the original and not shown by the snippet, between the snippet's unique lines around it, with
+the same name (re-signed) or one at least SAME_NAME alike (lines.identity); the fewest separate
+changes wins, a tie is no rename. Headers of one snippet are matched one to one.
 
 This module knows lines, markers and indentation; it does not place sections or judge results.
 """
@@ -143,10 +128,8 @@ def substitute(snippet: Sequence[str], renames: Sequence[Rename]) -> list[str]:
 def placing(snippet: Sequence[str], renames: Sequence[Rename], original: Sequence[str]) -> list[str]:
     """The snippet as the merge places it: each renamed header replaced by the original header it
     stands for (`substitute`), and a marker put before a snippet that starts with one when code
-    precedes that header in the original. The snippet then starts in the middle of the file, and
-    reading it from the file's first line would delete every line above the header, which the
-    snippet does not show: the forgotten start marker the joint reading infers (lazy.py), made
-    explicit so the greedy reading, which always starts an unmarked snippet at line 1, sees it."""
+    precedes that header in the original (the forgotten start marker, made explicit for the
+    greedy reading)."""
     out = substitute(snippet, renames)
     first = next((k for k, line in enumerate(snippet) if line.strip()), None)
     head = next((r for r in renames if r.at == first), None)
@@ -200,12 +183,9 @@ def _body(lines: Sequence[str], at: int) -> list[str]:
 
 def check_bodies_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
                       renames: Sequence[Rename]) -> str | None:
-    """A refusal reason when a renamed header's elided body did not survive: the marker after the
-    header stands for the original header's body up to the first line the snippet shows again
-    (all of it when that line lies beyond the block; nothing is known when it is a changed line
-    inside it), so those lines must follow the new header in the result, in order. Anchored on the old header, a new block after it shaped like its
-    body (a test copied from the renamed one) can be read as that body edited instead, which
-    drops lines the marker keeps; both readings may agree on that. None when every body is kept."""
+    """A refusal reason when a renamed header's elided body (up to the first line the snippet
+    shows again) does not follow the new header in the result, in order; None when every body is
+    kept."""
     known = frozenset(l.strip() for l in original)
     snippet = substitute(snippet, renames)  # other renamed headers in the body read as the originals
     back = {r.new.strip(): r.old.strip() for r in renames}

@@ -11,11 +11,9 @@ prefixes removed; `@@` lines become markers), but only when the evidence says th
 diff syntax and not code (the `-` lines exist in the original without their prefix, the `+` lines
 do not exist in it with theirs).
 
-A snippet shaped like a unified diff (`@@` headers, only `+`/`-`/space-led lines) is such a lazy
-snippet when its context lines were copied verbatim from the original rather than prefixed with a
-space (`is_lazy_diff`, asked by the instant merge's dispatch before it picks the diff path). Such a
-snippet is also the unified diff it stands for (`as_hunks`, read literally first), and it fixes how
-often every line text occurs in the result (`check_diff_counts`, a guard on the lazy readings).
+A unified-diff-shaped snippet whose context lines were copied verbatim is such a snippet
+(`is_lazy_diff`); it is also the unified diff it stands for (`as_hunks`), and it fixes how often
+every line text occurs in the result (`check_diff_counts`).
 
 This module knows lines and markers; where a section goes is `lazy.py`'s business.
 """
@@ -40,7 +38,6 @@ class Section:
     lines: tuple[str, ...]
     open_start: bool
     open_end: bool
-    marker_indent_after: str | None = None
 
 
 def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Section]:
@@ -53,9 +50,8 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
     seen_any = False
     for line in snippet:
         if line.strip() == CANONICAL_MARKER or is_elision(line, original_stripped):
-            marker = classify(line)
             if current and any(s.strip() for s in current):
-                sections.append(Section(tuple(current), open_start, True, marker.indent if marker else ""))
+                sections.append(Section(tuple(current), open_start, True))
             current = []
             open_start = True
             seen_any = True
@@ -67,13 +63,8 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
 
 
 def close_open_end(snippet: Sequence[str], original: Sequence[str]) -> list[str]:
-    """A lazy snippet whose last non-blank line opens an original block it does not show the body
-    of (`def test_nested(runner):`, `fn run() {`, `func (c *C) F() {`) stops there: its author
-    elided the rest as a marker would, since a block cannot end without a body. Read by the
-    convention (no end marker: the section runs to the file's end) the merge empties that block
-    or deletes the file's tail. Such a snippet gets the end marker it implies; any other snippet
-    is returned as it is. Only for snippets with markers (a marker-free one may be a whole file)
-    and an opener line the original has (a new one is no elided code)."""
+    """The snippet with the end marker it implies when, having markers, it ends on an original
+    block opener without its body (a block cannot end without a body); else as it is."""
     lines = list(snippet)
     last = next((line for line in reversed(lines) if line.strip()), None)
     if last is None or not has_markers(lines, original) or not is_opener(last) or is_elision(
@@ -128,15 +119,9 @@ def context_evidence(snippet: Sequence[str], original: Sequence[str]) -> Context
 
 
 def is_lazy_diff(snippet: Sequence[str], original: Sequence[str]) -> bool:
-    """True when a snippet shaped like a unified diff is really a lazy snippet with diff lines.
-
-    Reasoning models often write `+`/`-` lines between context lines copied verbatim from the
-    file (no leading space) and separate the places with `@@ -0,0 +0,0 @@` or a bare `@@`. Read
-    as a unified diff, every indented context line loses one column and the whitespace rung then
-    re-indents the `+` lines by one column too many, a wrong file. The context decides: more
-    lines found verbatim than only without their first space means lazy. When the context proves
-    nothing either way, placeholder headers (`@@ @@`, `@@ -0,0 +0,0 @@`: no real hunk has context
-    lines and starts at line 0) decide, provided some context line is shown at all."""
+    """True when a snippet shaped like a unified diff is really a lazy snippet with diff lines:
+    more context lines found verbatim than only without their first space; when that is even,
+    placeholder headers only (`@@ @@`, `@@ -0,0 +0,0 @@`) and some context line shown."""
     evidence = context_evidence(snippet, original)
     if evidence.verbatim != evidence.unified:
         return evidence.verbatim > evidence.unified
@@ -195,20 +180,9 @@ def _unified_context(snippet: Sequence[str], original: Sequence[str]) -> bool:
 
 
 def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
-    """A lazy snippet with diff lines written as the unified diff it stands for, or None when
-    `undiff_lazy` does not read its prefixes as diff syntax.
-
-    Each run between `@@` lines or markers becomes a hunk: its context lines (copied verbatim,
-    so given their one-space prefix here) and `-` lines are the text to find, its context and
-    `+` lines the text to put there. `blocks.merge_diff` reads that literally: the lines the
-    snippet shows, in order, must be found, where the lazy readings anchor on some of them.
-
-        @@ -0,0 +0,0 @@             @@ @@
-            if (a) {                     if (a) {
-        -     return 1;      ->     -     return 1;
-        +     return 2;             +     return 2;
-            }                            }
-    """
+    """A lazy snippet with diff lines written as the unified diff it stands for (each run between
+    `@@` lines or markers a hunk, context given its one-space prefix), or None when `undiff_lazy`
+    does not read its prefixes as diff syntax."""
     if undiff_lazy(snippet, original) is None:
         return None
     unified = _unified_context(snippet, original)
@@ -231,14 +205,9 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
     a lazy snippet with diff lines, else None (also when its prefixes are not diff syntax).
 
     Such a snippet fixes how often each line text (whitespace aside) occurs afterwards: as often
-    as in the original, less its `-` lines, plus its `+` lines; every other line is unchanged.
-    Undoing the diff syntax loses that: a lazy reading may keep lines the snippet removes (it sees
-    only two shown lines made adjacent, and the reading that deletes less is usually the safer
-    one), take an original line as the anchor of a `+` line that repeats it (the original line is
-    moved, not kept), keep a shown block twice, add a blank line next to a marker, or drop lines
-    no `-` line removes. So the result's lines, counted as a multiset, must be exactly that.
-    A snippet that also deletes lines lazily (by leaving them out between two shown lines) is
-    refused: the two notations contradict each other there."""
+    as in the original, less its `-` lines, plus its `+` lines; a lazy reading loses that (it may
+    keep a removed line, move an original line as a `+` line's anchor, keep a block twice, drop
+    lines no `-` line removes), so the result's lines as a multiset must be exactly that."""
     if undiff_lazy(snippet, original) is None:
         return None
     removed = Counter(l[1:].strip() for l in snippet if _prefixed(l, "-"))
@@ -259,20 +228,16 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
 
 def diff_counts_agree(original: Sequence[str], merged: Sequence[str], snippet: Sequence[str]) -> bool:
     """True when `snippet` is a lazy snippet with diff lines and `merged` has every line text
-    exactly as often as its `+`/`-` lines say (`check_diff_counts`). Such a result cannot hold a
-    twin of a shown line, which makes the copied-lines guard's bound (no more copies than the
-    original or the snippet has) redundant, and wrong for a `+` line that repeats existing code."""
+    exactly as often as its `+`/`-` lines say (`check_diff_counts`): the copied-lines guard's
+    bound is then redundant, and wrong for a `+` line that repeats existing code."""
     return undiff_lazy(snippet, original) is not None and check_diff_counts(original, merged, snippet) is None
 
 
 def reindent(lines: list[str], region: Sequence[str]) -> list[str]:
     """Re-indent a section placed on collapsed whitespace over the original `region` by the
-    constant offset its matched lines show (a method pasted without its class indentation): each
-    shown line is paired with the first region line equal to it but for whitespace. A snippet
-    under-indented by a constant prefix gets it added; one over-indented loses it; anything else
-    stays. The offset must show at the section's base: when every least-indented shown line is
-    new (none matches the region), a deeper matched line may be one the edit itself re-nests (a
-    statement wrapped in an `if`), and the section stays as written."""
+    constant offset its matched lines show (each paired with the first region line equal to it
+    but for whitespace); anything but one constant offset, or none shown at the section's base
+    (a deeper line may be one the edit re-nests), leaves it as written."""
     first: dict[str, str] = {}
     for o in region:
         if o.strip():

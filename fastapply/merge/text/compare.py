@@ -3,7 +3,7 @@ copied.
 
 - `line_opcodes`: difflib's opcodes of two line lists, near-linear on long files that differ in
   a few places (the common head and tail, `common_ends`, are trimmed first); `origins`: where
-  each kept line came from;
+  each kept line came from, `added`: which lines are new; `most_alike`: the lines most like one line (difflib ratio, ties kept);
 - `copied_lines`: the distinctive lines a result has more often than the original and the
   snippet each have them (a block kept twice, or new code shaped like old).
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from fastapply.merge.text.lines import distinctive
 
@@ -49,6 +49,11 @@ def _opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, in
     return ops
 
 
+def added(ops: Sequence[tuple[str, int, int, int, int]]) -> set[int]:
+    """The indices in the second list of the lines the opcodes insert or replace (new there)."""
+    return {j for tag, _i1, _i2, j1, j2 in ops if tag in ("insert", "replace") for j in range(j1, j2)}
+
+
 def origins(ops: Sequence[tuple[str, int, int, int, int]]) -> dict[int, int]:
     """Each line the opcodes keep (`equal`), by its index in the second list -> its index in the first."""
     return {j1 + k: i1 + k for tag, i1, _i2, j1, j2 in ops if tag == "equal" for k in range(j2 - j1)}
@@ -74,3 +79,21 @@ def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequen
     shown = Counter(l.strip() for l in snippet)
     return {line: n for line, n in Counter(l.strip() for l in result).items()
             if n > 1 and distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))}
+
+
+def most_alike(want: str, lines: Iterable[tuple[int, str]], floor: float = -1.0) -> list[int]:
+    """The indices of the `(index, text)` lines whose difflib ratio to `want` is highest and at
+    least `floor`, ties in order."""
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(want)
+    best, at = floor, []
+    for i, text in lines:
+        m.set_seq1(text)
+        if m.real_quick_ratio() < best or m.quick_ratio() < best:
+            continue
+        r = m.ratio()
+        if r > best:
+            best, at = r, [i]
+        elif r == best:
+            at.append(i)
+    return at

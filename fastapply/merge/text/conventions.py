@@ -103,8 +103,7 @@ def _indent_unit(lines: list[str]) -> int:
 def convert_indent(snippet: list[str], original: list[str]) -> tuple[list[str], bool]:
     """Convert the snippet's tabs to the original's spaces (or spaces to tabs) when the original
     is consistently indented one way, the snippet consistently the other, and converting makes
-    more snippet lines occur verbatim in the original. Mixed files (Go with space-indented
-    templates in strings) are left alone: there the difference may be the edit itself."""
+    more snippet lines occur verbatim in the original (mixed files are left alone)."""
     tabs_orig = sum(1 for l in original if l.startswith("\t"))
     spaces_orig = sum(1 for l in original if l.startswith(" ") and l.strip())
     if min(tabs_orig, spaces_orig) > 0.1 * max(tabs_orig, spaces_orig, 1):

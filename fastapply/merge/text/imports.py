@@ -1,16 +1,10 @@
 """Import lines: which names an import binds, so a merge can tell when code still uses a name
 whose import the snippet removed.
 
-`bound_names(lines)` maps each import line of a file to the names it binds in the file's scope:
-
-    Python      import os.path as p, sys        -> {"p", "sys"}     from a import b as c, d -> {"c", "d"}
-    JS / TS     import X, {a, b as c} from 'm'  -> {"X", "a", "c"}  const {a} = require('m') -> {"a"}
-    Go          "io/ioutil" (in `import (...)`)  -> {"ioutil"}       import f "fmt"          -> {"f"}
-    Java, Kotlin, Scala   import a.b.C (as D)   -> {"C"} ({"D"})    Rust  use a::{B, c as d}  -> {"B", "d"}
-
-Lines that import without binding a usable name (`#include`, `using System;`, `import a.*`,
-`import './style.css'`) map to an empty set. `uses(lines, names)` says which of the names a run
-of lines mentions as a word (not as `x.name`).
+`bound_names(lines)` maps each import line of a file to the names it binds in the file's scope
+(Python, JS/TS imports and `require`, Go, Java/Kotlin/Scala, Rust `use`); lines that bind no
+usable name (`#include`, `using System;`, `import a.*`) map to an empty set. `uses(lines, names)`
+says which of the names a run of lines mentions as a word (not as `x.name`).
 
 This module knows import syntax line by line (a Go import block and a Python parenthesised
 `from` continue over lines); it does not parse files, resolve modules or know re-exports.

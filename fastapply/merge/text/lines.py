@@ -1,17 +1,10 @@
 """What one line says on its own: whether it pins a place, opens a block, and what it names.
 
-- `collapse`: a line with every run of whitespace one space and none at its ends (the
-  whitespace rung's comparison); `indentation` / `indent_len`: its leading whitespace, as text
-  and in characters (`indent_width`: in columns, a tab as 4); `brace_follows`: a header whose
-  block opens on the next line, a lone `{` (Allman style); `blank_ends`: where a
-  run of lines starts and ends without its blank edges;
-- `is_generic`: lines that occur all over code and pin nothing (`}`, `end`, `else:`, `/**`);
-- `distinctive`: a line with at least 8 letters or digits, which says where it is;
-- `bracket_balance` / `balanced` / `block_close`: opening minus closing brackets outside strings and
-  line comments (roughly: a tie-breaker, not a parser), whole blocks, where a block the lines start in closes;
-  `block_end`: where the block a line opens ends, by indentation;
-- `is_opener` / `identity` / `SAME_NAME`: a distinctive line that opens a block, the name it
-  opens (`def echo`, `it 'works'`), and how alike two names must be to be one block renamed.
+Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`), lines that pin nothing
+(`is_generic`) or say where they are (`distinctive`: at least 8 letters or digits), bracket
+balance outside strings and line comments (roughly: a tie-breaker, not a parser) and where blocks
+end (`block_close`, `block_end`, `brace_follows`), and what a block opener names (`is_opener`,
+`identity`; `SAME_NAME`: how alike two names must be to be one block renamed).
 
 This module knows single lines (and runs of them for the bracket balance); it does not know
 snippets, markers, sections or languages.

@@ -1,23 +1,12 @@
 """Recognise marker lines: the lines in a snippet that stand for elided, unchanged code.
 
-Models write markers in many wordings and comment syntaxes, so recognition is deliberately liberal:
-
-    # ... existing code ...          // ... rest of the code ...      /* ... */
-    -- ... existing code here ...    // existing code                 {/* ... */}
-    <!-- ... -->                     ...   (a bare ellipsis on its own line)
-    # rest of the file unchanged     // … other methods …             ; ...
-
-A marker is a *whole line* that is nothing but a comment (or a bare ellipsis) whose text is an
-ellipsis, or an ellipsis plus a few words about elided code, or a known phrase such as "existing
-code" or "rest of the file". Markers come in two strengths:
-
-- **strong**: unmistakable (an ellipsis, or the phrase "existing code" / "rest of the code"). Always
-  a marker, even if the same text occurs in the original.
-- **weak**: plausible but also valid code or a plausible real comment (a bare `...` is a Python
-  statement; "# rest of the setup" could be a real comment).
-
-Either kind is read as a content line when the original contains the same stripped line (see
-`is_elision`); the leak guard catches the rare marker that this rule lets through.
+Models write markers in many wordings and comment syntaxes (`# ... existing code ...`,
+`// ... rest of the code ...`, `<!-- ... -->`, a bare `...`), so recognition is deliberately
+liberal: a *whole line* that is nothing but a comment (or a bare ellipsis) whose text is an
+ellipsis, an ellipsis plus a few words about elided code, or a known phrase. A **strong** marker
+is unmistakable; a **weak** one is also valid code or a plausible real comment. Either is read as
+content when the original has the same stripped line (`is_elision`); the leak guard catches the
+rare marker this lets through.
 
 This module knows only single lines of text. It does not know where a marker's elided run starts
 or ends (that is `lazy.py`), nor the language of the file.
@@ -174,12 +163,8 @@ def is_marker(line: str) -> bool:
 
 
 def is_elision(line: str, original_stripped: frozenset[str] | set[str]) -> bool:
-    """True when `line` stands for elided code in a snippet applied to an original.
-
-    A marker-like line whose stripped text is also a line of the original is read as content:
-    the snippet is most likely showing that line (a `...` body, a real "# rest of setup"
-    comment). If it really was a marker, the leak guard refuses the merge instead.
-    """
+    """True when `line` is a marker whose stripped text is no line of the original (one that is,
+    a `...` body or a real "# rest of setup" comment, is content; the leak guard catches the rest)."""
     return classify(line) is not None and line.strip() not in original_stripped
 
 
@@ -191,10 +176,7 @@ _INLINE = re.compile(
 
 
 def count_marker_lines(lines: Iterable[str]) -> int:
-    """How many lines are markers or carry a strong marker phrase inside other text.
-
-    Used by the leak guard: a merge must not contain more of these than the original did.
-    """
+    """How many lines are markers or carry a strong marker phrase inside other text (the leak guard)."""
     return sum(1 for line in lines if classify(line) is not None or _INLINE.search(line))
 
 

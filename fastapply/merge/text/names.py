@@ -1,11 +1,9 @@
 """What a line defines: the name of a definition header, read from the line alone.
 
-- `header_name`: the name a definition header defines, with or without a keyword (`int
-  Shop::delta(int x) {`, `public function delta($x)`, `def delta(self):`): it needs a parameter list;
-- `defined_name`: the name a line defines in its block, keyword-led (`def f(`, `func (a T) Len(`,
-  a Go method keeps its receiver) or a member (`exports.get =`, `save: function`, an object key
-  `host: null,`);
-- `keyword_name`: the name after a defining keyword anywhere in a header (`class Shop {` too).
+`header_name`: the name a definition header (with a parameter list) defines, with or without a
+keyword; `defined_name`: the name a line defines in its block, keyword-led or a member
+(`exports.get =`, `save: function`, `host: null,`); `keyword_name`: the name after a defining
+keyword anywhere in a header.
 
 This module knows single lines and the definition shapes of mainstream languages; it does not
 parse, and it does not know where a line stands.

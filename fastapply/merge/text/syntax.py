@@ -5,11 +5,8 @@ from the content (keyword evidence, confirmed by a clean parse). `parses(text, l
 "does this parse without errors?" with True/False, or None when no grammar is installed for the
 language. `parse_tree(text, language)` returns the tree for callers that walk definitions.
 
-Grammars are individual wheels (`tree_sitter_python`, `..._javascript`, `..._typescript`, `..._go`,
-`..._rust`, `..._bash`, `..._c`, `..._cpp`, `..._c_sharp`, `..._java`, `..._kotlin`, `..._swift`,
-`..._php`, `..._ruby`, `..._scala`, `..._lua`, `..._html`, `..._css`, `..._json`, `..._toml`,
-`..._yaml`), each bundling its compiled grammar (nothing downloaded at run time), imported lazily
-and cached, so importing this module is cheap and a missing wheel only turns answers into None.
+Grammars are individual wheels (`tree_sitter_python`, ...), each bundling its compiled grammar,
+imported lazily and cached: a missing wheel only turns answers into None.
 
 This module knows nothing about snippets, markers or merges.
 """
@@ -108,11 +105,8 @@ def language_from_path(path: str | None) -> str | None:
 
 
 def detect_language(path: str | None = None, content: str | None = None) -> str | None:
-    """Name the language of a file: from the path when it has a known extension, else a guess.
-
-    The guess counts keyword evidence per language and keeps the best-scoring language whose
-    grammar parses the content without errors; it returns None rather than a weak guess.
-    """
+    """Name the language of a file: from the path's extension, else the best-scoring language by
+    keyword evidence whose grammar parses the content without errors; None rather than a weak guess."""
     by_path = language_from_path(path)
     if by_path or not content:
         return by_path

@@ -1,25 +1,18 @@
 """Blank runs the snippet does not show keep the original's length, whichever merger wrote them.
 
-Blank lines next to a marker (or at a snippet's end, where a forgotten marker keeps the file's
-tail) carry no content. A merger that keeps them beside the original's own blank lines doubles a
-run (a section ending `};` and two blank lines before the code a marker keeps). After the merge
-(instant.py calls `keep_original_whitespace` on the result it writes), a maximal run of blank lines between two non-blank lines whose length the snippet shows nowhere
-(the two lines with exactly that many blank lines between them; a diff's `-` lines read as absent)
-is never longer than the original's: where the diff of original and result (on lines without
-trailing whitespace) pairs both lines with original lines that only blank lines separate, the
-original's run between them; where it pairs one of them, the original's run on that line's side
-(at least one blank line between new code and original code).
+Blank lines next to a marker (or at a snippet's end) carry no content; a merger that keeps them
+beside the original's own doubles a run. `keep_original_whitespace` (called by instant.py on the
+result it writes) shortens a maximal blank run between two non-blank lines whose length the
+snippet shows nowhere to the original's: the run between the two lines' originals when the diff
+pairs both, else the original's run on the paired line's side (at least one blank line).
 
-`dedent` removes a snippet's common indentation and keeps whitespace-only lines: the lines the
-whole-definition merger writes (it parses `textwrap.dedent`'s text, whose lines are the same but
-for whitespace-only ones; it used to write those too, so a `\t\t\t` line came out empty).
+`dedent` removes a snippet's common indentation and keeps whitespace-only lines (the lines the
+whole-definition merger writes).
 
-Not done here, measured (2026-11-26, seven tuned sets, 3,900 rows): writing every line the diff
-pairs with an original line as the original has it (trailing whitespace, a blank line's spaces)
-turned 15-17 right files wrong per 700-row set and fixed none: the real commits strip the
-trailing whitespace the snippet strips. Lengthening a shorter run back to the original's turned
-rights wrong too (a commit that drops a blank line beside its change). Runs at the file's start
-and end are left as the merger wrote them; indentation is never touched. This module knows
+Not done here, measured (2026-11-26, seven tuned sets): writing every paired line with the
+original's whitespace turned 15-17 right files wrong per 700-row set and fixed none; lengthening
+a shorter run back turned rights wrong too. Runs at the file's edges and indentation are left as
+the merger wrote them. This module knows
 lines, not markers.
 """
 

@@ -57,14 +57,13 @@ def test_a_generic_line_of_a_pair_is_found_by_the_run_the_snippet_shows_around_i
 
 def test_a_marker_or_a_hunk_separator_breaks_the_pair_and_minus_lines_do_not():
     with_marker = ["class Settings:", "    # ... existing code ...", "    def __init__(self):"]
-    assert answer_checks.shown_pairs(with_marker, ORIGINAL) == []
+    assert answer_checks.shown_runs(with_marker, ORIGINAL) == []
     with_hunks = ["class Settings:", "@@ -0,0 +0,0 @@", "    def __init__(self):"]
-    assert answer_checks.shown_pairs(with_hunks, ORIGINAL) == []
+    assert answer_checks.shown_runs(with_hunks, ORIGINAL) == []
     with_minus = ["class Settings:", "-    cache = {}", "+    cache = None", "    def __init__(self):"]
-    assert answer_checks.shown_pairs(with_minus, ORIGINAL) == [
-        ("class Settings:", "cache = None"), ("cache = None", "def __init__(self):")]
+    assert answer_checks.shown_runs(with_minus, ORIGINAL) == [["class Settings:", "cache = None", "def __init__(self):"]]
     search_replace = ["<<<<<<< SEARCH", "class Settings:", "=======", "class Config:", ">>>>>>> REPLACE"]
-    assert answer_checks.shown_pairs(search_replace, ORIGINAL) == []
+    assert answer_checks.shown_runs(search_replace, ORIGINAL) == []
 
 
 def test_a_window_answer_that_copies_the_line_after_the_window_is_refused():

@@ -77,7 +77,7 @@ def test_line_opcodes_agree_with_difflib_on_big_repetitive_files():
     b = a[:2999] + ["z = 3"] + a[3001:]
     ops = guards.line_opcodes(a, b)
     assert [op for op in ops if op[0] != "equal"] == [("replace", 2999, 3001, 2999, 3000)]
-    assert guards.deletion_stats(a, b).unreplaced == 1
+    assert guards.unreplaced_lines(a, b) == 1
 
 
 def test_lost_distinctive_lines_counts_what_a_reading_overwrote():

@@ -3,6 +3,7 @@ never run, so the snippet's exit was meant to replace it (merge/unreachable.py).
 
 from fastapply.merge.gate import unreachable
 from fastapply.merge.instant import instant_merge
+from tests.merge.shop_file import SHOP as JAVA_SHOP
 
 
 def lines(text: str) -> list[str]:
@@ -85,18 +86,7 @@ def test_instant_merge_refuses_a_return_it_cannot_anchor():
     assert merged.text is None and "could never run" in merged.refused_reason
 
 
-SHOP = """public class Shop {
-    public int alpha(int x) {
-        int price = loadPrice(x);
-        return price;
-    }
-
-    public int gamma(int x) {
-        int label = formatLabel(x);
-        return label;
-    }
-}
-"""
+SHOP = JAVA_SHOP + "\n"
 
 
 def test_a_new_line_after_a_kept_exit_is_refused():
