@@ -43,7 +43,9 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
     """A lazy snippet read by the joint placement (lazy.py) and the greedy one (greedy.py), each
     guarded, and the one to write (each rule below says when) or a refusal carrying the best
     candidate and the undecided regions. With `renames` both place the snippet with the original
-    headers in place of the renamed ones and write the snippet's back before any check."""
+    headers in place of the renamed ones and write the snippet's back before any check. A file written
+    where both placed the snippet, apart, is marked `placed_by` "both" (a rule chose: instant.py asks
+    the judge, opinion.py)."""
     text = "\n".join(snip_lines)
     placing = renames_.placing(snip_lines, renames, orig.lines)  # renamed headers placed as the ones they replace
     joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
