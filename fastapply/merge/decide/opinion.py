@@ -28,7 +28,7 @@ from typing import Sequence
 from fastapply.merge.align.scored import Alignment, align
 from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.lines import bracket_balance, is_generic, nearest_distinctive
 from fastapply.merge.text.names import header_name, keyword_name
 from fastapply.merge.text.markers import is_marker
 
@@ -197,7 +197,7 @@ def _placed_apart(original: Sequence[str], snippet: Sequence[str], merged: Seque
         here, there = (p.get(text, []) for p in places)
         only_here, only_there = [x for x in here if x not in there], [x for x in there if x not in here]
         if only_here and only_there:
-            here, there = _nearest_pin(original, only_here[0]), _nearest_pin(original, only_there[0])
+            here, there = nearest_distinctive(original, only_here[0]), nearest_distinctive(original, only_there[0])
             if here != there:  # two places one pin names alike say nothing: the next line may
                 return text, here, there
     return None
@@ -214,15 +214,6 @@ def _places(original: Sequence[str], result: Sequence[str]) -> dict[str, list[in
             at = i1 + k if tag == "equal" else i1 + min(k, max(i2 - i1 - 1, 0))
             out.setdefault(result[j1 + k].strip(), []).append(min(at, last))
     return out
-
-
-def _nearest_pin(lines: Sequence[str], i: int) -> int:
-    """i, or the nearest line to it that is not generic (a blank line, `}`, `end`)."""
-    for d in range(len(lines)):
-        for j in (i - d, i + d):
-            if 0 <= j < len(lines) and not is_generic(lines[j]):
-                return j
-    return i
 
 
 def _first_difference(a: Sequence[str], b: Sequence[str]) -> str:

@@ -31,9 +31,9 @@ from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
                                             open_side, pin_option, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
-from fastapply.merge.refuse.reading import Input, find, nearest_distinctive, read_input, section_of
+from fastapply.merge.refuse.reading import Input, find, read_input, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal, attached
-from fastapply.merge.text.lines import distinctive, is_generic
+from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
 

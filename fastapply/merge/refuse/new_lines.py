@@ -23,22 +23,11 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import MAX_CONTEXT
+from fastapply.merge.refuse.options import reach
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
 from fastapply.merge.text.lines import block_end, indent_width
-
-
-def _reach(inp: Input, i: int, step: int) -> int | None:
-    """From original line i (included) by `step`, the index of the first line that pins a place
-    (`unique`), within MAX_CONTEXT lines; None when there is none."""
-    q = i
-    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
-        if unique(inp, q):
-            return q
-        q += step
-    return None
 
 
 def similar_line(inp: Input, text: str) -> int | None:
@@ -105,15 +94,15 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
             continue
         spans = []
         if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
-            spans.append((top + 1, _reach(inp, bottom, +1)) if top < 0 else (_reach(inp, top, -1), bottom - 1))
+            spans.append((top + 1, reach(inp, bottom, +1)) if top < 0 else (reach(inp, top, -1), bottom - 1))
         else:
-            hi, lo = _reach(inp, top, -1), _next_content(inp, bottom, +1)
+            hi, lo = reach(inp, top, -1), _next_content(inp, bottom, +1)
             if hi is None:  # pinned below instead: the line above only closes the section in
-                hi, lo = _next_content(inp, top, -1), _reach(inp, bottom, +1)
+                hi, lo = _next_content(inp, top, -1), reach(inp, bottom, +1)
             elif lo is not None and not unique(inp, lo):
                 # a closing line below that pins no place (` *`, `}`) leaves the section's end to the
                 # merge's guess: first offer the lines out to one the file holds once there too
-                wide = _reach(inp, bottom, +1)
+                wide = reach(inp, bottom, +1)
                 if wide is not None and wide != lo:
                     spans.append((hi, wide))
             spans.append((hi, lo))

@@ -24,12 +24,23 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_of, section_places, unique
+from fastapply.merge.refuse.reading import Input, section_of, section_places, unique
 from fastapply.merge.refuse.refusal import Edit, Option
-from fastapply.merge.text.lines import distinctive, is_generic
+from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 
 MAX_CONTEXT = 16  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
+
+
+def reach(inp: Input, i: int, step: int) -> int | None:
+    """From original line i (included) by `step`, the index of the first line that pins a place
+    (`unique`), within MAX_CONTEXT lines; None when there is none."""
+    q = i
+    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
+        if unique(inp, q):
+            return q
+        q += step
+    return None
 
 
 def indented(marker: str, like: str) -> str:

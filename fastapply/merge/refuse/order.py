@@ -11,7 +11,8 @@ This module knows the read input (reading.py) and refusals; it decides nothing a
 from __future__ import annotations
 
 from fastapply.merge.refuse.options import indented
-from fastapply.merge.refuse.reading import Input, nearest_distinctive, section_places
+from fastapply.merge.refuse.reading import Input, section_places
+from fastapply.merge.text.lines import nearest_distinctive
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 
 

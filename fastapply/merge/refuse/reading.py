@@ -4,7 +4,7 @@
 sections (the runs between markers, by snippet index), its marker lines, the marker line an option
 writes (the snippet's own, else the language's comment form), and the original's line counts.
 The helpers here number lines (`Input.oline`, `Input.sline`, moved off blank and lone-bracket
-lines by `nearest_distinctive`), find a snippet line by its text, the section of a line, and each
+lines by `text.lines.nearest_distinctive`), find a snippet line by its text, the section of a line, and each
 section's place in the original (`section_places`: its first line the file holds once).
 
 This module reads lines; it knows no refusal sentence and builds no option.
@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line
-from fastapply.merge.text.lines import distinctive, is_generic
+from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 from fastapply.merge.text.markers import is_elision
 
 
@@ -75,15 +74,6 @@ def read_input(original: str, snippet: str, language: str | None = None) -> Inpu
         elif start is None:
             start = k
     return Input(o, s, sections, markers, _marker_for(s, markers, language), Counter(line.strip() for line in o))
-
-
-def nearest_distinctive(lines: Sequence[str], i: int) -> int:
-    """i, or the nearest line to it that is not generic (a blank line, `}`, `end`)."""
-    for d in range(len(lines)):
-        for j in (i - d, i + d):
-            if 0 <= j < len(lines) and not is_generic(lines[j]):
-                return j
-    return i
 
 
 def unique(inp: Input, i: int) -> bool:

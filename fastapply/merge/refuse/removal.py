@@ -23,8 +23,8 @@ This module knows the refused input (reading.py); it does not know the instructi
 
 from __future__ import annotations
 
-from fastapply.merge.refuse.options import MAX_CONTEXT, indented
-from fastapply.merge.refuse.reading import Input, read_input, section_places, unique
+from fastapply.merge.refuse.options import indented, reach
+from fastapply.merge.refuse.reading import Input, read_input, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.text.lines import block_end, indent_width
 
@@ -63,16 +63,6 @@ def _spans(lines: list[str], k: int) -> list[tuple[int, int]]:
     return list(dict.fromkeys(out))
 
 
-def _reach(inp: Input, i: int, step: int) -> int | None:
-    """The nearest original line from i by `step` that the file holds once, within MAX_CONTEXT."""
-    j = i
-    while 0 <= j < len(inp.original) and abs(j - i) < MAX_CONTEXT:
-        if unique(inp, j):
-            return j
-        j += step
-    return None
-
-
 def _content(inp: Input, k: int) -> list[str]:
     a, b = inp.sections[k]
     return [inp.snippet[j].strip() for j in range(a, b + 1) if inp.snippet[j].strip()]
@@ -80,7 +70,7 @@ def _content(inp: Input, k: int) -> list[str]:
 
 def _options(inp: Input, lo: int, hi: int) -> list[Option]:
     """The ways to show the deletion of original lines lo..hi (module docstring)."""
-    top, bottom = _reach(inp, lo - 1, -1), _reach(inp, hi + 1, +1)
+    top, bottom = reach(inp, lo - 1, -1), reach(inp, hi + 1, +1)
     if top is None or bottom is None:
         return []
     places = section_places(inp)

@@ -1,7 +1,7 @@
 """What one line says on its own: whether it pins a place, opens a block, and what it names.
 
 Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`), lines that pin nothing
-(`is_generic`) or say where they are (`distinctive`: at least 8 letters or digits), bracket
+(`is_generic`; `nearest_distinctive`: the nearest line that is not) or say where they are (`distinctive`: at least 8 letters or digits), bracket
 balance outside strings and line comments (roughly: a tie-breaker, not a parser) and where blocks
 end (`block_close`, `block_end`, `brace_follows`), and what a block opener names (`is_opener`,
 `identity`; `SAME_NAME`: how alike two names must be to be one block renamed).
@@ -71,6 +71,15 @@ def is_generic(line: str) -> bool:
     return False
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _LINE_COMMENT = re.compile(r"(^|\s)(//|#(?![\[!]))(?!.*[\"'`]).*$")
+
+
+def nearest_distinctive(lines: Sequence[str], i: int) -> int:
+    """i, or the nearest line to it that is not generic (a blank line, `}`, `end`)."""
+    for d in range(len(lines)):
+        for j in (i - d, i + d):
+            if 0 <= j < len(lines) and not is_generic(lines[j]):
+                return j
+    return i
 
 
 def bracket_balance(lines: Sequence[str]) -> int:
