@@ -8,9 +8,10 @@ a file (`reading_lines`) and the undecided original line range. instant.py asks 
 FASTAPPLY_SECOND_OPINION=1: on the tuned sets it refuses many more right files than wrong ones.
 
 `judge(original, snippet, merged)` is the narrow use that pays, on by default (FASTAPPLY_JUDGE=0
-turns it off): instant.py asks it only about a merge that the joint reading alone placed (the greedy
-reading ran and refused), and it refuses only when the aligner reads a different file with a lead of
-at least JUDGE_MARGIN (an ambiguous-place refusal carrying both readings).
+turns it off): instant.py asks it about a merge that the joint reading alone placed (the greedy
+reading ran and refused) or that a rule chose between two readings placed apart, and it refuses only
+when the aligner reads a different file with a lead of at least JUDGE_MARGIN and that reading is a
+`rival` (an ambiguous-place refusal carrying both readings).
 
 Example: original `start() / value = 1 / stop()` twice, snippet `... / start() / value = 2 /
 stop() / ...`: both blocks fit equally (margin 0), so the merge is refused, naming `value = 2`.
@@ -34,10 +35,10 @@ from fastapply.merge.text.markers import is_marker
 
 MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
 SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
-# The judge (on by default; FASTAPPLY_JUDGE=0 turns it off): where only the joint reading placed the
-# snippet, a merge the aligner reads differently with at least this lead is refused. Calibrated on the
-# tuned pool (docs/ARCHITECTURE.md, "Second opinion"): 4 -> 17 right lost / 17 wrong saved, 6 -> 11 / 15,
-# 8 -> 8 / 8, 16 -> 3 / 3.
+# The judge (on by default; FASTAPPLY_JUDGE=0 turns it off): a merge the aligner reads differently,
+# as a rival, with at least this lead is refused. Calibrated on the tuned pool's lazy merges
+# (docs/ARCHITECTURE.md, "Second opinion and judge"; right lost / wrong saved), joint alone: 4 -> 0 / 16,
+# 6 -> 0 / 15, 8 -> 0 / 8; chosen between two readings: 6 -> 0 / 9.
 JUDGE_MARGIN = 6.0
 JUDGE = os.environ.get("FASTAPPLY_JUDGE", "1") != "0"
 JUDGE_CELLS = 1_000_000  # original x snippet lines above which the judge declines (the aligner is a DP)
