@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -66,6 +67,22 @@ def _show(repo_dir: Path, rev: str, path: str) -> str | None:
         return None
 
 
+def _history(repo_dir: Path) -> str:
+    """`git log --numstat` of HEAD. A partial clone (a missing object) stops the log early: the
+    commits read before it are kept, with a warning; none read is an InputError."""
+    proc = subprocess.run(["git", "-C", str(repo_dir), "log", "--no-merges", "--format=%x00%H %P%x01%s",
+                           "--numstat", "HEAD"], capture_output=True)
+    log = proc.stdout.decode("utf-8", "replace")
+    if proc.returncode != 0:
+        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = why[0] if why else f"git log exited {proc.returncode}"
+        if "\x00" not in log:
+            raise InputError(f"cannot read the history of {repo_dir}: {why}")
+        print(f"warning: git log stopped early ({why}); mining the commits read before it", file=sys.stderr)
+        log = log[: log.rfind("\x00")]  # the last entry may be cut off mid-numstat
+    return log
+
+
 def mine_repo(
     repo_dir: str | Path,
     *,
@@ -82,7 +99,7 @@ def mine_repo(
     except (subprocess.CalledProcessError, FileNotFoundError):
         raise InputError(f"not a git repository (or git is missing): {repo_dir}") from None
     name = repo_name or repo_dir.resolve().name
-    log = _git(repo_dir, "log", "--no-merges", "--format=%x00%H %P%x01%s", "--numstat", "HEAD").decode("utf-8", "replace")
+    log = _history(repo_dir)
     seen = 0
     for entry in log.split("\x00"):
         if not entry.strip():

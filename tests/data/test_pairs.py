@@ -43,6 +43,32 @@ def test_not_a_repository(tmp_path):
         list(mine_repo(tmp_path))
 
 
+def test_partial_clone_keeps_the_commits_read_before_a_missing_object(tmp_path, capsys):
+    """A snapshot without its oldest objects: git log stops there; the newer commits are mined."""
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "config", "user.email", "t@example.com")
+    _git(tmp_path, "config", "user.name", "t")
+    body = "".join(f"x{i} = {i}\n" for i in range(30))
+    (tmp_path / "old.py").write_text("gone = 1\n" * 25)
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "root")
+    (tmp_path / "old.py").write_text("gone = 2\n" * 25)  # this commit's parent blob goes missing
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "old change")
+    (tmp_path / "a.py").write_text(body)
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "add a")
+    (tmp_path / "a.py").write_text(body.replace("x3 = 3", "x3 = 33"))
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-q", "-m", "Change x3")
+    blob = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD~3:old.py"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (tmp_path / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    rows = list(mine_repo(tmp_path))
+    assert [r["subject"] for r in rows] == ["Change x3"]
+    assert "stopped early" in capsys.readouterr().err
+
+
 def test_read_pairs_checks_fields(tmp_path):
     good = tmp_path / "p.jsonl.gz"
     with gzip.open(good, "wt") as fh:
