@@ -77,7 +77,9 @@ def cmd_planner_set(args) -> int:
     pairs = []
     for p in args.pairs:
         pairs.extend(read_pairs(p))
-    rows = planner_rows(pairs, args.n, seed=args.seed, max_lines=args.max_lines)
+    if args.per_repo is not None and args.per_repo < 1:
+        raise InputError("--per-repo must be at least 1")
+    rows = planner_rows(pairs, args.n, seed=args.seed, max_lines=args.max_lines, per_repo=args.per_repo)
     if not rows:
         raise InputError("no pair with a change to make a planner-style snippet from")
     write_jsonl(rows, args.out)
@@ -152,6 +154,8 @@ def add_arguments(subparsers) -> None:
     ps.add_argument("--n", type=int, default=700, help="rows to write (styles in turn)")
     ps.add_argument("--seed", type=int, default=7)
     ps.add_argument("--max-lines", type=int, default=600, help="skip originals longer than this")
+    ps.add_argument("--per-repo", type=int, default=None, metavar="N",
+                    help="at most N pairs of each repository (pairs mined from several repositories)")
     ps.set_defaults(func=cmd_planner_set)
 
     pt = dsub.add_parser("patterns", help="write eval rows of everyday edits in 15 languages, every planner style")

@@ -35,14 +35,25 @@ def _text(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def planner_rows(pairs: Iterable[dict], n: int, seed: int = 0, max_lines: int = 600) -> list[dict]:
-    """Up to `n` eval rows, styles in turn, from pairs of at most `max_lines` lines; deterministic."""
+def planner_rows(pairs: Iterable[dict], n: int, seed: int = 0, max_lines: int = 600,
+                 per_repo: int | None = None) -> list[dict]:
+    """Up to `n` eval rows, styles in turn, from pairs of at most `max_lines` lines; deterministic.
+    `per_repo` draws at most that many pairs of each repository, so that a set mined from several
+    repositories is not one big repository's."""
     rng = random.Random(seed)
     # A commit that only adds or drops the file's final newline cannot be shown by any snippet
     # (the merge keeps the original's): such pairs would score a right merge as wrong.
     chosen = [p for p in pairs if p["before"] != p["after"] and p["before"].count("\n") <= max_lines
               and p["before"].endswith("\n") == p["after"].endswith("\n")]
     rng.shuffle(chosen)
+    if per_repo is not None:
+        taken: Counter = Counter()
+        capped = []
+        for p in chosen:
+            if taken[p.get("repo")] < per_repo:
+                taken[p.get("repo")] += 1
+                capped.append(p)
+        chosen = capped
     rows: list[dict] = []
     for p in chosen:
         if len(rows) >= n:

@@ -1,6 +1,7 @@
 """Region-level, instruction-only and planner-set examples made from (before, after) pairs."""
 
 import random
+from collections import Counter
 
 from fastapply.data import regions
 from fastapply.data.planner_snippets import STYLES
@@ -43,3 +44,12 @@ def test_planner_rows_cycle_through_every_style_deterministically():
     assert [r["snippet_style"] for r in rows] == [f"gen-{s}" for s in STYLES] * 2
     assert rows == regions.planner_rows(pairs, 14, seed=3)
     assert all(r["original"] == BEFORE and r["expected"] != BEFORE for r in rows)
+
+
+def test_planner_rows_per_repo_caps_each_repository():
+    pairs = [{"id": f"p{i}", "repo": "big" if i < 16 else "small", "path": "m.py", "language": "python",
+              "before": BEFORE, "after": BEFORE.replace(f"x + {i}\n", f"x - {i}\n"), "subject": "s"}
+             for i in range(20)]
+    rows = regions.planner_rows(pairs, 20, seed=3, per_repo=3)
+    assert Counter(r["repo"] for r in rows) == {"big": 3, "small": 3}
+    assert len(regions.planner_rows(pairs, 20, seed=3)) == 20
