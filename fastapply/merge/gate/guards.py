@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge.gate import answer_checks, dangling, kept_code, repeats, siblings, unreachable
+from fastapply.merge.gate import answer_checks, dangling, declared_twice, kept_code, repeats, siblings, unreachable
 from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
@@ -267,6 +267,7 @@ def _check_added_lines(
         lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
         lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
+        lambda: declared_twice.check_declared_twice(original, result, language),
     )
 
 
