@@ -8,7 +8,9 @@ there a name may be declared twice legitimately (overloads). This check asks tre
 
 - `declarations(text, language)`: each function-like declaration (method, constructor, function,
   init) keyed by its enclosing declarations, its name and its parameter list (an overload differs
-  there), each property by its enclosing declarations and name, and each type declaration (class,
+  there), each property and each name a class body's field declaration declares (`private int x, y;`,
+  `protected $type;`, Kotlin/Swift `val x`; not a local in a function or lambda) by its enclosing
+  declarations and name, and each type declaration (class,
   struct, interface, enum, record, trait, object; not a Swift `extension` or a C# `partial` class,
   which may reopen a type) by its enclosing declarations, node type and name; None without a grammar
   or when the text does not parse;
@@ -45,7 +47,7 @@ def _family(node_type: str) -> str | None:
         return "function"
     if any(word == head or head.endswith(word) for word in _TYPE_WORDS):
         return "type"
-    return "property" if head == "property" else None
+    return "property" if head in ("property", "field") else None
 
 
 def _reopens(node) -> bool:
@@ -59,6 +61,30 @@ def _name(node) -> str | None:
     if named is None:
         named = next((c for c in node.children if c.type in _NAME_TYPES), None)
     return named.text.decode("utf-8", "replace") if named is not None else None
+
+
+_DECLARATORS = ("property_element", "variable_declarator", "variable_declaration", "pattern")
+
+
+def _field_names(node) -> list[str]:
+    """The names a field declaration of a class body declares (`private int x, y;`, `protected $type;`,
+    `val x: Int`, `var x = 1`): each declarator's name; none outside a class body (a local `val` in a
+    lambda or a script is not a member)."""
+    if node.parent is None or not node.parent.type.endswith(_BODIES):
+        return []
+    names = []
+    for child in node.children:
+        if child.type not in _DECLARATORS:
+            continue
+        inner = [c for c in child.children if c.type in _DECLARATORS] or [child]
+        for part in inner:
+            name = _name(part)
+            if name is None:
+                variable = next((c for c in part.children if c.type == "variable_name"), None)  # PHP `$name`
+                name = _name(variable) if variable is not None else None
+            if name:
+                names.append(name)
+    return names
 
 
 def _parameters(node) -> str:
@@ -86,8 +112,9 @@ def declarations(text: str, language: str | None) -> Counter | None:
         if family == "function" and name:
             found[(scope, family, name, _parameters(node))] += 1
             continue  # members are not declared inside a function body
-        if family == "property" and name:
-            found[(scope, family, name, "")] += 1
+        if family == "property":  # a field or property: each name it declares
+            for field in _field_names(node) or ([name] if name else []):
+                found[(scope, family, field, "")] += 1
             continue
         if family == "type" and name:
             if not _reopens(node):

@@ -77,3 +77,63 @@ def test_only_languages_that_declare_by_signature_and_only_clean_parses():
     assert declarations("class A { void f( }", "java") is None
     keys = declarations("class A { void f(int a) {} void f(String a) {} }", "java")
     assert sorted(n for (_, family, n, _) in keys.elements() if family == "function") == ["f", "f"]
+
+
+PHP = """<?php
+
+class ElasticaFormatter
+{
+    /**
+     * @var string Elastic search index name
+     */
+    protected $index;
+
+    /**
+     * @var string Elastic search document type
+     */
+    protected $type;
+
+    public function __construct(string $index, string $type)
+    {
+        $this->index = $index;
+        $this->type = $type;
+    }
+}
+"""
+
+
+def test_a_field_kept_beside_its_rewritten_declaration_is_refused_by_the_merge():
+    # Issue 19 family 1 (ftune 341, ftune2 142): the snippet rewrites a field's doc comment and
+    # declaration; the merge pasted them above the original ones, kept under the marker, so the class
+    # declared `$type` twice -- PHP's "Cannot redeclare", as Java's, C#'s and Kotlin's compilers reject it.
+    snippet = """// ... existing code ...
+
+    /**
+     * @var ?string Elastic search document type
+     */
+    protected $type;
+
+    public function __construct(string $index, ?string $type)
+    {
+// ... existing code ...
+"""
+    pasted = PHP.replace("    /**\n     * @var string Elastic search document type",
+                         "    /**\n     * @var ?string Elastic search document type\n     */\n    protected $type;\n\n"
+                         "    /**\n     * @var string Elastic search document type")
+    reason = check_declared_twice(PHP.splitlines(), pasted.splitlines(), "php")
+    assert "`$type` would be defined twice in one block in `ElasticaFormatter`" in reason
+    merged = instant_merge(PHP, snippet, path="ElasticaFormatter.php")
+    assert not merged.merged or merged.text.count("protected $type;") == 1
+
+
+def test_fields_are_keyed_by_each_declarator_in_class_bodies_only():
+    java = "class A {\n  private int x = 1, y;\n  private int z;\n}\n"
+    assert {k[2] for k in declarations(java, "java") if k[1] == "property"} == {"x", "y", "z"}
+    twice = java.replace("  private int z;", "  private int z;\n  private long y;")
+    assert "`y` would be defined twice" in check_declared_twice(java.splitlines(), twice.splitlines(), "java")
+    cs = "class A {\n  private int _x, _y;\n  public int P { get; set; }\n}\n"
+    assert {k[2] for k in declarations(cs, "csharp") if k[1] == "property"} == {"_x", "_y", "P"}
+    kotlin = "class A {\n  val x: Int = 1\n}\n\nfun main() {\n  run { val x = 1 }\n  run { val x = 2 }\n}\n"
+    assert {k[2] for k in declarations(kotlin, "kotlin") if k[1] == "property"} == {"x"}  # locals are not members
+    assert check_declared_twice(kotlin.splitlines(), (kotlin + "\nval top = 1\nval top2 = 1\n").splitlines(),
+                                "kotlin") is None
