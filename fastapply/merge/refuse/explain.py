@@ -89,6 +89,12 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
             k = a
     cause, fix = split_sentence(sentence)
     options = []
+    if section is not None and not any(inp.counts.get(inp.snippet[j].strip()) for j in range(a, b + 1)):
+        # a section of lines the original lacks, placed by lines it resembles: a pin on one side
+        # leaves it new beside that line or a change of it; close it in on both sides, per reading
+        for p in places:
+            if 0 <= p < len(inp.original):
+                options.extend(o for o in settle(inp, section, p) if o not in options)
     if k is not None:
         for p in places:
             if 0 <= p < len(inp.original):
@@ -232,9 +238,9 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
         if not inp.markers and options:
             # markers alone leave a section whose edge lines the file has several times to a guess:
             # offer them with the unchanged lines that pin each place, first when the sentence says so
-            start, end = options[0].edits[0], options[0].edits[-1]
-            pinned = tuple(Option(f"{options[0].says}, and {pin.says}", (start, *pin.edits, end))
-                           for pin in section_pins(inp, 0))
+            # each edge's marker with the pins, or one edge's alone (the other may be the file's own edge)
+            pinned = tuple(Option(f"{edge.says}, and {pin.says}", _around(inp, edge, pin))
+                           for edge in options for pin in section_pins(inp, 0))
             options = pinned + (() if "several places" in sentence else options)
     elif kind == "new-or-changed" and _BLOCK.search(sentence):
         options = new_block(inp, *_BLOCK.search(sentence).groups())
@@ -249,6 +255,14 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
     return Refusal(kind, cause, fix or FORM_FIX, lines, snip, options)
 
 
+def _around(inp: Input, edge: Option, pin: Option) -> tuple:
+    """The edits of `edge` (markers at the snippet's start and/or end) and `pin`: a start marker
+    before the pin's lines, an end marker after them."""
+    head = next((k for k, line in enumerate(inp.snippet) if line.strip()), 0) + 1
+    return (tuple(e for e in edge.edits if e.at <= head) + pin.edits
+            + tuple(e for e in edge.edits if e.at > head))
+
+
 def explain(original: str, snippet: str, sentence: str, candidate: str | None = None,
             language: str | None = None, readings: tuple[str, ...] = ()) -> Refusal:
     """The Refusal for the instant merge's refusal `sentence` of `snippet` on `original`;
@@ -260,12 +274,14 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
 
 def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
     """The refusal with, after its other options, those that pin each section whose edge is only
-    generic lines (`weak_edges`): a revision that settles the refused section must not leave
-    another one to a guess (its sentence is unchanged)."""
+    generic lines (`weak_edges`) and those that remove each section's blank padding before a marker
+    (`trailing_blanks`: a doubt of its own once the refused section is pinned): a revision that
+    settles the refused section must not leave another one to a guess (its sentence is unchanged)."""
     if refusal.kind == "out-of-order":
         return refusal
     shown = deletion_edges(inp) if refusal.kind == "no-change" else ()  # a deletion shown at a repeated edge
-    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) if o not in refusal.options))
+    padding = tuple(o for o in (trailing_blanks(inp, n) for n in range(len(inp.sections))) if o is not None)
+    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) + padding if o not in refusal.options))
     return refusal.with_(options=refusal.options + extra) if extra else refusal
 
 

@@ -53,3 +53,52 @@ def test_an_ambiguous_bracket_line_is_named_by_a_line_of_its_own_section_never_a
                 "the original (lines 6, 14) equally well")
     assert r.kind == "ambiguous-place"
     assert [line.text for line in r.snippet] == ["call(1);"]
+
+
+
+RESPONSE = """package retrofit2;
+
+import okhttp3.Headers;
+import okhttp3.Protocol;
+import okhttp3.ResponseBody;
+
+/** An HTTP response. */
+public final class Response<T> {
+  public static <T> Response<T> success(T body) {
+    return success(body, new okhttp3.Response.Builder() //
+        .code(200)
+        .protocol(Protocol.HTTP_1_1)
+        .request(new okhttp3.Request.Builder().url("http://localhost").build())
+        .build());
+  }
+
+  public static <T> Response<T> error(int code, ResponseBody body) {
+    return error(body, new okhttp3.Response.Builder() //
+        .code(code)
+        .protocol(Protocol.HTTP_1_1)
+        .request(new okhttp3.Request.Builder().url("http://localhost").build())
+        .build());
+  }
+}
+"""
+
+
+def test_a_new_line_placed_by_lines_it_resembles_is_closed_in_on_both_sides_before_a_one_sided_pin():
+    # `import okhttp3.Request;` is in no original line; it resembles the three imports. A pin above
+    # alone leaves it new after that line or a change of the next one (the merge read the change,
+    # dropping `import okhttp3.ResponseBody;`: a wrong file after the retry); the options that close
+    # it in on both sides, one per reading, come first
+    from fastapply.evaluation.retry import choose
+
+    snippet = ("// ... existing code ...\nimport okhttp3.Request;\n// ... existing code ...\n"
+               '        .request(new Request.Builder().url("http://localhost").build())\n// ... existing code ...\n'
+               '        .request(new Request.Builder().url("http://localhost").build())\n// ... existing code ...\n')
+    expected = RESPONSE.replace("import okhttp3.Protocol;\n", "import okhttp3.Protocol;\nimport okhttp3.Request;\n")
+    expected = expected.replace("new okhttp3.Request.", "new Request.")
+    refusal = instant_merge(RESPONSE, snippet, language="java").refusal
+    assert refusal.kind == "ambiguous-place"
+    assert refusal.options[0].says.endswith("if it changes original line 3") and len(refusal.options[0].edits) == 2
+    option = choose(refusal, snippet, expected, RESPONSE)
+    assert option.says.endswith("if it is new after original line 4")
+    merged = instant_merge(RESPONSE, revise(snippet, option), language="java")
+    assert merged.merged and merged.text == expected
