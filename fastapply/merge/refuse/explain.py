@@ -10,7 +10,8 @@ takes what the refusing site knew (the `Refusal` a site attached to its sentence
   in file order is the option); a section "not found" whose lines are in the original at another
   indentation says so;
 - options: the unchanged original lines that pin each candidate place (ambiguous-place), the
-  original line to show beside a doubtful one (new-or-changed), a marker where the merge drops
+  original line to show beside a doubtful one (new-or-changed), a generic edge line (`}`) the
+  snippet may add round original code read as new (`_new_edge`), a marker where the merge drops
   code or where the snippet stops without one, the move (out-of-order);
 - never a blank or lone bracket line as "the" line: the nearest distinctive one instead.
 
@@ -28,11 +29,11 @@ from fastapply.merge.refuse.deletions import deletion_edges
 from fastapply.merge.refuse.unpinned import unpinned
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
-                                            open_side, pin_option, section_pins, trailing_blanks)
+from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_edges,
+                                            open_side, pin_option, reach, section_pins, trailing_blanks, weak_edges)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
-from fastapply.merge.refuse.refusal import Option, Refusal, attached
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
@@ -101,6 +102,8 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
                 opt = pin_option(inp, k, p)
                 if opt is not None:
                     options.append(opt)
+        if named and named.group(4) is None and section is not None:
+            options.extend(o for o in _new_edge(inp, section, k, named.group(2), named.group(3)) if o not in options)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
     sec = section_of(inp, k) if k is not None else None
     shown = (inp.sline(nearest_distinctive(inp.snippet[sec[0] : sec[1] + 1], k - sec[0]) + sec[0]),) if sec else ()
@@ -108,6 +111,34 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
         fix = ("add the unchanged lines that pin the place you mean: " +
                "; or ".join(o.says for o in options[:3]))
     return Refusal("ambiguous-place", cause, fix or FORM_FIX, lines, shown, tuple(options))
+
+
+def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: str, limit: int = 6) -> tuple[Option, ...]:
+    """A generic edge line (`}`, `end`) the sentence places `side` (after/before) the line `next_to`
+    may be one the snippet adds (closing, or opening, a block it wraps round original code): the
+    pins above read it as an original line. For each place of `next_to` in the original (at most
+    `limit`), the original lines beyond it out to a line the file holds once, put beyond the
+    section's edge, read it as new there."""
+    a, b = section
+    content = [j for j in range(a, b + 1) if inp.snippet[j].strip()]
+    text = inp.snippet[k].strip()
+    if not content or not is_generic(text) or k != (content[-1] if side == "after" else content[0]):
+        return ()
+    at = [i for i, line in enumerate(inp.original) if line.strip() == next_to.strip()]
+    out = []
+    for i in at[:limit] if len(at) <= limit else ():
+        step = 1 if side == "after" else -1
+        q = reach(inp, i + step, step) if 0 <= i + step < len(inp.original) else None
+        if q is None:
+            continue
+        lo, hi = (i + 1, q) if step > 0 else (q, i - 1)
+        where = f"below snippet line {b + 1}" if step > 0 else f"above snippet line {a + 1}"
+        says = (f"add the unchanged original lines {lo + 1}-{hi + 1} {where} if `{text}` is new "
+                f"{side} original line {i + 1}")
+        edits = below(inp, b, lo, hi) if step > 0 else (
+            Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),)
+        out.append(Option(says, edits))
+    return tuple(out)
 
 
 def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:

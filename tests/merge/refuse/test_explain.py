@@ -102,3 +102,61 @@ def test_a_new_line_placed_by_lines_it_resembles_is_closed_in_on_both_sides_befo
     assert option.says.endswith("if it is new after original line 4")
     merged = instant_merge(RESPONSE, revise(snippet, option), language="java")
     assert merged.merged and merged.text == expected
+
+
+def test_a_closer_the_snippet_adds_round_original_code_is_offered_as_new_where_the_pins_read_it_as_the_originals():
+    # the snippet wraps an original line in a new `if (...) { ... }`; its `}` after that line fits the
+    # original's `}` after the same line elsewhere, and every pin reads it as one of those: the
+    # lines after the wrapped line's own place, put below the new `}`, read it as new
+    from fastapply.evaluation.retry import choose
+
+    original = """<?php
+    class Handler
+    {
+        public function first($record)
+        {
+            if ($record) {
+                $this->log($record);
+            }
+        }
+
+        public function second($record)
+        {
+            foreach ($record as $r) {
+                $this->log($r);
+            }
+        }
+
+        public function send($record)
+        {
+            $header = $this->createHeader($record);
+            $this->sendHeader(key($header), current($header));
+        }
+
+        /**
+         * Whether headers were sent.
+         */
+        public function sent()
+        {
+            return true;
+        }
+    }
+    """
+    snippet = """// ... existing code ...
+            if (trim(current($header)) !== '') {
+                $this->sendHeader(key($header), current($header));
+            }
+    // ... existing code ...
+    """
+    expected = original.replace("""        $this->sendHeader(key($header), current($header));
+    """, """        if (trim(current($header)) !== '') {
+                $this->sendHeader(key($header), current($header));
+            }
+    """)
+    refusal = instant_merge(original, snippet, language="php").refusal
+    assert refusal.kind == "ambiguous-place"
+    new = [o for o in refusal.options if "if `}` is new after original line 21" in o.says]
+    assert len(new) == 1 and new[0].says.startswith("add the unchanged original lines 22-25 below snippet line 4")
+    option = choose(refusal, snippet, expected, original)
+    merged = instant_merge(original, revise(snippet, option), language="php")
+    assert merged.merged and merged.text == expected
