@@ -45,7 +45,7 @@ FORM_FIX = "revise the snippet so its unchanged context places each change once"
 _QUOTE = r"`(.*?)`"
 _SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`(?:, (?:before|after) `.*?`)?\)")
 _PLACES = re.compile(r"matches (\d+) places in the original \(lines ([\d, .]+)\)")
-_NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|`(.*?)`) matches")
+_NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|(?:the line )?`(.*?)`) matches")
 _DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the similar original line (\d+) \(`.*?`\) "
                     r"(next to|near) it(?:; include the unchanged original line \d+ \(`.*?`\) if it is new"
                     r"(?:, or line (\d+) \(`.*?`\) if it replaces it)?)?")
@@ -300,7 +300,10 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     `candidate` and `readings` (the whole-file readings the merge refused between) are where
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
-    return _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    refusal = _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
+    return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
+                         snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
 
 
 def _with_weak(inp: Input, refusal: Refusal) -> Refusal:

@@ -160,3 +160,21 @@ def test_a_closer_the_snippet_adds_round_original_code_is_offered_as_new_where_t
     option = choose(refusal, snippet, expected, original)
     merged = instant_merge(original, revise(snippet, option), language="php")
     assert merged.merged and merged.text == expected
+
+
+def test_a_refusal_never_points_at_a_lone_bracket_and_names_the_line_the_sentence_names():
+    from fastapply.merge.text.lines import is_generic
+
+    original = ("class A\n{\n    void one()\n    {\n        a();\n    }\n\n    /**\n     * Two.\n     */\n    void two()\n"
+                "    {\n        b();\n    }\n\n    /**\n     * Three.\n     */\n    void three()\n    {\n        c();\n    }\n}\n")
+    snippet = "// ... existing code ...\n    {\n        b2();\n    }\n\n    /**\n// ... existing code ...\n"
+    # the section is a lone `{`: the snippet line it points at is no bracket (none, rather than `{`)
+    lone = "// ... existing code ...\n    {\n        // ... existing code ...\n        b2();\n    }\n// ... existing code ...\n"
+    refusal = explain(original, lone, "section 1 (starting `{`) matches 3 places in the original (lines 4, 12, 20) "
+                      "equally well", language="java")
+    assert refusal.kind == "ambiguous-place" and refusal.original
+    assert not any(is_generic(x.text) for x in refusal.original + refusal.snippet)
+    # "the line `/**` matches": the pins are for that line (below the section), not for its first line
+    refusal = explain(original, snippet, "section 1 (starting `{`): the line `/**` matches 2 places in the original "
+                      "(lines 8, 16) equally well", language="java")
+    assert refusal.options and all("below snippet line 6" in o.says for o in refusal.options[:2])
