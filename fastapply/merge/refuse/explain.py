@@ -309,14 +309,39 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
 def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
     """The refusal with, after its other options, those that pin each section whose edge is only
     generic lines (`weak_edges`) and those that remove each section's blank padding before a marker
-    (`trailing_blanks`: a doubt of its own once the refused section is pinned): a revision that
+    where it is not the original's spacing (`trailing_blanks`, `_new_spacing`: a doubt of its own once
+    the refused section is pinned): a revision that
     settles the refused section must not leave another one to a guess (its sentence is unchanged)."""
     if refusal.kind == "out-of-order":
         return refusal
     shown = deletion_edges(inp) if refusal.kind == "no-change" else ()  # a deletion shown at a repeated edge
-    padding = tuple(o for o in (trailing_blanks(inp, n) for n in range(len(inp.sections))) if o is not None)
+    padding = tuple(o for o in (trailing_blanks(inp, n) for n in range(len(inp.sections)) if _new_spacing(inp, n))
+                    if o is not None)
     extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) + padding if o not in refusal.options))
     return refusal.with_(options=refusal.options + extra) if extra else refusal
+
+
+def _new_spacing(inp: Input, n: int) -> bool:
+    """Whether section n's blank padding before a marker is not the original's own spacing after
+    its last line (a line the original lacks, or a distinctive one the original never follows with as many
+    blank lines): such padding is a doubt (new spacing, or context for lines further down?);
+    padding that repeats the original's spacing there is context, and its removal only moves the
+    merge's reading (the retry wrote wrong files from it)."""
+    b = inp.sections[n][1]
+    pad = 0
+    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
+        pad += 1
+    last = inp.snippet[b].strip()
+    if is_generic(last):  # `/**`, `}`: an edge that pins nothing, not a spacing the intent chose
+        return False
+    for i, line in enumerate(inp.original):
+        if line.strip() == last:
+            j = i + 1
+            while j < len(inp.original) and not inp.original[j].strip():
+                j += 1
+            if j - i - 1 == pad:
+                return False
+    return True
 
 
 def _with_edges(inp: Input, refusal: Refusal) -> Refusal:

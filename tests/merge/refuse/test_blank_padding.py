@@ -46,3 +46,18 @@ def test_every_sections_blank_padding_before_a_marker_is_offered_its_removal_bes
     both = _joined([refusal.options[0], padding[0]], 2, 7)
     merged = instant_merge(original, revise(snippet, both), language="python")
     assert merged.merged and merged.text == original.replace("return value\n\n\ndef second", "return value + 1\n\n\ndef second").replace("'x'", "'y'")
+
+
+def test_padding_that_repeats_the_originals_spacing_or_follows_a_generic_line_is_not_offered_its_removal():
+    # `greeting = 'hi'` is followed by one blank line in the original: the snippet's one blank line
+    # after it is that spacing (context), not a doubt; after a lone `}`-like line it pins nothing
+    original = ("def first():\n    value = load()\n    return value\n\n\ndef second():\n    value = load()\n"
+                "    return value\n\n\ndef third():\n    greeting = 'hi'\n\n    return greeting\n")
+    snippet = ("# ... existing code ...\n    value = load()\n    return value + 1\n# ... existing code ...\n"
+               "def third():\n    greeting = 'hi'\n\n# ... existing code ...\n")
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal.kind == "ambiguous-place"
+    assert not [o for o in refusal.options if o.says.startswith("remove the blank lines")]
+    spaced = snippet.replace("greeting = 'hi'\n\n#", "greeting = 'hello'\n\n#")  # a changed line: its padding is new
+    refusal = instant_merge(original, spaced, language="python").refusal
+    assert [o for o in refusal.options if o.says.startswith("remove the blank lines 7-7")]
