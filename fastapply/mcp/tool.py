@@ -103,23 +103,32 @@ def _spots(option) -> tuple[int, ...]:
 
 
 def ranked_options(options, limit: int = MAX_OPTIONS) -> tuple[list, int, int]:
-    """(the options to spell out, how many are left out, how many of those edit lines no shown one does). Options that edit the same code_edit lines
-    are alternatives (pin the one place you mean); options at other lines answer other parts of
-    the edit. So every group of alternatives gets its first option before any group gets a second
-    (round robin, each group in the refusal's order, groups in order of their first option): a
-    refusal with many alternatives for one section (a judge's refusal can carry nearly 200) does
-    not hide the option for another section."""
-    groups: dict[tuple[int, ...], list] = {}
-    for option in options:
-        groups.setdefault(_spots(option), []).append(option)
-    ranked: list = []
+    """(the options to spell out, how many are left out, how many of those edit lines no shown one
+    does). Options that edit a code_edit line in common are alternatives for one part of the edit
+    (pin the one place you mean); options at other lines answer other parts. So every part gets its
+    first option before any part gets a second (round robin, each part in the refusal's order,
+    parts in order of their first option): a refusal with many alternatives for one section (a
+    judge's refusal can carry nearly 200) does not hide the option for another section."""
+    parts: dict[int, list[int]] = {}  # a part (its first option's index) -> its options' indexes
+    part_of: dict[int, int] = {}  # code_edit line -> its part
+    for n, option in enumerate(options):
+        linked = sorted({part_of[k] for k in _spots(option) if k in part_of})
+        part = linked[0] if linked else n
+        parts.setdefault(part, [])
+        for other in linked[1:]:  # an option that edits lines of two parts joins them
+            parts[part].extend(parts.pop(other))
+            part_of.update({k: part for k, p in part_of.items() if p == other})
+        parts[part].append(n)
+        part_of.update({k: part for k in _spots(option)})
+    groups = [sorted(members) for _, members in sorted(parts.items())]
+    ranked: list[int] = []
     depth = 0
     while len(ranked) < min(limit, len(options)):
-        ranked.extend(g[depth] for g in groups.values() if depth < len(g))
+        ranked.extend(g[depth] for g in groups if depth < len(g))
         depth += 1
-    shown = set(map(id, ranked[:limit]))
-    unshown = sum(len(g) for g in groups.values() if not any(id(o) in shown for o in g))
-    return [o for o in options if id(o) in shown], len(options) - len(shown), unshown
+    shown = set(ranked[:limit])
+    unshown = sum(len(g) for g in groups if not shown & set(g))
+    return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown
 
 
 def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS) -> str:

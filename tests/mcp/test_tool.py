@@ -195,3 +195,15 @@ def test_a_refusal_with_many_options_shows_one_per_part_first_and_counts_the_res
     # fewer groups than the cap's room: the cut is counted by where it falls
     _, left, elsewhere = ranked_options(tuple(Option(f"o{n}", (Edit("insert", at=n, text="x"),)) for n in range(1, 12)), 8)
     assert (left, elsewhere) == (3, 3)
+
+
+def test_options_that_share_a_code_edit_line_are_one_part():
+    from fastapply.mcp.tool import ranked_options
+    from fastapply.merge.refuse.refusal import Edit, Option
+
+    a = Option("a", (Edit("insert", at=2, text="x"),))
+    ab = Option("ab", (Edit("insert", at=2, text="x"), Edit("insert", at=5, text="y")))  # links line 2 and line 5
+    b = Option("b", (Edit("insert", at=5, text="y"),))
+    d = Option("d", (Edit("marker", at=9, text="# ..."),))
+    shown, left, elsewhere = ranked_options((a, ab, b, d), 2)
+    assert shown == [a, d] and (left, elsewhere) == (2, 0)
