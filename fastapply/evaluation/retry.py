@@ -10,7 +10,8 @@ has unshown original lines, and the revision reads as meant).
 Every agreeing option is applied (a planner adds all the context it knows is true), unless two
 edit the same snippet line; where the whole does not read as meant, the options that do not on their
 own are left out and the rest chosen again. A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
-the refusal offered a wrong option: `summarise` counts those first.
+the refusal offered a wrong option: `summarise` counts those first, then tables each refusal kind
+by what its retry came to (`WHY`: right, wrong, refused again, no option agrees, no option offered).
 
 This module knows refusals, snippets and outcomes; it does not know how the merge decides.
 """
@@ -115,12 +116,23 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     row["options"] = len(refusal.options) if refusal is not None else 0
     option = choose(refusal, example["snippet"], example["expected"], example["original"])
     row["option"] = option.says if option is not None else None
+    row["why"] = "no option offered" if not row["options"] else "no option agrees"
     if option is not None:
+        second = None
         try:
-            row["second"] = _outcome(merge(example, revise(example["snippet"], option)), example["expected"])
+            second = merge(example, revise(example["snippet"], option))
+            row["second"] = _outcome(second, example["expected"])
         except ValueError:
             row["second"] = "refused"
+        row["why"] = row["second"] if row["second"] != "refused" else "refused again"
+        again = getattr(second, "refusal", None)
+        if again is not None:
+            row["second_kind"] = again.kind
+            row["same_sentence"] = again.sentence == refusal.sentence if refusal is not None else False
     return row
+
+
+WHY = ("right", "wrong", "refused again", "no option agrees", "no option offered")  # a refusal's retry, best first
 
 
 def run_retry(examples: Sequence[dict], merge: Merge = _instant, progress: Callable[[str], None] | None = None) -> dict:
@@ -154,6 +166,13 @@ def summarise(rows: Sequence[dict]) -> dict:
     out["wrong_after_retry_share"] = round(sum(1 for r in rows if r["second"] == "wrong") / len(rows), 4) if rows else None
     out["retry_wrong"] = sum(1 for r in refused if r["second"] == "wrong")
     out["kinds"] = dict(Counter(r.get("kind") for r in refused))
+    # each refusal kind by what its retry came to (`WHY`): which kinds lack options, which options
+    # do not agree, which re-applied revisions are refused again (and of those, on the same sentence)
+    table = defaultdict(Counter)
+    for r in refused:
+        table[r.get("kind") or "?"][r.get("why", "no option agrees")] += 1
+        table[r.get("kind") or "?"]["same sentence"] += bool(r.get("same_sentence"))
+    out["by_kind"] = {k: dict(v) for k, v in sorted(table.items(), key=lambda x: -sum(x[1][w] for w in WHY))}
     for key in ("style", "language"):
         table: dict = defaultdict(lambda: Counter())
         for r in rows:
@@ -178,6 +197,11 @@ def format_summary(summary: dict) -> str:
              f"({r.get('no option', 0)} with no agreeing option); right share "
              f"{(summary['retry_right_share'] or 0) * 100:.1f}%",
              "refusal kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["kinds"].items(), key=lambda x: -x[1]))]
+    if summary.get("by_kind"):
+        lines.append("by refusal kind (" + " / ".join(WHY) + "; of those refused again, on the same sentence):")
+        for kind, c in summary["by_kind"].items():
+            lines.append(f"  {kind:<18} " + " / ".join(str(c.get(w, 0)) for w in WHY)
+                         + f"; {c.get('same sentence', 0)}")
     for key in ("style", "language"):
         lines.append(f"by {key} (first right/wrong/refused -> second right/wrong/refused):")
         for name, c in summary[f"by_{key}"].items():

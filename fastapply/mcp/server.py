@@ -64,7 +64,9 @@ missing `... existing code ...` comment; unbalanced; duplicate; no-change), the 
 code_edit's lines involved (by number), a fix, and options: concrete edits of your code_edit (add \
 these unchanged file lines above line K, add a marker at the start, show these file lines as `-` lines \
 to delete them, move lines K-L before line M). \
-Pick the option that matches what you meant, apply it to your code_edit, and call again once.
+Options at the same code_edit lines are alternatives (the places one part fits): pick the one that \
+matches what you meant, plus one for each other part an option names, apply them to your code_edit, and \
+call again once.
 """
 
 TargetFile = Annotated[str, Field(description="The file to modify, relative to the project root (or absolute inside it).")]

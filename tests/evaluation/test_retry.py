@@ -177,3 +177,33 @@ def test_a_misread_option_is_left_out_and_the_others_chosen_again():
     assert choose(refusal, _S, _X, _O) == _BOTH
     # where the whole reads as meant, the options are chosen as before
     assert choose(Refusal("ambiguous-place", "c", "f", options=(_BOTH,)), _S, _X, _O) == _BOTH
+
+
+class _Refused:
+    """A MergeResult-shaped refusal, for a fake merge."""
+
+    merged = False
+    text = None
+
+    def __init__(self, refusal):
+        self.refusal = refusal
+
+
+def test_each_refusal_kind_is_tabled_by_what_its_retry_came_to(capsys):
+    from fastapply.evaluation.retry import format_summary
+
+    pin = Option("add the unchanged line above", (Edit("insert", at=2, text="def handler_0(request):"),))
+    again = Refusal("ambiguous-place", "still two places", "pin it", options=(pin,))
+    rows = [{"id": "again", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED},
+            {"id": "bare", "original": ORIGINAL, "snippet": "x\n", "expected": EXPECTED}]
+    merge = lambda example, snippet: _Refused(again if example["id"] == "again" else Refusal("form", "bad", "fix it"))
+    done = run_retry(rows, merge)
+    assert [r["why"] for r in done["rows"]] == ["refused again", "no option offered"]
+    assert done["rows"][0]["second_kind"] == "ambiguous-place" and done["rows"][0]["same_sentence"]
+    table = done["summary"]["by_kind"]
+    assert table["ambiguous-place"]["refused again"] == 1 and table["ambiguous-place"]["same sentence"] == 1
+    assert table["form"]["no option offered"] == 1
+    text = format_summary(done["summary"])
+    assert "  ambiguous-place    0 / 0 / 1 / 0 / 0; 1" in text and "  form               0 / 0 / 0 / 0 / 1; 0" in text
+    real = run_retry([{"id": "r", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED, "language": "python"}])
+    assert real["rows"][0]["why"] == "right" and real["summary"]["by_kind"]["ambiguous-place"]["right"] == 1

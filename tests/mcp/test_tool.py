@@ -176,3 +176,34 @@ def test_a_read_only_file_is_refused_before_the_model_runs(project):
     assert message.startswith("a.py was not changed: it is read-only (mode 0444)")
     assert "Tell the user" in message and "--force" not in message
     assert (project / "a.py").read_text() == ORIGINAL and (project / "a.py").stat().st_mode & 0o777 == 0o444
+
+
+def test_a_refusal_with_many_options_shows_one_per_part_first_and_counts_the_rest():
+    from fastapply.mcp.tool import ranked_options, refusal_answer
+    from fastapply.merge.refuse.refusal import Edit, Option, Refusal
+
+    # 20 alternative pins for the section at code_edit line 2, then one for the section at line 9
+    pins = [Option(f"pin place {n}", (Edit("insert", at=2, text=f"line {n}"),)) for n in range(20)]
+    other = Option("pin the other section", (Edit("insert", at=9, text="other"),))
+    marker = Option("add a marker at the end", (Edit("marker", at=12, text="# ..."),))
+    refusal = Refusal("ambiguous-place", "section 1 matches 20 places", "pin it", options=(*pins, other, marker))
+    shown, left, elsewhere = ranked_options(refusal.options, 5)
+    assert other in shown and marker in shown and shown[:3] == pins[:3] and (left, elsewhere) == (17, 0)
+    answer = refusal_answer("a.py", refusal)
+    assert "Option 8: add a marker at the end" in answer and "Option 7: pin the other section" in answer
+    assert "22 options;" in answer and "14 more option(s) not shown: 14 alternative(s)" in answer
+    # fewer groups than the cap's room: the cut is counted by where it falls
+    _, left, elsewhere = ranked_options(tuple(Option(f"o{n}", (Edit("insert", at=n, text="x"),)) for n in range(1, 12)), 8)
+    assert (left, elsewhere) == (3, 3)
+
+
+def test_options_that_share_a_code_edit_line_are_one_part():
+    from fastapply.mcp.tool import ranked_options
+    from fastapply.merge.refuse.refusal import Edit, Option
+
+    a = Option("a", (Edit("insert", at=2, text="x"),))
+    ab = Option("ab", (Edit("insert", at=2, text="x"), Edit("insert", at=5, text="y")))  # links line 2 and line 5
+    b = Option("b", (Edit("insert", at=5, text="y"),))
+    d = Option("d", (Edit("marker", at=9, text="# ..."),))
+    shown, left, elsewhere = ranked_options((a, ab, b, d), 2)
+    assert shown == [a, d] and (left, elsewhere) == (2, 0)

@@ -10,7 +10,8 @@ takes what the refusing site knew (the `Refusal` a site attached to its sentence
   in file order is the option); a section "not found" whose lines are in the original at another
   indentation says so;
 - options: the unchanged original lines that pin each candidate place (ambiguous-place), the
-  original line to show beside a doubtful one (new-or-changed), a marker where the merge drops
+  original line to show beside a doubtful one (new-or-changed), a generic edge line (`}`) the
+  snippet may add round original code read as new (`_new_edge`), a marker where the merge drops
   code or where the snippet stops without one, the move (out-of-order);
 - never a blank or lone bracket line as "the" line: the nearest distinctive one instead.
 
@@ -28,11 +29,11 @@ from fastapply.merge.refuse.deletions import deletion_edges
 from fastapply.merge.refuse.unpinned import unpinned
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
-from fastapply.merge.refuse.options import (around, beside, deleted_head, dropped, edge_markers, open_edges, weak_edges,
-                                            open_side, pin_option, section_pins, trailing_blanks)
+from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_edges,
+                                            open_side, pin_option, reach, section_pins, trailing_blanks, weak_edges)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
-from fastapply.merge.refuse.refusal import Option, Refusal, attached
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
@@ -44,7 +45,7 @@ FORM_FIX = "revise the snippet so its unchanged context places each change once"
 _QUOTE = r"`(.*?)`"
 _SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`(?:, (?:before|after) `.*?`)?\)")
 _PLACES = re.compile(r"matches (\d+) places in the original \(lines ([\d, .]+)\)")
-_NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|`(.*?)`) matches")
+_NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|(?:the line )?`(.*?)`) matches")
 _DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the similar original line (\d+) \(`.*?`\) "
                     r"(next to|near) it(?:; include the unchanged original line \d+ \(`.*?`\) if it is new"
                     r"(?:, or line (\d+) \(`.*?`\) if it replaces it)?)?")
@@ -89,12 +90,20 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
             k = a
     cause, fix = split_sentence(sentence)
     options = []
+    if section is not None and not any(inp.counts.get(inp.snippet[j].strip()) for j in range(a, b + 1)):
+        # a section of lines the original lacks, placed by lines it resembles: a pin on one side
+        # leaves it new beside that line or a change of it; close it in on both sides, per reading
+        for p in places:
+            if 0 <= p < len(inp.original):
+                options.extend(o for o in settle(inp, section, p) if o not in options)
     if k is not None:
         for p in places:
             if 0 <= p < len(inp.original):
                 opt = pin_option(inp, k, p)
                 if opt is not None:
                     options.append(opt)
+        if named and named.group(4) is None and section is not None:
+            options.extend(o for o in _new_edge(inp, section, k, named.group(2), named.group(3)) if o not in options)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
     sec = section_of(inp, k) if k is not None else None
     shown = (inp.sline(nearest_distinctive(inp.snippet[sec[0] : sec[1] + 1], k - sec[0]) + sec[0]),) if sec else ()
@@ -102,6 +111,34 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
         fix = ("add the unchanged lines that pin the place you mean: " +
                "; or ".join(o.says for o in options[:3]))
     return Refusal("ambiguous-place", cause, fix or FORM_FIX, lines, shown, tuple(options))
+
+
+def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: str, limit: int = 6) -> tuple[Option, ...]:
+    """A generic edge line (`}`, `end`) the sentence places `side` (after/before) the line `next_to`
+    may be one the snippet adds (closing, or opening, a block it wraps round original code): the
+    pins above read it as an original line. For each place of `next_to` in the original (at most
+    `limit`), the original lines beyond it out to a line the file holds once, put beyond the
+    section's edge, read it as new there."""
+    a, b = section
+    content = [j for j in range(a, b + 1) if inp.snippet[j].strip()]
+    text = inp.snippet[k].strip()
+    if not content or not is_generic(text) or k != (content[-1] if side == "after" else content[0]):
+        return ()
+    at = [i for i, line in enumerate(inp.original) if line.strip() == next_to.strip()]
+    out = []
+    for i in at[:limit] if len(at) <= limit else ():
+        step = 1 if side == "after" else -1
+        q = reach(inp, i + step, step) if 0 <= i + step < len(inp.original) else None
+        if q is None:
+            continue
+        lo, hi = (i + 1, q) if step > 0 else (q, i - 1)
+        where = f"below snippet line {b + 1}" if step > 0 else f"above snippet line {a + 1}"
+        says = (f"add the unchanged original lines {lo + 1}-{hi + 1} {where} if `{text}` is new "
+                f"{side} original line {i + 1}")
+        edits = below(inp, b, lo, hi) if step > 0 else (
+            Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),)
+        out.append(Option(says, edits))
+    return tuple(out)
 
 
 def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
@@ -232,9 +269,9 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
         if not inp.markers and options:
             # markers alone leave a section whose edge lines the file has several times to a guess:
             # offer them with the unchanged lines that pin each place, first when the sentence says so
-            start, end = options[0].edits[0], options[0].edits[-1]
-            pinned = tuple(Option(f"{options[0].says}, and {pin.says}", (start, *pin.edits, end))
-                           for pin in section_pins(inp, 0))
+            # each edge's marker with the pins, or one edge's alone (the other may be the file's own edge)
+            pinned = tuple(Option(f"{edge.says}, and {pin.says}", _around(inp, edge, pin))
+                           for edge in options for pin in section_pins(inp, 0))
             options = pinned + (() if "several places" in sentence else options)
     elif kind == "new-or-changed" and _BLOCK.search(sentence):
         options = new_block(inp, *_BLOCK.search(sentence).groups())
@@ -249,24 +286,62 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
     return Refusal(kind, cause, fix or FORM_FIX, lines, snip, options)
 
 
+def _around(inp: Input, edge: Option, pin: Option) -> tuple:
+    """The edits of `edge` (markers at the snippet's start and/or end) and `pin`: a start marker
+    before the pin's lines, an end marker after them."""
+    head = next((k for k, line in enumerate(inp.snippet) if line.strip()), 0) + 1
+    return (tuple(e for e in edge.edits if e.at <= head) + pin.edits
+            + tuple(e for e in edge.edits if e.at > head))
+
+
 def explain(original: str, snippet: str, sentence: str, candidate: str | None = None,
             language: str | None = None, readings: tuple[str, ...] = ()) -> Refusal:
     """The Refusal for the instant merge's refusal `sentence` of `snippet` on `original`;
     `candidate` and `readings` (the whole-file readings the merge refused between) are where
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
-    return _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    refusal = _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
+    return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
+                         snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
 
 
 def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
     """The refusal with, after its other options, those that pin each section whose edge is only
-    generic lines (`weak_edges`): a revision that settles the refused section must not leave
-    another one to a guess (its sentence is unchanged)."""
+    generic lines (`weak_edges`) and those that remove each section's blank padding before a marker
+    where it is not the original's spacing (`trailing_blanks`, `_new_spacing`: a doubt of its own once
+    the refused section is pinned): a revision that
+    settles the refused section must not leave another one to a guess (its sentence is unchanged)."""
     if refusal.kind == "out-of-order":
         return refusal
     shown = deletion_edges(inp) if refusal.kind == "no-change" else ()  # a deletion shown at a repeated edge
-    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) if o not in refusal.options))
+    padding = tuple(o for o in (trailing_blanks(inp, n) for n in range(len(inp.sections)) if _new_spacing(inp, n))
+                    if o is not None)
+    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) + padding if o not in refusal.options))
     return refusal.with_(options=refusal.options + extra) if extra else refusal
+
+
+def _new_spacing(inp: Input, n: int) -> bool:
+    """Whether section n's blank padding before a marker is not the original's own spacing after
+    its last line (a line the original lacks, or a distinctive one the original never follows with as many
+    blank lines): such padding is a doubt (new spacing, or context for lines further down?);
+    padding that repeats the original's spacing there is context, and its removal only moves the
+    merge's reading (the retry wrote wrong files from it)."""
+    b = inp.sections[n][1]
+    pad = 0
+    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
+        pad += 1
+    last = inp.snippet[b].strip()
+    if is_generic(last):  # `/**`, `}`: an edge that pins nothing, not a spacing the intent chose
+        return False
+    for i, line in enumerate(inp.original):
+        if line.strip() == last:
+            j = i + 1
+            while j < len(inp.original) and not inp.original[j].strip():
+                j += 1
+            if j - i - 1 == pad:
+                return False
+    return True
 
 
 def _with_edges(inp: Input, refusal: Refusal) -> Refusal:

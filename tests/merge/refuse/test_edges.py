@@ -75,3 +75,23 @@ def test_an_unbalanced_result_is_offered_each_place_its_sections_fit_never_the_r
     for n, option in enumerate(pins):
         merged = instant_merge(original, revise(snippet, option))
         assert merged.merged and merged.text.splitlines()[4 * n + 2] == "    return value + 1"
+
+
+def test_a_markerless_snippet_that_ends_the_file_is_offered_the_start_marker_alone_with_the_pins():
+    # no markers, its first lines (`"Transport",`, `]`) fit two places, its new lines end the file:
+    # a marker at both ends would claim the file goes on below, so the start marker alone comes
+    # with each pin too, and the retry merges it right
+    from fastapply.evaluation.retry import choose
+    from fastapply.merge.refuse.revise import revise
+
+    original = 'import os\n\n__all__ = [\n    "Client",\n    "Transport",\n]\n\n_plugins = [\n    "Auth",\n    "Transport",\n]\n'
+    snippet = '    "Transport",\n]\n\n\n_locals = locals()\nfor name in __all__:\n    print(_locals[name])\n'
+    expected = original + "\n\n_locals = locals()\nfor name in __all__:\n    print(_locals[name])\n"
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal.kind == "would-delete-edge"
+    says = [o.says for o in refusal.options]
+    assert ("add a marker line at the start of the snippet (the file goes on above it), and add the unchanged original "
+            "lines 8-9 above snippet line 1 (for the place at original line 10)") in says
+    option = choose(refusal, snippet, expected, original)
+    merged = instant_merge(original, revise(snippet, option), language="python")
+    assert merged.merged and merged.text == expected

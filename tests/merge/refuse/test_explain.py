@@ -53,3 +53,128 @@ def test_an_ambiguous_bracket_line_is_named_by_a_line_of_its_own_section_never_a
                 "the original (lines 6, 14) equally well")
     assert r.kind == "ambiguous-place"
     assert [line.text for line in r.snippet] == ["call(1);"]
+
+
+
+RESPONSE = """package retrofit2;
+
+import okhttp3.Headers;
+import okhttp3.Protocol;
+import okhttp3.ResponseBody;
+
+/** An HTTP response. */
+public final class Response<T> {
+  public static <T> Response<T> success(T body) {
+    return success(body, new okhttp3.Response.Builder() //
+        .code(200)
+        .protocol(Protocol.HTTP_1_1)
+        .request(new okhttp3.Request.Builder().url("http://localhost").build())
+        .build());
+  }
+
+  public static <T> Response<T> error(int code, ResponseBody body) {
+    return error(body, new okhttp3.Response.Builder() //
+        .code(code)
+        .protocol(Protocol.HTTP_1_1)
+        .request(new okhttp3.Request.Builder().url("http://localhost").build())
+        .build());
+  }
+}
+"""
+
+
+def test_a_new_line_placed_by_lines_it_resembles_is_closed_in_on_both_sides_before_a_one_sided_pin():
+    # `import okhttp3.Request;` is in no original line; it resembles the three imports. A pin above
+    # alone leaves it new after that line or a change of the next one (the merge read the change,
+    # dropping `import okhttp3.ResponseBody;`: a wrong file after the retry); the options that close
+    # it in on both sides, one per reading, come first
+    from fastapply.evaluation.retry import choose
+
+    snippet = ("// ... existing code ...\nimport okhttp3.Request;\n// ... existing code ...\n"
+               '        .request(new Request.Builder().url("http://localhost").build())\n// ... existing code ...\n'
+               '        .request(new Request.Builder().url("http://localhost").build())\n// ... existing code ...\n')
+    expected = RESPONSE.replace("import okhttp3.Protocol;\n", "import okhttp3.Protocol;\nimport okhttp3.Request;\n")
+    expected = expected.replace("new okhttp3.Request.", "new Request.")
+    refusal = instant_merge(RESPONSE, snippet, language="java").refusal
+    assert refusal.kind == "ambiguous-place"
+    assert refusal.options[0].says.endswith("if it changes original line 3") and len(refusal.options[0].edits) == 2
+    option = choose(refusal, snippet, expected, RESPONSE)
+    assert option.says.endswith("if it is new after original line 4")
+    merged = instant_merge(RESPONSE, revise(snippet, option), language="java")
+    assert merged.merged and merged.text == expected
+
+
+def test_a_closer_the_snippet_adds_round_original_code_is_offered_as_new_where_the_pins_read_it_as_the_originals():
+    # the snippet wraps an original line in a new `if (...) { ... }`; its `}` after that line fits the
+    # original's `}` after the same line elsewhere, and every pin reads it as one of those: the
+    # lines after the wrapped line's own place, put below the new `}`, read it as new
+    from fastapply.evaluation.retry import choose
+
+    original = """<?php
+    class Handler
+    {
+        public function first($record)
+        {
+            if ($record) {
+                $this->log($record);
+            }
+        }
+
+        public function second($record)
+        {
+            foreach ($record as $r) {
+                $this->log($r);
+            }
+        }
+
+        public function send($record)
+        {
+            $header = $this->createHeader($record);
+            $this->sendHeader(key($header), current($header));
+        }
+
+        /**
+         * Whether headers were sent.
+         */
+        public function sent()
+        {
+            return true;
+        }
+    }
+    """
+    snippet = """// ... existing code ...
+            if (trim(current($header)) !== '') {
+                $this->sendHeader(key($header), current($header));
+            }
+    // ... existing code ...
+    """
+    expected = original.replace("""        $this->sendHeader(key($header), current($header));
+    """, """        if (trim(current($header)) !== '') {
+                $this->sendHeader(key($header), current($header));
+            }
+    """)
+    refusal = instant_merge(original, snippet, language="php").refusal
+    assert refusal.kind == "ambiguous-place"
+    new = [o for o in refusal.options if "if `}` is new after original line 21" in o.says]
+    assert len(new) == 1 and new[0].says.startswith("add the unchanged original lines 22-25 below snippet line 4")
+    option = choose(refusal, snippet, expected, original)
+    merged = instant_merge(original, revise(snippet, option), language="php")
+    assert merged.merged and merged.text == expected
+
+
+def test_a_refusal_never_points_at_a_lone_bracket_and_names_the_line_the_sentence_names():
+    from fastapply.merge.text.lines import is_generic
+
+    original = ("class A\n{\n    void one()\n    {\n        a();\n    }\n\n    /**\n     * Two.\n     */\n    void two()\n"
+                "    {\n        b();\n    }\n\n    /**\n     * Three.\n     */\n    void three()\n    {\n        c();\n    }\n}\n")
+    snippet = "// ... existing code ...\n    {\n        b2();\n    }\n\n    /**\n// ... existing code ...\n"
+    # the section is a lone `{`: the snippet line it points at is no bracket (none, rather than `{`)
+    lone = "// ... existing code ...\n    {\n        // ... existing code ...\n        b2();\n    }\n// ... existing code ...\n"
+    refusal = explain(original, lone, "section 1 (starting `{`) matches 3 places in the original (lines 4, 12, 20) "
+                      "equally well", language="java")
+    assert refusal.kind == "ambiguous-place" and refusal.original
+    assert not any(is_generic(x.text) for x in refusal.original + refusal.snippet)
+    # "the line `/**` matches": the pins are for that line (below the section), not for its first line
+    refusal = explain(original, snippet, "section 1 (starting `{`): the line `/**` matches 2 places in the original "
+                      "(lines 8, 16) equally well", language="java")
+    assert refusal.options and all("below snippet line 6" in o.says for o in refusal.options[:2])
