@@ -1,0 +1,106 @@
+"""Orphaned code: a definition the edit left without a use, kept only because the snippet never showed it.
+
+A planner rewrites every call of a private helper (or the only use of an import) and leaves the
+helper itself under a marker or outside the snippet; the real commit often deletes it, and no merge
+can read that deletion from the snippet. `check_orphans(original, snippet, result, language)`
+refuses (unshown-deletion) when a definition of the original
+
+- is private or local by its language's reading (`private_definitions`): an import line's bound
+  names (text/imports.py), a Python module-level or `_name` function, a Rust `fn` without `pub`, a Go
+  lower-case func, a JS/TS top-level function that is not exported, a Lua `local function` or
+  `local x = require(...)`, a `private` member of C#/Java/Kotlin/PHP/Scala/Swift;
+- is used in the original (its name occurs as a word outside its own lines);
+- is kept by the result unchanged (its first line, once in the original and once in the result),
+  while the result uses it nowhere outside its own lines;
+- and the snippet does not show it (no snippet line is its first line).
+
+The refusal names the definition and carries `detail["removes"]` (its first original line), so
+refuse/removal.py offers the deletion's options; showing it kept (its first line in the snippet)
+is the other reading. It knows no snippet form and no merge rule: it reads the finished file
+against the original and the snippet's lines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from fastapply.merge.refuse.refusal import Line, Refusal
+from fastapply.merge.text.imports import bound_names
+from fastapply.merge.text.lines import block_end
+
+_PY_DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
+_RUST_FN = re.compile(r"^(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*fn\s+([A-Za-z_]\w*)")
+_GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([a-z_]\w*)\s*[\[(]")
+_JS_FUNC = re.compile(r"^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]")
+_JS_ARROW = re.compile(r"^(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)")
+_LUA_FUNC = re.compile(r"^local\s+function\s+([A-Za-z_]\w*)\s*\(")
+_PRIVATE = re.compile(r"^(?:(?:@\w+(?:\([^)]*\))?\s+)*)(?:[\w\s]*\s)?private\s+(?:[\w\s<>\[\]?,.:]*\s)?"
+                      r"(?:fun|function|def|func)?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>\s*)?\(")
+_JS = {"javascript", "typescript", "tsx", "jsx"}
+_PRIVATE_LANGS = {"csharp", "java", "kotlin", "php", "scala", "swift"}
+
+
+def private_definitions(lines: Sequence[str], language: str | None) -> list[tuple[int, str, bool]]:
+    """(line index, name, is an import) of each definition `lines` holds that its language reads as
+    private or local (module docstring); imports from text/imports.bound_names."""
+    out: list[tuple[int, str, bool]] = []
+    for k, names in bound_names(lines, language).items():
+        out.extend((k, n, True) for n in sorted(names) if len(n) >= 3)
+    for k, line in enumerate(lines):
+        text = line.strip()
+        top = line[:1] not in (" ", "\t")
+        m = None
+        if language == "python":
+            m = _PY_DEF.match(text)
+            if m and not (top or m.group(1).startswith("_")) or m and m.group(1).startswith("__"):
+                m = None
+        elif language == "rust":
+            m = _RUST_FN.match(text)
+        elif language == "go":
+            m = _GO_FUNC.match(text) if top else None
+        elif language in _JS:
+            m = (_JS_FUNC.match(text) or _JS_ARROW.match(text)) if top else None
+        elif language == "lua":
+            m = _LUA_FUNC.match(text)
+        elif language in _PRIVATE_LANGS:
+            m = _PRIVATE.match(text) if not text.endswith(";") else None
+        if m and len(m.group(1)) >= 3:
+            out.append((k, m.group(1), False))
+    return out
+
+
+def _uses(lines: Sequence[str], name: str, skip: range, imported: bool) -> int:
+    """How often `name` occurs as a word in `lines` outside the indexes `skip` (an import's use is
+    not `x.name`)."""
+    word = re.compile((r"(?<![\w$.])" if imported else r"(?<![\w$])") + re.escape(name) + r"(?![\w$])")
+    return sum(len(word.findall(line)) for i, line in enumerate(lines) if i not in skip)
+
+
+def _span(lines: Sequence[str], k: int, imported: bool) -> range:
+    return range(k, k + 1) if imported else range(k, block_end(lines, k))
+
+
+def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str],
+                  language: str | None) -> Refusal | None:
+    """A refusal (unshown-deletion) naming the first definition the result keeps unused while the
+    original used it and the snippet never shows it (module docstring); None when there is none."""
+    shown = {line.strip() for line in snippet if line.strip()}
+    for k, name, imported in private_definitions(original, language):
+        head = original[k]
+        if head.strip() in shown or original.count(head) != 1 or result.count(head) != 1:
+            continue
+        if not _uses(original, name, _span(original, k, imported), imported):
+            continue
+        at = result.index(head)
+        if _uses(result, name, _span(result, at, imported), imported):
+            continue
+        what = "import" if imported else "definition"
+        cause = (f"`{name}` (original line {k + 1} `{head.strip()}`) is no longer used after your edit, but the merged "
+                 f"file keeps its {what}: the snippet shows neither its deletion nor that it stays")
+        fix = ("show it deleted (the unchanged lines just above and just below it one after the other in the "
+               "snippet, no marker between them, or its lines as `-` lines), or show it kept (its first line in "
+               "the snippet)")
+        return Refusal("unshown-deletion", cause, fix, original=(Line(k + 1, head),),
+                       detail={"removes": k, "orphan": name})
+    return None
