@@ -41,6 +41,7 @@ from fastapply.merge.snippet import blocks, definitions, implied, marked_definit
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
 from fastapply.merge.gate import guards, intent, orphans, replaced
+from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
 from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
@@ -70,7 +71,7 @@ def instant_merge(
                             syntax.normalize_language(language) or syntax.language_from_path(path))
         if kept is None:
             return result
-        kept = removal_options(kept, original, snippet, language)
+        kept = with_kept_option(removal_options(kept, original, snippet, language), original, snippet, language)
         return MergeResult(None, kept.sentence, result.method, result.rung, result.text, refusal=kept)
     if result.refusal is not None:
         return result

@@ -35,26 +35,29 @@ _GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([a-z_]\w*)\s*[\[(]")
 _JS_FUNC = re.compile(r"^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]")
 _JS_ARROW = re.compile(r"^(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)")
 _LUA_FUNC = re.compile(r"^local\s+function\s+([A-Za-z_]\w*)\s*\(")
+_LUA_GLOBAL = re.compile(r"^function\s+([A-Za-z_]\w*)\s*\(")
 _PRIVATE = re.compile(r"^(?:(?:@\w+(?:\([^)]*\))?\s+)*)(?:[\w\s]*\s)?private\s+(?:[\w\s<>\[\]?,.:]*\s)?"
                       r"(?:fun|function|def|func)?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>\s*)?\(")
 _JS = {"javascript", "typescript", "tsx", "jsx"}
 _PRIVATE_LANGS = {"csharp", "java", "kotlin", "php", "scala", "swift"}
 
 
-def private_definitions(lines: Sequence[str], language: str | None) -> list[tuple[int, str, bool]]:
-    """(line index, name, is an import) of each definition `lines` holds that its language reads as
-    private or local (module docstring); imports from text/imports.bound_names."""
-    out: list[tuple[int, str, bool]] = []
-    for k, names in bound_names(lines, language).items():
-        out.extend((k, n, True) for n in sorted(names) if len(n) >= 3)
+def private_definitions(lines: Sequence[str], language: str | None, broad: bool = False) -> list[tuple[int, str, str]]:
+    """(line index, name, kind) of each definition `lines` holds that its language reads as private
+    or local (module docstring). `broad` (for measuring only) adds what the check leaves out:
+    imports ("import"), Python public module-level functions, Lua global functions ("public")."""
+    out: list[tuple[int, str, str]] = []
+    if broad:
+        for k, names in bound_names(lines, language).items():
+            out.extend((k, n, "import") for n in sorted(names) if len(n) >= 3)
     for k, line in enumerate(lines):
         text = line.strip()
         top = line[:1] not in (" ", "\t")
-        m = None
+        m, kind = None, "private"
         if language == "python":
             m = _PY_DEF.match(text)
-            if m and not (top or m.group(1).startswith("_")) or m and m.group(1).startswith("__"):
-                m = None
+            if m and (m.group(1).startswith("__") or not m.group(1).startswith("_")):
+                m, kind = (m, "public") if m and top and not m.group(1).startswith("__") else (None, kind)
         elif language == "rust":
             m = _RUST_FN.match(text)
         elif language == "go":
@@ -63,10 +66,12 @@ def private_definitions(lines: Sequence[str], language: str | None) -> list[tupl
             m = (_JS_FUNC.match(text) or _JS_ARROW.match(text)) if top else None
         elif language == "lua":
             m = _LUA_FUNC.match(text)
+            if m is None and top:
+                m, kind = _LUA_GLOBAL.match(text), "public"
         elif language in _PRIVATE_LANGS:
             m = _PRIVATE.match(text) if not text.endswith(";") else None
-        if m and len(m.group(1)) >= 3:
-            out.append((k, m.group(1), False))
+        if m and len(m.group(1)) >= 3 and (broad or kind == "private"):
+            out.append((k, m.group(1), kind))
     return out
 
 
@@ -81,26 +86,37 @@ def _span(lines: Sequence[str], k: int, imported: bool) -> range:
     return range(k, k + 1) if imported else range(k, block_end(lines, k))
 
 
-def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str],
-                  language: str | None) -> Refusal | None:
-    """A refusal (unshown-deletion) naming the first definition the result keeps unused while the
-    original used it and the snippet never shows it (module docstring); None when there is none."""
+def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str], language: str | None,
+            broad: bool = False) -> list[tuple[int, str, str]]:
+    """Each (original line index, name, kind) of a definition the result keeps unused while the original
+    used it and the snippet never shows it (module docstring), in the original's order."""
     shown = {line.strip() for line in snippet if line.strip()}
-    for k, name, imported in private_definitions(original, language):
+    out = []
+    for k, name, kind in private_definitions(original, language, broad):
         head = original[k]
+        imported = kind == "import"
         if head.strip() in shown or original.count(head) != 1 or result.count(head) != 1:
             continue
         if not _uses(original, name, _span(original, k, imported), imported):
             continue
         at = result.index(head)
-        if _uses(result, name, _span(result, at, imported), imported):
-            continue
-        what = "import" if imported else "definition"
-        cause = (f"`{name}` (original line {k + 1} `{head.strip()}`) is no longer used after your edit, but the merged "
-                 f"file keeps its {what}: the snippet shows neither its deletion nor that it stays")
-        fix = ("show it deleted (the unchanged lines just above and just below it one after the other in the "
-               "snippet, no marker between them, or its lines as `-` lines), or show it kept (its first line in "
-               "the snippet)")
-        return Refusal("unshown-deletion", cause, fix, original=(Line(k + 1, head),),
-                       detail={"removes": k, "orphan": name})
-    return None
+        if not _uses(result, name, _span(result, at, imported), imported):
+            out.append((k, name, kind))
+    return out
+
+
+def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str],
+                  language: str | None) -> Refusal | None:
+    """A refusal (unshown-deletion) naming the first definition the result keeps unused while the
+    original used it and the snippet never shows it (module docstring); None when there is none."""
+    found = orphans(original, snippet, result, language)
+    if not found:
+        return None
+    k, name, _ = found[0]
+    head = original[k]
+    cause = (f"`{name}` (original line {k + 1} `{head.strip()}`) is no longer used after your edit, but the merged "
+             f"file keeps its definition: the snippet shows neither its deletion nor that it stays")
+    fix = ("show it deleted (the unchanged lines just above and just below it one after the other in the "
+           "snippet, no marker between them, or its lines as `-` lines), or show it kept (its first line in "
+           "the snippet)")
+    return Refusal("unshown-deletion", cause, fix, original=(Line(k + 1, head),), detail={"removes": k, "orphan": name})
