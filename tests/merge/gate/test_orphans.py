@@ -120,3 +120,10 @@ def test_python_private_helper_orphaned_but_not_a_public_function():
     assert [n for _, n, _ in found] == ["_normalise"]
     assert [n for _, n, _ in orphans(lines(PYTHON), [], lines(result), "python", broad=True)] == [
         "_normalise", "public_helper"]
+
+
+def test_rust_trait_methods_are_not_private_helpers():
+    code = ["impl<'de> Deserialize<'de> for Glob {", "    fn deserialize<D>(d: D) -> Result<Self, D::Error> {",
+            "    }", "}", "impl Glob {", "    fn parse(s: &str) -> Glob {", "    }", "}",
+            "trait Named {", "    fn name_of(&self) -> String {", "    }", "}"]
+    assert [n for _, n, _ in private_definitions(code, "rust")] == ["parse"]
