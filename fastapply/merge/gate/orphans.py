@@ -29,6 +29,7 @@ against the original and the snippet's lines.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
@@ -48,14 +49,17 @@ _JS = {"javascript", "typescript", "tsx", "jsx"}
 _PRIVATE_LANGS = {"csharp", "java", "kotlin", "php", "scala", "swift"}
 
 
-def private_definitions(lines: Sequence[str], language: str | None, broad: bool = False) -> list[tuple[int, str, str]]:
+def private_definitions(lines: Sequence[str], language: str | None, broad: bool = False,
+                        wanted: set[str] | None = None) -> list[tuple[int, str, str]]:
     """(line index, name, kind) of each definition `lines` holds that its language reads as private
     or local (module docstring). `broad` (for measuring only) adds what the check leaves out:
-    imports ("import"), Python public module-level functions, Lua global functions ("public")."""
+    imports ("import"), Python public module-level functions, Lua global functions ("public").
+    `wanted`: only these names (None: all)."""
     out: list[tuple[int, str, str]] = []
     if broad:
         for k, names in bound_names(lines, language).items():
             out.extend((k, n, "import") for n in sorted(names) if len(n) >= 3)
+    parents = None
     for k, line in enumerate(lines):
         text = line.strip()
         top = line[:1] not in (" ", "\t")
@@ -65,7 +69,10 @@ def private_definitions(lines: Sequence[str], language: str | None, broad: bool 
             if m and (m.group(1).startswith("__") or not m.group(1).startswith("_")):
                 m, kind = (m, "public") if m and top and not m.group(1).startswith("__") else (None, kind)
         elif language == "rust":
-            m = _RUST_FN.match(text) if top or not _in_trait(lines, k) else None
+            m = _RUST_FN.match(text)
+            if m and not top and (wanted is None or m.group(1) in wanted):
+                parents = parents if parents is not None else _parents(lines)
+                m = None if _in_trait(lines, parents[k]) else m
         elif language == "go":
             m = _GO_FUNC.match(text) if top else None
         elif language in _JS:
@@ -76,28 +83,53 @@ def private_definitions(lines: Sequence[str], language: str | None, broad: bool 
                 m, kind = _LUA_GLOBAL.match(text), "public"
         elif language in _PRIVATE_LANGS:
             m = _PRIVATE.match(text) if not text.endswith(";") else None
-        if m and len(m.group(1)) >= 3 and (broad or kind == "private"):
+        if m and len(m.group(1)) >= 3 and (broad or kind == "private") and (wanted is None or m.group(1) in wanted):
             out.append((k, m.group(1), kind))
     return out
 
 
-def _in_trait(lines: Sequence[str], k: int) -> bool:
-    """True when Rust line k stands in a trait or a trait's impl (`impl X for Y {`): such a method is
-    called through the trait, not by its name."""
-    width = len(lines[k]) - len(lines[k].lstrip())
-    for j in range(k - 1, -1, -1):
-        text = lines[j].strip()
-        if text and len(lines[j]) - len(lines[j].lstrip()) < width:
-            return bool(re.match(r"^(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?trait\b", text)) or (
-                text.startswith(("impl ", "impl<", "unsafe impl")) and " for " in text)
-    return False
+def _parents(lines: Sequence[str]) -> list[int | None]:
+    """Each line's nearest content line above it at a smaller indentation (its enclosing header), in one pass."""
+    out: list[int | None] = []
+    stack: list[tuple[int, int]] = []  # (indentation, index) of content lines, indentation rising
+    for k, line in enumerate(lines):
+        width = len(line) - len(line.lstrip())
+        if not line.strip():
+            out.append(None)
+            continue
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        out.append(stack[-1][1] if stack else None)
+        stack.append((width, k))
+    return out
 
 
-def _uses(lines: Sequence[str], name: str, skip: range, imported: bool) -> int:
-    """How often `name` occurs as a word in `lines` outside the indexes `skip` (an import's use is
-    not `x.name`)."""
-    word = re.compile((r"(?<![\w$.])" if imported else r"(?<![\w$])") + re.escape(name) + r"(?![\w$])")
-    return sum(len(word.findall(line)) for i, line in enumerate(lines) if i not in skip)
+def _in_trait(lines: Sequence[str], parent: int | None) -> bool:
+    """True when the enclosing header `parent` of a Rust line is a trait or a trait's impl (`impl X
+    for Y {`): a method there is called through the trait, not by its name."""
+    if parent is None:
+        return False
+    text = lines[parent].strip()
+    return bool(re.match(r"^(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?trait\b", text)) or (
+        text.startswith(("impl ", "impl<", "unsafe impl")) and " for " in text)
+
+
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+class _Words:
+    """The words of a file counted once: how often a name occurs outside a span of its lines."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.total = Counter(_TOKEN.findall("\n".join(lines)))
+
+    def outside(self, name: str, skip: range, imported: bool) -> int:
+        """How often `name` occurs as a word outside the indexes `skip` (an import's use is not `x.name`)."""
+        if imported:  # measuring only (`broad`): the slow, exact reading
+            word = re.compile(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])")
+            return sum(len(word.findall(line)) for i, line in enumerate(self.lines) if i not in skip)
+        return self.total[name] - sum(_TOKEN.findall(self.lines[i]).count(name) for i in skip)
 
 
 def _span(lines: Sequence[str], k: int, imported: bool) -> range:
@@ -108,17 +140,25 @@ def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[st
             broad: bool = False) -> list[tuple[int, str, str]]:
     """Each (original line index, name, kind) of a definition the result keeps unused while the original
     used it and the snippet never shows it (module docstring), in the original's order."""
+    old_words, new_words = _Words(original), _Words(result)
+    gone = {n for n, c in old_words.total.items() if new_words.total[n] < c}  # a use gone orphans a definition
+    if not gone:
+        return []
     shown = {line.strip() for line in snippet if line.strip()}
+    found = [d for d in private_definitions(original, language, broad, gone) if original[d[0]].strip() not in shown]
+    if not found:
+        return []
+    old_lines, new_lines = Counter(original), Counter(result)
+    at = {line: i for i, line in enumerate(result)}
     out = []
-    for k, name, kind in private_definitions(original, language, broad):
+    for k, name, kind in found:
         head = original[k]
         imported = kind == "import"
-        if head.strip() in shown or original.count(head) != 1 or result.count(head) != 1:
+        if old_lines[head] != 1 or new_lines[head] != 1:
             continue
-        if not _uses(original, name, _span(original, k, imported), imported):
+        if not old_words.outside(name, _span(original, k, imported), imported):
             continue
-        at = result.index(head)
-        if not _uses(result, name, _span(result, at, imported), imported):
+        if not new_words.outside(name, _span(result, at[head], imported), imported):
             out.append((k, name, kind))
     return out
 
