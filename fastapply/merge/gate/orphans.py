@@ -122,7 +122,13 @@ class _Words:
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
-        self.total = Counter(_TOKEN.findall("\n".join(lines)))
+        self._total: Counter | None = None
+
+    @property
+    def total(self) -> Counter:
+        if self._total is None:
+            self._total = Counter(_TOKEN.findall("\n".join(self.lines)))
+        return self._total
 
     def outside(self, name: str, skip: range, imported: bool) -> int:
         """How often `name` occurs as a word outside the indexes `skip` (an import's use is not `x.name`)."""
@@ -140,15 +146,17 @@ def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[st
             broad: bool = False) -> list[tuple[int, str, str]]:
     """Each (original line index, name, kind) of a definition the result keeps unused while the original
     used it and the snippet never shows it (module docstring), in the original's order."""
-    old_words, new_words = _Words(original), _Words(result)
-    gone = {n for n, c in old_words.total.items() if new_words.total[n] < c}  # a use gone orphans a definition
+    old_lines, new_lines = Counter(original), Counter(result)
+    removed = Counter(_TOKEN.findall("\n".join((old_lines - new_lines).elements())))
+    added = Counter(_TOKEN.findall("\n".join((new_lines - old_lines).elements())))
+    gone = {n for n, c in removed.items() if added[n] < c}  # names the edit used less: a use gone orphans a definition
     if not gone:
         return []
     shown = {line.strip() for line in snippet if line.strip()}
     found = [d for d in private_definitions(original, language, broad, gone) if original[d[0]].strip() not in shown]
     if not found:
         return []
-    old_lines, new_lines = Counter(original), Counter(result)
+    old_words, new_words = _Words(original), _Words(result)
     at = {line: i for i, line in enumerate(result)}
     out = []
     for k, name, kind in found:
