@@ -40,7 +40,8 @@ from functools import partial
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
-from fastapply.merge.gate import guards, intent, replaced
+from fastapply.merge.gate import guards, intent, orphans, replaced
+from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
 from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
@@ -66,10 +67,11 @@ def instant_merge(
     (gate/intent.py)."""
     result = _instant(original, snippet, language, path)
     if result.merged:
-        kept = _last_checks(original, snippet, result.text, instruction)
+        kept = _last_checks(original, snippet, result.text, instruction,
+                            syntax.normalize_language(language) or syntax.language_from_path(path))
         if kept is None:
             return result
-        kept = removal_options(kept, original, snippet, language)
+        kept = with_kept_option(removal_options(kept, original, snippet, language), original, snippet, language)
         return MergeResult(None, kept.sentence, result.method, result.rung, result.text, refusal=kept)
     if result.refusal is not None:
         return result
@@ -81,13 +83,17 @@ def instant_merge(
     return replace(result, refused_reason=refusal.sentence, refusal=refusal)
 
 
-def _last_checks(original: str, snippet: str, text: str, instruction: str | None) -> Refusal | None:
+def _last_checks(original: str, snippet: str, text: str, instruction: str | None,
+                 language: str | None = None) -> Refusal | None:
     """The checks on the file about to be written, whichever merger wrote it: the instruction's
-    (gate/intent.py) and a replaced statement kept beside its replacement (gate/replaced.py)."""
+    (gate/intent.py), a replaced statement kept beside its replacement (gate/replaced.py) and a
+    definition left unused and unshown (gate/orphans.py)."""
     if (kept := intent.check_removals(original, text, instruction)) is not None:
         return kept
-    return replaced.check_replaced_kept(split_text(original).lines, split_text(text).lines,
-                                        unfence(split_text(snippet).lines))
+    old, new, snip = split_text(original).lines, split_text(text).lines, unfence(split_text(snippet).lines)
+    if (kept := replaced.check_replaced_kept(old, new, snip)) is not None:
+        return kept
+    return orphans.check_orphans(old, snip, new, language)
 
 
 def _instant(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
