@@ -313,7 +313,8 @@ ROWS: dict[str, list[dict]] = {}  # set name -> rows (loaded before the workers 
 def _outcome(row: dict) -> str:
     from fastapply.merge.instant import instant_merge
 
-    r = instant_merge(row["original"], row["snippet"], path=row.get("path"), language=row.get("language"))
+    r = instant_merge(row["original"], row["snippet"], path=row.get("path"), language=row.get("language"),
+                      instruction=row.get("instruction"))  # as `fastapply eval` passes it
     return ("right" if r.text == row["expected"] else "wrong") if r.merged else "refused"
 
 
