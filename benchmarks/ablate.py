@@ -472,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
             report["switches"][sname] = {"kind": s.kind, "target": s.target, "protects": s.protects,
                                          "reached": reached, "total": total, "sets": per_set, "flips": flips}
             print(f"{sname:34} {reached:>7} " + " ".join(f"{total[c]:>13}" for c in COLS), flush=True)
+            if a.json:  # after every switch: a run stopped early keeps what it measured
+                pathlib.Path(a.json).write_text(json.dumps(report, indent=1))
     if a.json:
         pathlib.Path(a.json).write_text(json.dumps(report, indent=1))
     return 0
