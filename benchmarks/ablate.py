@@ -78,17 +78,13 @@ SWITCHES: list[Switch] = [
     # settled readings (decide/)
     Switch("relanded", "settle", M + "decide.settled:relanded", _ret(None), "a new definition laid over the end of the one above, inserted whole"),
     Switch("doubt-by-repeats", "settle", M + "decide.settled:doubt_by_repeats", _ret(None), "a doubt whose new-line reading repeats its neighbour, read as a change"),
-    Switch("exit-replaced", "settle", M + "decide.settled:exit_replaced", _ret(None), "a new exit laid after the kept old one, read as replacing it"),
-    Switch("doubt-by-unindented", "settle", M + "decide.settled:new_reading_unindented", _ret(False), "a doubt whose new-line reading leaves an opener without an indented body, read as a change"),
     Switch("settled-by-imports", "settle", M + "decide.two_readings:_settled_by_imports", _ret(None), "the reading that deletes a block whose imports the snippet removed"),
     Switch("final-block-refusal", "exit", M + "decide.two_readings:differ_by_final_block", _ret(False), "refuse readings that differ by a short final block"),
     Switch("moved-run-veto", "exit", M + "decide.two_readings:shown_run_kept_twice", _ret(False), "veto of keeps-context when a shown run is kept twice"),
     # exits of decide.two_readings.two_readings
     Switch("unchanged-loses", "exit", M + "decide.two_readings:_unchanged_loses", ("identity", (1, 2)), "a reading that changes nothing loses to one that changes"),
     Switch("honour-diff-lines", "exit", M + "decide.two_readings:_honour_diff_lines", ("identity", 0), "a reading whose counts disagree with the +/- lines does not merge"),
-    Switch("twin-joint", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [True, False] and lost[0] <= lost[1]:"), "both merge, only greedy pasted a twin: joint written"),
     Switch("twin-greedy", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):"), "both merge, only joint pasted a twin: greedy written"),
-    Switch("fewer-copies", "exit", M + "decide.two_readings:_fewer_copies", _ret(False), "both paste twins: greedy written when it copies fewer"),
     Switch("keeps-context", "exit", M + "decide.two_readings:_keeps_context", _ret(None), "both paste twins: the one not copying shown context written"),
     Switch("blank-lines-only", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):"), "readings differing in blank lines only: joint written"),
     Switch("deletes-less", "exit", M + "decide.two_readings:_decide", _skip("if abs(kept[0] - kept[1]) >= 3:"), "readings differing by >= 3 unreplaced deletions: the one deleting less written"),
@@ -313,7 +309,8 @@ ROWS: dict[str, list[dict]] = {}  # set name -> rows (loaded before the workers 
 def _outcome(row: dict) -> str:
     from fastapply.merge.instant import instant_merge
 
-    r = instant_merge(row["original"], row["snippet"], path=row.get("path"), language=row.get("language"))
+    r = instant_merge(row["original"], row["snippet"], path=row.get("path"), language=row.get("language"),
+                      instruction=row.get("instruction"))  # as `fastapply eval` passes it
     return ("right" if r.text == row["expected"] else "wrong") if r.merged else "refused"
 
 
@@ -473,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
             report["switches"][sname] = {"kind": s.kind, "target": s.target, "protects": s.protects,
                                          "reached": reached, "total": total, "sets": per_set, "flips": flips}
             print(f"{sname:34} {reached:>7} " + " ".join(f"{total[c]:>13}" for c in COLS), flush=True)
+            if a.json:  # after every switch: a run stopped early keeps what it measured
+                pathlib.Path(a.json).write_text(json.dumps(report, indent=1))
     if a.json:
         pathlib.Path(a.json).write_text(json.dumps(report, indent=1))
     return 0

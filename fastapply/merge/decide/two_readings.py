@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
-from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
+from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.finish import changed_regions, finish
 from fastapply.merge.result import MergeResult
@@ -79,14 +79,12 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
         verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
         lines = [split_text(r.text).lines for r in (joint, old)]  # each reading's lines, split once
         lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
-        # One reading pasted a twin of existing code and the other did not: the other is written,
-        # unless it kept the count by overwriting original lines the first keeps (a new block
-        # shaped like an existing one, read once as added and once as replacing: refused below).
-        if verdicts == [True, False] and lost[0] <= lost[1]:
-            return joint
+        # Only the joint reading pasted a twin of existing code: the greedy one is written, unless it
+        # kept the count by overwriting original lines the joint one keeps (a new block shaped like
+        # an existing one, read once as added and once as replacing: refused below). The mirror
+        # rule (only the greedy one pasted a twin: the joint one written) was retired by retire6:
+        # on the foreign readable sets it wrote 2 wrong files and saved none.
         if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):
-            return old
-        if verdicts == [False, False] and _fewer_copies(orig, lines, lost, snip_lines):
             return old
         if verdicts == [False, False] and (keeper := _keeps_context(orig, lines, lost, snip_lines)) is not None:
             return (joint, old)[keeper]
@@ -145,10 +143,6 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
     if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
                                  joint_merge.shown_lines, diff_snippet)) is not None:
         return MergeResult(text, None, "lazy", joint.rung, None)
-    if placed[0] and joint.candidate is not None and not joint.choice and (text := exit_replaced(
-            orig, split_text(joint.candidate).lines, snip_lines, language, joint_merge.shown_lines,
-            diff_snippet)) is not None:
-        return MergeResult(text, None, "lazy", joint.rung, None)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions,
                        joint.alternatives, joint.choice)
 
@@ -197,18 +191,6 @@ def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] 
         return result
     reason = sections.check_diff_counts(orig.lines, split_text(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
-
-
-def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> bool:
-    """Both readings (`lines`: joint, greedy; `lost`: the distinctive original lines each lost)
-    paste copies of existing lines: when the greedy one copies no line the joint one does not,
-    loses no more original lines, is strictly better in one of the two and drops lines only next
-    to unique lines the snippet shows, the copies it keeps come from the snippet itself (new code
-    shaped like old) and the joint reading misplaced something besides."""
-    cj, cg = (set(copied_lines(orig.lines, r, snip_lines)) for r in lines)
-    lj, lg = lost
-    return (cg <= cj and lg <= lj and (lg < lj or len(cg) < len(cj))
-            and snippet_checks.check_unshown_deletions(orig.lines, lines[1], snip_lines, strict=True) is None)
 
 
 def _keeps_context(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> int | None:

@@ -3,9 +3,8 @@ the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
 from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_unindented
+from fastapply.merge.decide.settled import doubt_by_repeats
 from fastapply.merge.instant import instant_merge
-from tests.merge.shop_file import SHOP
 
 ORIGINAL = """\
 var server = {
@@ -67,28 +66,6 @@ def test_a_guard_shown_from_one_side_stays_a_doubt():
 
 
 
-def test_a_changed_last_exit_shown_after_a_marker_replaces_the_kept_one():
-    """`// ...`, `return label + 1;`, `}`, `}`: the section is placed at the file's end, and read
-    as an insertion the old `return label;` stays in front of the new one (refused before:
-    check_code_after_kept_exit). The new exit replaces it."""
-    snippet = "// ... existing code ...\n        return label + 1;\n    }\n}"
-    m = instant_merge(SHOP, snippet, language="java")
-    assert m.merged and m.text == SHOP.replace("return label;", "return label + 1;"), m.refused_reason
-
-
-def test_a_new_line_after_a_kept_exit_that_is_no_exit_replaces_nothing():
-    orig = split_text(SHOP)
-    lines = SHOP.split("\n")
-    called = lines[:9] + ["        log(label);"] + lines[9:]  # a call after `return label;`: not a changed exit
-    snippet = ["// ... existing code ...", "        log(label);", "    }", "}"]
-    assert exit_replaced(orig, called, snippet, "java", 3, None) is None
-    changed = lines[:9] + ["        return label + 1;"] + lines[9:]
-    assert exit_replaced(orig, changed, snippet[:1] + ["        return label + 1;"] + snippet[2:], "java", 3,
-                         None) == SHOP.replace("return label;", "return label + 1;")
-    shown = ["// ... existing code ...", "        return label;", "        return label + 1;", "    }", "}"]
-    assert exit_replaced(orig, changed, shown, "java", 4, None) is None  # the snippet shows the pair
-
-
 RENAMED = """\
 class Shop {
   alpha(x) {
@@ -102,19 +79,16 @@ class Shop {
 }"""
 
 
-def test_a_new_line_reading_that_leaves_an_opener_without_a_body_is_no_reading():
+def test_a_renamed_header_shown_from_one_side_stays_a_doubt():
     """A renamed method shown from one side: read as new, `gammaLabel(x) {` sits right under the
-    old `gamma(x) {` at the same depth (refused before as a doubt); it is the change."""
+    old `gamma(x) {`; read as a change, it renames it. grid5's doubt-by-unindented settled this as
+    the change; on the foreign readable sets and the tuned pool (17,200 rows) it wrote 2 wrong
+    files and bought no right one, so retire6 retired it: the doubt is refused, carrying both
+    readings for the planner."""
     snippet = ("// ... existing code ...\n  gammaLabel(x) {\n    const label = this.formatLabel(x);\n"
                "    return label;\n  }\n// ... existing code ...")
     m = instant_merge(RENAMED, snippet, language="javascript")
-    assert m.merged and m.text == RENAMED.replace("gamma(x) {", "gammaLabel(x) {"), m.refused_reason
-    lines = RENAMED.split("\n")
-    stacked = lines[:5] + ["  gamma(x) {", "  gammaLabel(x) {"] + lines[6:]
-    assert new_reading_unindented(lines, stacked, snippet.split("\n"))
-    assert not new_reading_unindented(lines, lines[:5] + ["  gammaLabel(x) {"] + lines[6:], snippet.split("\n"))
-    allman = ["    int f(int x)", "    {", "        return x;", "    }"]  # `{` under its header: a body
-    assert not new_reading_unindented(allman[:1] + allman[2:], allman, allman)
+    assert not m.merged and RENAMED.replace("gamma(x) {", "gammaLabel(x) {") in m.alternatives, m.refused_reason
 
 
 # --------------------------------------------------------------------------- the relanded reading
