@@ -84,6 +84,7 @@ SWITCHES: list[Switch] = [
     # exits of decide.two_readings.two_readings
     Switch("unchanged-loses", "exit", M + "decide.two_readings:_unchanged_loses", ("identity", (1, 2)), "a reading that changes nothing loses to one that changes"),
     Switch("honour-diff-lines", "exit", M + "decide.two_readings:_honour_diff_lines", ("identity", 0), "a reading whose counts disagree with the +/- lines does not merge"),
+    Switch("twin-joint", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [True, False] and lost[0] <= lost[1]:"), "both merge, only greedy pasted a twin: joint written"),
     Switch("twin-greedy", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):"), "both merge, only joint pasted a twin: greedy written"),
     Switch("fewer-copies", "exit", M + "decide.two_readings:_fewer_copies", _ret(False), "both paste twins: greedy written when it copies fewer"),
     Switch("keeps-context", "exit", M + "decide.two_readings:_keeps_context", _ret(None), "both paste twins: the one not copying shown context written"),

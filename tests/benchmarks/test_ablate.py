@@ -108,7 +108,7 @@ def test_a_row_reaches_only_the_rules_that_could_change_it():
     assert text == original.replace("compute(4)", "compute(44)")
     assert "excerpt" in reached
     assert not [n for n in reached if n.startswith("guard:")]
-    assert not {"deletes-less", "twin-greedy", "blank-lines-only"} & set(reached)
+    assert not {"deletes-less", "twin-joint", "blank-lines-only"} & set(reached)
 
 
 def test_a_rule_that_raises_or_acts_on_its_arguments_is_reached():

@@ -79,11 +79,11 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
         verdicts = [_copied(orig, r.text, snip_lines, diff_snippet) is None for r in (joint, old)]
         lines = [split_text(r.text).lines for r in (joint, old)]  # each reading's lines, split once
         lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
-        # Only the joint reading pasted a twin of existing code: the greedy one is written, unless it
-        # kept the count by overwriting original lines the joint one keeps (a new block shaped like
-        # an existing one, read once as added and once as replacing: refused below). The mirror
-        # rule (only the greedy one pasted a twin: the joint one written) was retired by retire6:
-        # on the foreign readable sets it wrote 2 wrong files and saved none.
+        # One reading pasted a twin of existing code and the other did not: the other is written,
+        # unless it kept the count by overwriting original lines the first keeps (a new block
+        # shaped like an existing one, read once as added and once as replacing: refused below).
+        if verdicts == [True, False] and lost[0] <= lost[1]:
+            return joint
         if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):
             return old
         if verdicts == [False, False] and _fewer_copies(orig, lines, lost, snip_lines):
