@@ -7,7 +7,8 @@ The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and 
   (landing.check_definition_split); the reading that inserts it whole before the next original
   line at its depth (`insert_before_next`, below) is the other one.
 - `doubt_by_repeats`: the joint reading doubted whether a shown line is new or changes a similar
-  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`); the change reading (the refusal's second
+  original line, and reading it as new repeats what it sits beside (`new_reading_repeats`) or
+  leaves an opener without an indented body (`new_reading_unindented`); the change reading (the refusal's second
   alternative) is the other one.
 
 Either is written only when it passes every guard (`passes_all`: the guards of both readings,
@@ -30,7 +31,7 @@ from typing import Sequence
 from fastapply.merge.gate import guards, landing, snippet_checks
 from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
-from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
 from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
 from fastapply.merge.text.names import keyword_name
@@ -73,12 +74,15 @@ def relanded(orig: Text, lines: list[str], snip_lines: list[str], language: str 
 def doubt_by_repeats(orig: Text, alternatives: tuple[str, ...], choice: str | None, snip_lines: list[str],
                      language: str | None, shown: int, diff_snippet: list[str] | None) -> str | None:
     """A refused doubt (`choice` "doubt", `alternatives`: the new-line reading, the change
-    reading) whose new-line reading repeats what it sits beside (`new_reading_repeats`):
+    reading) whose new-line reading repeats what it sits beside (`new_reading_repeats`) or
+    leaves an opener without a body (`new_reading_unindented`):
     the change reading's text when it passes every guard."""
     if choice != "doubt" or len(alternatives) != 2:
         return None
     guess, change = (split_text(t).lines for t in alternatives)
-    if not new_reading_repeats(orig.lines, guess, snip_lines):
+    doubted = added(line_opcodes(change, guess))  # what the new-line reading has beyond the change
+    if not (new_reading_repeats(orig.lines, guess, snip_lines)
+            or new_reading_unindented(orig.lines, guess, snip_lines, doubted)):
         return None
     return passes_all(orig, change, snip_lines, language, shown, diff_snippet)
 
@@ -89,6 +93,31 @@ def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: 
     changes its neighbour. Measured: 4 doubts (2 commits), the change reading right in all; other
     guards failing on the new-line reading settle nothing (its change reading wrong in 1 of 3)."""
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
+
+
+_OPENS = re.compile(r"(\{|:|^(if|else if|while|for|foreach)\b.*\))$")
+_BODY_FREE = re.compile(r"^(\{|\}|\)|\]|end\b|else\b|elif\b|except\b|finally\b|catch\b)")
+
+
+def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippet: Sequence[str],
+                           doubted: set[int] | None = None) -> bool:
+    """True when the reading that takes a doubted line as new (`guess`) lays a block opener (a
+    line ending in `{` or `:`, a brace-less `if (...)`) right above a line no deeper than itself
+    that does not close or continue it, one of the two added and the pair in neither the original
+    nor the snippet (a renamed header read as a second one): the new line changes the old one."""
+    new_at = added(line_opcodes(original, guess))
+    rows = [j for j, line in enumerate(guess) if line.strip()]
+    pairs = {(a.strip(), b.strip()) for seq in (original, snippet)
+             for a, b in zip([l for l in seq if l.strip()], [l for l in seq if l.strip()][1:])}
+    for a, b in zip(rows, rows[1:]):
+        if (a not in new_at and b not in new_at) or (doubted is not None and a not in doubted and b not in doubted):
+            continue
+        head, nxt = guess[a], guess[b]
+        if (_OPENS.search(head.strip()) and not head.strip().startswith(("//", "#", "*", "/*"))
+                and _depth(nxt) <= _depth(head) and not _BODY_FREE.match(nxt.strip())
+                and (head.strip(), nxt.strip()) not in pairs):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- the relanded reading

@@ -3,8 +3,9 @@ the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
 from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats
+from fastapply.merge.decide.settled import doubt_by_repeats, new_reading_unindented
 from fastapply.merge.instant import instant_merge
+from tests.merge.shop_file import SHOP
 
 ORIGINAL = """\
 var server = {
@@ -79,16 +80,19 @@ class Shop {
 }"""
 
 
-def test_a_renamed_header_shown_from_one_side_stays_a_doubt():
+def test_a_new_line_reading_that_leaves_an_opener_without_a_body_is_no_reading():
     """A renamed method shown from one side: read as new, `gammaLabel(x) {` sits right under the
-    old `gamma(x) {`; read as a change, it renames it. grid5's doubt-by-unindented settled this as
-    the change; on the foreign readable sets and the tuned pool (17,200 rows) it wrote 2 wrong
-    files and bought no right one, so retire6 retired it: the doubt is refused, carrying both
-    readings for the planner."""
+    old `gamma(x) {` at the same depth (refused before as a doubt); it is the change."""
     snippet = ("// ... existing code ...\n  gammaLabel(x) {\n    const label = this.formatLabel(x);\n"
                "    return label;\n  }\n// ... existing code ...")
     m = instant_merge(RENAMED, snippet, language="javascript")
-    assert not m.merged and RENAMED.replace("gamma(x) {", "gammaLabel(x) {") in m.alternatives, m.refused_reason
+    assert m.merged and m.text == RENAMED.replace("gamma(x) {", "gammaLabel(x) {"), m.refused_reason
+    lines = RENAMED.split("\n")
+    stacked = lines[:5] + ["  gamma(x) {", "  gammaLabel(x) {"] + lines[6:]
+    assert new_reading_unindented(lines, stacked, snippet.split("\n"))
+    assert not new_reading_unindented(lines, lines[:5] + ["  gammaLabel(x) {"] + lines[6:], snippet.split("\n"))
+    allman = ["    int f(int x)", "    {", "        return x;", "    }"]  # `{` under its header: a body
+    assert not new_reading_unindented(allman[:1] + allman[2:], allman, allman)
 
 
 # --------------------------------------------------------------------------- the relanded reading
