@@ -78,6 +78,7 @@ SWITCHES: list[Switch] = [
     # settled readings (decide/)
     Switch("relanded", "settle", M + "decide.settled:relanded", _ret(None), "a new definition laid over the end of the one above, inserted whole"),
     Switch("doubt-by-repeats", "settle", M + "decide.settled:doubt_by_repeats", _ret(None), "a doubt whose new-line reading repeats its neighbour, read as a change"),
+    Switch("exit-replaced", "settle", M + "decide.settled:exit_replaced", _ret(None), "a new exit laid after the kept old one, read as replacing it"),
     Switch("doubt-by-unindented", "settle", M + "decide.settled:new_reading_unindented", _ret(False), "a doubt whose new-line reading leaves an opener without an indented body, read as a change"),
     Switch("settled-by-imports", "settle", M + "decide.two_readings:_settled_by_imports", _ret(None), "the reading that deletes a block whose imports the snippet removed"),
     Switch("final-block-refusal", "exit", M + "decide.two_readings:differ_by_final_block", _ret(False), "refuse readings that differ by a short final block"),

@@ -1,11 +1,14 @@
 """Readings neither merger wrote that the snippet still settles, written only under every guard.
 
 The instant path (instant.py) reads a lazy snippet twice, jointly (lazy.py) and greedily
-(greedy.py). Two refusals of theirs have a rival reading that the rest of the snippet settles:
+(greedy.py). Three refusals of theirs have a rival reading that the rest of the snippet settles:
 
 - `relanded`: the greedy reading laid a whole new definition over the end of the one above it
   (landing.check_definition_split); the reading that inserts it whole before the next original
   line at its depth (`insert_before_next`, below) is the other one.
+- `exit_replaced`: the joint reading laid a new exit right after the original exit it kept
+  (unreachable.check_code_after_kept_exit); the reading in which the new exit replaces the old
+  one is the other one.
 - `doubt_by_repeats`: the joint reading doubted whether a shown line is new or changes a similar
   original line, and reading it as new repeats what it sits beside (`new_reading_repeats`) or
   leaves an opener without an indented body (`new_reading_unindented`); the change reading (the refusal's second
@@ -28,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from fastapply.merge.gate import guards, landing, snippet_checks
+from fastapply.merge.gate import guards, landing, snippet_checks, unreachable
 from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import added, line_opcodes, origins
@@ -93,6 +96,26 @@ def new_reading_repeats(original: Sequence[str], guess: Sequence[str], snippet: 
     changes its neighbour. Measured: 4 doubts (2 commits), the change reading right in all; other
     guards failing on the new-line reading settle nothing (its change reading wrong in 1 of 3)."""
     return bool(check_name_defined_twice(original, guess, snippet) or check_stutter(original, guess, snippet))
+
+
+_EXIT_WORD = re.compile(r"^(return|raise|throw)\b")
+
+
+def exit_replaced(orig: Text, lines: list[str], snip_lines: list[str], language: str | None, shown: int,
+                  diff_snippet: list[str] | None) -> str | None:
+    """A reading refused for a new exit right after the kept original exit with the same keyword
+    and indentation (unreachable.check_code_after_kept_exit): the reading in which the new exit
+    replaces the kept one, when the snippet never shows the kept exit and it passes every guard.
+    Not for a new line that is no exit (that may be a misplaced line)."""
+    shown_lines, complete = {line.strip() for line in snip_lines}, unreachable.is_complete_exit
+    for before, _i, first in unreachable.kept_then_added(lines, line_opcodes(orig.lines, lines)):
+        old, new = lines[before], lines[first]
+        word = _EXIT_WORD.match(old.strip())
+        if (not word or not complete(old) or not complete(new) or _depth(old) != _depth(new)
+                or not new.strip().startswith(word.group(1)) or old.strip() in shown_lines):
+            continue
+        return passes_all(orig, lines[:before] + lines[before + 1 :], snip_lines, language, shown, diff_snippet)
+    return None
 
 
 _OPENS = re.compile(r"(\{|:|^(if|else if|while|for|foreach)\b.*\))$")

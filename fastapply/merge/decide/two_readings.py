@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from fastapply.merge.align import greedy, lazy
-from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, relanded
+from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.finish import changed_regions, finish
 from fastapply.merge.result import MergeResult
@@ -144,6 +144,10 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
         return MergeResult(None, old.refused_reason, "lazy", old.rung, old.candidate, regions or old.regions)
     if (text := doubt_by_repeats(orig, joint.alternatives, joint.choice, snip_lines, language,
                                  joint_merge.shown_lines, diff_snippet)) is not None:
+        return MergeResult(text, None, "lazy", joint.rung, None)
+    if placed[0] and joint.candidate is not None and not joint.choice and (text := exit_replaced(
+            orig, split_text(joint.candidate).lines, snip_lines, language, joint_merge.shown_lines,
+            diff_snippet)) is not None:
         return MergeResult(text, None, "lazy", joint.rung, None)
     return MergeResult(None, joint.refused_reason, "lazy", joint.rung, joint.candidate, regions or joint.regions,
                        joint.alternatives, joint.choice)

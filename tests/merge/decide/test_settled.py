@@ -3,7 +3,7 @@ the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
 from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats, new_reading_unindented
+from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_unindented
 from fastapply.merge.instant import instant_merge
 from tests.merge.shop_file import SHOP
 
@@ -65,6 +65,28 @@ def test_a_guard_shown_from_one_side_stays_a_doubt():
         assert not m.merged and "\n".join(GUARD_CHANGED) in m.alternatives, m.refused_reason
 
 
+
+
+def test_a_changed_last_exit_shown_after_a_marker_replaces_the_kept_one():
+    """`// ...`, `return label + 1;`, `}`, `}`: the section is placed at the file's end, and read
+    as an insertion the old `return label;` stays in front of the new one (refused before:
+    check_code_after_kept_exit). The new exit replaces it."""
+    snippet = "// ... existing code ...\n        return label + 1;\n    }\n}"
+    m = instant_merge(SHOP, snippet, language="java")
+    assert m.merged and m.text == SHOP.replace("return label;", "return label + 1;"), m.refused_reason
+
+
+def test_a_new_line_after_a_kept_exit_that_is_no_exit_replaces_nothing():
+    orig = split_text(SHOP)
+    lines = SHOP.split("\n")
+    called = lines[:9] + ["        log(label);"] + lines[9:]  # a call after `return label;`: not a changed exit
+    snippet = ["// ... existing code ...", "        log(label);", "    }", "}"]
+    assert exit_replaced(orig, called, snippet, "java", 3, None) is None
+    changed = lines[:9] + ["        return label + 1;"] + lines[9:]
+    assert exit_replaced(orig, changed, snippet[:1] + ["        return label + 1;"] + snippet[2:], "java", 3,
+                         None) == SHOP.replace("return label;", "return label + 1;")
+    shown = ["// ... existing code ...", "        return label;", "        return label + 1;", "    }", "}"]
+    assert exit_replaced(orig, changed, shown, "java", 4, None) is None  # the snippet shows the pair
 
 
 RENAMED = """\

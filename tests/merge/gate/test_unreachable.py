@@ -106,13 +106,11 @@ def test_a_new_line_after_a_kept_exit_is_refused():
     assert unreachable.check_code_after_kept_exit(original, result, snippet, "markdown") is None
 
 
-def test_instant_merge_refuses_a_new_exit_after_the_kept_one():
-    """A changed last exit shown after a marker: read as an insertion, the old `return label;`
-    stays in front of the new one, which check_code_after_kept_exit refuses, naming the line that
-    settles it. (grid5's exit_replaced wrote the replacing reading; it reached no row of the tuned
-    pool or the foreign readable sets, ftune/ftune2, and was retired by retire6.)"""
+def test_instant_merge_replaces_a_changed_exit_after_a_marker():
+    """Refused by check_code_after_kept_exit until grid5; the reading in which the new exit
+    replaces the kept one is written now (decide.settled.exit_replaced)."""
     merged = instant_merge(SHOP, "// ... existing code ...\n        return label + 1;\n    }\n}\n", language="java")
-    assert not merged.merged and "could never run" in merged.refused_reason
+    assert merged.text == SHOP.replace("return label;", "return label + 1;"), merged.refused_reason
 
 
 RUBY_SHOP = """class Shop
