@@ -25,16 +25,15 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.deletions import deletion_edges
-from fastapply.merge.refuse.unpinned import unpinned
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
-from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_edges,
-                                            open_side, pin_option, reach, section_pins, trailing_blanks, weak_edges)
+from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_side,
+                                            pin_option, reach, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
+from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
-from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
+from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
 
@@ -300,74 +299,10 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     `candidate` and `readings` (the whole-file readings the merge refused between) are where
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
-    refusal = _with_weak(inp, _with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
-
-
-def _with_weak(inp: Input, refusal: Refusal) -> Refusal:
-    """The refusal with, after its other options, those that pin each section whose edge is only
-    generic lines (`weak_edges`) and those that remove each section's blank padding before a marker
-    where it is not the original's spacing (`trailing_blanks`, `_new_spacing`: a doubt of its own once
-    the refused section is pinned): a revision that
-    settles the refused section must not leave another one to a guess (its sentence is unchanged)."""
-    if refusal.kind == "out-of-order":
-        return refusal
-    shown = deletion_edges(inp) if refusal.kind == "no-change" else ()  # a deletion shown at a repeated edge
-    padding = tuple(o for o in (trailing_blanks(inp, n) for n in range(len(inp.sections)) if _new_spacing(inp, n))
-                    if o is not None)
-    extra = tuple(dict.fromkeys(o for o in weak_edges(inp) + shown + unpinned(inp) + padding if o not in refusal.options))
-    return refusal.with_(options=refusal.options + extra) if extra else refusal
-
-
-def _new_spacing(inp: Input, n: int) -> bool:
-    """Whether section n's blank padding before a marker is not the original's own spacing after
-    its last line (a line the original lacks, or a distinctive one the original never follows with as many
-    blank lines): such padding is a doubt (new spacing, or context for lines further down?);
-    padding that repeats the original's spacing there is context, and its removal only moves the
-    merge's reading (the retry wrote wrong files from it)."""
-    b = inp.sections[n][1]
-    pad = 0
-    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
-        pad += 1
-    last = inp.snippet[b].strip()
-    if is_generic(last):  # `/**`, `}`: an edge that pins nothing, not a spacing the intent chose
-        return False
-    for i, line in enumerate(inp.original):
-        if line.strip() == last:
-            j = i + 1
-            while j < len(inp.original) and not inp.original[j].strip():
-                j += 1
-            if j - i - 1 == pad:
-                return False
-    return True
-
-
-def _with_edges(inp: Input, refusal: Refusal) -> Refusal:
-    """The refusal with, after its own options, the markers a snippet lacks at an unmarked edge
-    that is not the file's edge (`open_edges`): such an edge claims the file's start or end, so a
-    planner who keeps the code beyond it adds the marker along with whatever else settles the refusal."""
-    lead, trail = open_edges(inp)
-    if refusal.kind == "out-of-order" or not (lead or trail) or not inp.sections:
-        return refusal
-    have = {(e.action, e.at) for o in refusal.options for e in o.edits}
-    extra = [o for o in edge_markers(inp, lead, trail) if not {(e.action, e.at) for e in o.edits} & have]
-    floating = [n for n, k, edge in ((0, inp.sections[0][0], lead), (len(inp.sections) - 1, inp.sections[-1][1], trail))
-                if edge and not _pins(inp, k)]
-    if floating:
-        # a marker lets the edge section float; with no line the file holds once, it floats to a
-        # guess: offer the markers only with the unchanged lines that pin each place it fits
-        extra = [Option(f"{o.says}, and {pin.says}", tuple(e for e in o.edits if e.at <= pin.edits[0].at) + pin.edits
-                        + tuple(e for e in o.edits if e.at > pin.edits[0].at))
-                 for o in extra[:1] for n in dict.fromkeys(floating) for pin in section_pins(inp, n)]
-    return refusal.with_(options=refusal.options + tuple(extra)) if extra else refusal
-
-
-def _pins(inp: Input, k: int) -> bool:
-    """Whether snippet line k is a line the original holds once (and not a generic one)."""
-    text = inp.snippet[k].strip()
-    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
 
 
 def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...]) -> Refusal:
@@ -379,7 +314,7 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
         if ordered is not None:
             # a section pinned by a line the intent copies or moves looks out of order too: after
             # the move, the options the sentence's own reading offers (the planner knows which holds)
-            read = _with_weak(inp, _with_edges(inp, _read(inp, sentence, candidate, readings, site, detail)))
+            read = with_weak(inp, with_edges(inp, _read(inp, sentence, candidate, readings, site, detail)))
             return ordered.with_(options=ordered.options + tuple(o for o in read.options if o not in ordered.options))
     return _read(inp, sentence, candidate, readings, site, detail)
 
