@@ -25,8 +25,9 @@ import re
 from fastapply.merge.text.names import defined_name
 from fastapply.merge.refuse.refusal import Line, Refusal
 
+_REMOVE = r"\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:s|ped|ping)?|get rid of|eliminate[sd]?)"
 _VERB = re.compile(
-    r"\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:s|ped|ping)?|get rid of|eliminate[sd]?)\b\s+"
+    _REMOVE + r"\b\s+"
     r"(?:(?:the|a|an|unused|obsolete|deprecated|redundant|unnecessary|dead|old|legacy)\s+)*"
     r"(`[^`\n]+`|\.?[A-Za-z_$][\w.$#:]*(?:\(\))?)(\s+\w+)?",
     re.I,
@@ -64,10 +65,9 @@ def removal_targets(instruction: str | None) -> list[str]:
 _IMPORT_WORDS = r"(?:imports?|requires?|use|using|uses|dependency|dependencies)"
 _IMPORT_INTENT = [
     # "drop unneccessary `binascii` import", "remove the os and sys imports", "remove `x` import"
-    re.compile(r"\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:s|ped|ping)?|get rid of|eliminate[sd]?)\s+"
-               r"((?:[`\w.$\\:/-]+(?:,\s*|\s+))+?)" + _IMPORT_WORDS + r"\b", re.I),
+    re.compile(_REMOVE + r"\s+((?:[`\w.$\\:/-]+(?:,\s*|\s+))+?)" + _IMPORT_WORDS + r"\b", re.I),
     # "remove unused `Foo`", "drop unused binascii"
-    re.compile(r"\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:s|ped|ping)?|get rid of|eliminate[sd]?)\s+"
+    re.compile(_REMOVE + r"\s+"
                r"(?:the\s+)?(?:unused|unneeded|unnecessary|unneccessary)\s+((?:`[^`\n]+`|[A-Za-z_$][\w.$\\:]*)"
                r"(?:(?:,\s*|\s+and\s+)(?:`[^`\n]+`|[A-Za-z_$][\w.$\\:]*))*)(?![\w$])"
                # not a name followed by the kind of thing it is ("unused Logger instance")
@@ -116,11 +116,10 @@ def check_import_removals(original: str, result: str, instruction: str | None) -
     targets = import_targets(instruction)
     if not targets:
         return None
-    old = [line.rstrip("\r") for line in original.split("\n")]
-    new = [line.rstrip("\r") for line in result.split("\n")]
+    old, new = _split(original), _split(result)
     for target in targets:
         lines = [i for i, line in enumerate(old) if _imports(line, target)]
-        if not lines or any(new.count(old[i]) < old.count(old[i]) for i in lines):
+        if not _all_kept(old, new, lines):
             continue
         if any(not _IMPORT_LINE.match(line) and _word(target).search(line) for line in new):
             continue  # the result still uses it: the instruction means something else ("unused Logger instance")
@@ -130,8 +129,22 @@ def check_import_removals(original: str, result: str, instruction: str | None) -
         fix = ("show it: put the import lines just above and just below it one after the other in the snippet "
                "(no marker between them), or the line as a `-` line; if it stays, leave its removal out of the "
                "instruction")
-        return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),), detail={"removes": first})
+        return _unshown(cause, fix, old, first)
     return None
+
+
+def _split(text: str) -> list[str]:
+    return [line.rstrip("\r") for line in text.split("\n")]
+
+
+def _all_kept(old: list[str], new: list[str], lines: list[int]) -> bool:
+    """Whether `lines` (original indexes) is not empty and the result keeps every one of them."""
+    return bool(lines) and all(new.count(old[i]) >= old.count(old[i]) for i in lines)
+
+
+def _unshown(cause: str, fix: str, old: list[str], first: int) -> Refusal:
+    """The unshown-deletion refusal naming original line `first` (refuse/removal.py reads `removes`)."""
+    return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),), detail={"removes": first})
 
 
 def _last(name: str) -> str:
@@ -146,12 +159,11 @@ def check_removals(original: str, result: str, instruction: str | None) -> Refus
     targets = removal_targets(instruction)
     if not targets:
         return check_import_removals(original, result, instruction)
-    old = [line.rstrip("\r") for line in original.split("\n")]
-    new = [line.rstrip("\r") for line in result.split("\n")]
+    old, new = _split(original), _split(result)
     for target in targets:
         wanted = _last(target)
         defining = [i for i, line in enumerate(old) if (d := defined_name(line)) and _last(d) == wanted]
-        if not defining or any(new.count(old[i]) < old.count(old[i]) for i in defining):
+        if not _all_kept(old, new, defining):
             continue
         first = defining[0]
         cause = (f"the instruction says to remove `{target}`, but the merged file still defines it "
@@ -159,5 +171,5 @@ def check_removals(original: str, result: str, instruction: str | None) -> Refus
         fix = ("show it: put the unchanged lines just above and just below the definition one after the other "
                "in the snippet (no marker between them), or its lines as `-` lines; if it stays, leave its "
                "removal out of the instruction")
-        return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),), detail={"removes": first})
+        return _unshown(cause, fix, old, first)
     return check_import_removals(original, result, instruction)
