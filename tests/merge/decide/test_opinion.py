@@ -107,3 +107,25 @@ def test_judge_leaves_to_intent_a_definition_the_merge_keeps():
     assert opinion.second_opinion(original, snippet, merged) is None
     # the other way round (the merge rewrote `Run`, the aligner keeps it) is no such case
     assert not opinion.drops_a_definition(merged, reading)
+
+
+def test_judge_refuses_a_joint_merge_the_aligner_reads_as_deleting_more_at_a_small_lead():
+    # two `start() / value = 1 / stop()` blocks, the second with `extra()` inside and `done()` after it;
+    # the snippet shows `start() / value = 2 / stop() / done()`. A merge that changed the first block
+    # (and inserted `done()` after it) kept `extra()`; the aligner reads the second block with `extra()`
+    # deleted, leading by less than JUDGE_MARGIN. Only the joint reading placed it: refused, both kept
+    o = lines("setup()\nstart()\nvalue = 1\nstop()\nmid()\nstart()\nvalue = 1\nextra()\nstop()\ndone()\nend()")
+    s = lines(f"{M}\nstart()\nvalue = 2\nstop()\ndone()\n{M}")
+    merged = lines("setup()\nstart()\nvalue = 2\nstop()\ndone()\nmid()\nstart()\nvalue = 1\nextra()\nstop()\ndone()\nend()")
+    alignment = align(o, s)
+    reading = opinion.reading_lines(alignment, o, s)
+    assert alignment.margin < opinion.JUDGE_MARGIN and opinion.deletes_more(o, reading, merged)
+    refused = opinion.judge(o, s, merged)
+    assert refused is not None and refused.reason.refusal.kind == "ambiguous-place"
+    assert refused.reading == reading and "deleting more of the original" in refused.reason
+    # a merge chosen between two readings still needs the clear lead
+    assert opinion.judge(o, s, merged, chosen=True) is None
+    # and a reading that deletes no more than the merge is no cause at a small lead (the merge itself
+    # also dropped `mid()` and `extra()` here)
+    dropped = [line for line in merged if line not in ("mid()", "extra()")]
+    assert not opinion.deletes_more(o, reading, dropped) and opinion.judge(o, s, dropped) is None
