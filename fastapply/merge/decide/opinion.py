@@ -117,8 +117,8 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     either leads every reading that writes another file by at least JUDGE_MARGIN (a confident, different
     reading) or, for a merge the joint reading alone placed, deletes more original lines than it
     (`deletes_more`) at any lead: the joint reading then kept lines that a reading of the whole snippet
-    as good or better deletes (seventh session: the tuned pool 19 wrong files saved for 6 right ones
-    refused, the foreign readable sets 4 for 1). Else None (and None above JUDGE_CELLS: the aligner is a
+    as good or better deletes (seventh session: the tuned pool 19 wrong files fewer for 4 right ones
+    refused, the foreign readable sets 2 wrong fewer for none). Else None (and None above JUDGE_CELLS: the aligner is a
     dynamic programme). A chosen merge is judged only with the lead and where the aligner deletes more
     original lines than it: the rules that choose prefer the reading that deletes less, the aligner
     weighs each deletion against the lines it places. The reason is an ambiguous-place refusal naming the line the two
