@@ -32,7 +32,6 @@ from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
 from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
 from fastapply.merge.align.adjacent import adjacent_head, adjacent_tail
-from fastapply.merge.align.weak_ties import TIES, weak_rivals
 from fastapply.merge.align.edge_edits import EdgeDoubt, another_definition, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
@@ -80,7 +79,6 @@ class _Cand:
     new: tuple[str, ...] = ()  # the non-blank lines it shows beyond its matched runs
     after_block: bool = False  # its `inserted` lines follow the closing line of the anchor's block
     rival: tuple[int, str] | None = None  # (original line, new line it would become): starts_alike
-    weak: int = 0  # of `context`, edge lines matched that are blank or generic (`}`, `end)`): little evidence
 
     def rank(self) -> tuple:
         return (not self.valid, self.deleted, -self.context)
@@ -140,16 +138,10 @@ def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int
     return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p]) or edited_opener(line, orig[p])]
 
 
-def _weak(lines: Sequence[str]) -> int:
-    return sum(1 for l in lines if is_generic(l))
-
-
 def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
     cands.sort(key=lambda c: (c.rank(), c.at))
     best = cands[0]
     rivals = sorted({c.at for c in cands if c.rank() == best.rank()})
-    if len(rivals) == 1 and TIES:
-        rivals = weak_rivals(best, cands)
     if len(rivals) > 1:
         raise Ambiguous(line, rivals, guess=guess_of(best), regions=[(min(rivals), max(rivals) + 1)])
     return best
@@ -207,8 +199,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     ins = tuple(sec[:s_edge])
     dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
     dup += _keyword_twins(ins, keys[max(lo, o_edge - 3) : o_edge], key)
-    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins, new=tuple(l for l in ins if l.strip()),
-                   weak=_weak(sec[s_edge:sf]))]
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge > 0:
         for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
             c = 0
@@ -217,7 +208,6 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
             if o_edge - (p + c) <= MAX_REGION:
                 cand = replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
                                      keys[max(lo, p - s_edge - 10) : p])
-                cand = replace(cand, weak=_weak(sec[s_edge:sf]) + _weak(sec[:c]))
                 cands.append(_proven(cand, orig[p + c : o_edge], sec[c:s_edge], sec[s_edge:], sec[c - 1 :: -1]))
                 if len(cands) <= 1 + RIVALS:
                     cands[-1] = _with_rival(cands[-1], orig[p + c : o_edge], sec[c:s_edge], p + c, 1)
@@ -264,8 +254,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     ins = tuple(sec[s_edge:])
     dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
     dup += _keyword_twins(ins, keys[o_edge : min(hi, o_edge + 3)], key)
-    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins, new=tuple(l for l in ins if l.strip()),
-                   weak=_weak(sec[sl + 1 : s_edge]))]
+    cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge < n:
         for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
             c = 0
@@ -275,7 +264,6 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
                 cand = replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
                                      keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
                 sibling = another_definition(sec[s_edge : n - c], orig[o_edge : p - c + 1])  # would overwrite it
-                cand = replace(cand, weak=_weak(sec[sl + 1 : s_edge]) + _weak(sec[n - c :]))
                 cands.append(_proven(replace(cand, valid=False) if sibling else cand, orig[o_edge : p - c + 1],
                                      sec[s_edge : n - c], sec[s_edge - 1 :: -1], sec[n - c :]))
                 if len(cands) <= 1 + RIVALS:
