@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge.text.lines import collapse, indentation, is_opener
-from fastapply.merge.text.markers import classify, is_elision
+from fastapply.merge.text.markers import is_elision, is_marker
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
 
@@ -150,7 +150,7 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         return None
     if not minus and not hunks:
         # Only `+` lines: diff syntax only when their text is code next to known context.
-        if not any(classify(l) for l in snippet) or len(plus) < 2:
+        if not any(is_marker(l) for l in snippet) or len(plus) < 2:
             return None
     unified = _unified_context(snippet, original)
     out: list[str] = []
@@ -163,7 +163,7 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
             continue
         elif _prefixed(line, "+"):
             out.append(line[1:])
-        elif unified and line.startswith(" ") and not classify(line):
+        elif unified and line.startswith(" ") and not is_marker(line):
             out.append(line[1:])
         else:
             out.append(line)
@@ -174,7 +174,7 @@ def _unified_context(snippet: Sequence[str], original: Sequence[str]) -> bool:
     """Unified-diff context: every context line starts with a space and more are found without
     it than with it."""
     context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
-               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
+               and not _HUNK.match(l) and not _HEADER.match(l) and not is_marker(l)]
     evidence = context_evidence(context, original)
     return bool(context) and all(l.startswith(" ") for l in context) and evidence.unified > evidence.verbatim
 
@@ -193,7 +193,7 @@ def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | Non
             continue
         if _prefixed(line, "+") or _prefixed(line, "-") or not line.strip():
             out.append(line)
-        elif _HUNK.match(line) or classify(line):
+        elif _HUNK.match(line) or is_marker(line):
             out.append("@@ @@")
         else:
             out.append(line if unified else " " + line)
