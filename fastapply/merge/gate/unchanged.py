@@ -16,6 +16,7 @@ This module knows lines and markers; it does not parse and does not know how the
 from __future__ import annotations
 
 import difflib
+from itertools import groupby
 from typing import Sequence
 
 from fastapply.merge.text.markers import is_elision
@@ -52,12 +53,8 @@ def near_twin(original: Sequence[str], snippet: Sequence[str]) -> tuple[str, str
     markers = [l for l in snippet if l.strip() and _is_marker(l, known)]
     if not body or len(body) > SHORT or not markers:
         return None
-    kinds = []  # the snippet's non-blank lines as runs: "m" marker, "s" a section
-    for line in snippet:
-        if line.strip():
-            kind = "m" if _is_marker(line, known) else "s"
-            if not kinds or kinds[-1] != kind:
-                kinds.append(kind)
+    # the snippet's non-blank lines as runs: "m" marker, "s" a section
+    kinds = [kind for kind, _ in groupby("m" if _is_marker(l, known) else "s" for l in snippet if l.strip())]
     if kinds != ["m", "s", "m"]:
         return None  # not one section between markers: an edge of the file pins it
     shown = set(body)
