@@ -109,15 +109,9 @@ def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) 
     """True when one of a replacement's new lines reads as an edited copy (edge_edits.same_edit)
     of a replaced line the original has once, and of no other non-blank original line."""
     counts = Counter(line.strip() for line in original)
-    for o in old:
-        text = o.strip()
-        if counts[text] != 1 or is_generic(text):
-            continue
-        for n in new:
-            if n.strip() and edge_edits.same_edit(n, o):
-                if sum(1 for x in original if x.strip() and edge_edits.same_edit(n, x)) == 1:
-                    return True
-    return False
+    return any(counts[o.strip()] == 1 and not is_generic(o.strip()) and n.strip() and edge_edits.same_edit(n, o)
+               and sum(1 for x in original if x.strip() and edge_edits.same_edit(n, x)) == 1
+               for o in old for n in new)
 
 
 def _edits(old: Sequence[str], new: Sequence[str]) -> bool:

@@ -67,10 +67,9 @@ def close_open_end(snippet: Sequence[str], original: Sequence[str]) -> list[str]
     block opener without its body (a block cannot end without a body); else as it is."""
     lines = list(snippet)
     last = next((line for line in reversed(lines) if line.strip()), None)
-    if last is None or not has_markers(lines, original) or not is_opener(last) or is_elision(
-            last, frozenset(l.strip() for l in original)):
-        return lines
-    if last.strip() not in {l.strip() for l in original}:
+    # an original line is never an elision (`is_elision`): it is the opener itself
+    if last is None or last.strip() not in {l.strip() for l in original} or not is_opener(last) \
+            or not has_markers(lines, original):
         return lines
     return lines + [CANONICAL_MARKER]
 

@@ -72,9 +72,7 @@ def is_generic(line: str) -> bool:
     words = re.findall(r"[A-Za-z_]\w*", text)
     if not words:
         return len(re.sub(r"\s", "", text)) <= 4 or not re.search(r"\w", text)
-    if len(words) == 1 and words[0].lower() in _GENERIC_WORDS and len(text) <= len(words[0]) + 3:
-        return True
-    return False
+    return len(words) == 1 and words[0].lower() in _GENERIC_WORDS and len(text) <= len(words[0]) + 3
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _LINE_COMMENT = re.compile(r"(^|\s)(//|#(?![\[!]))(?!.*[\"'`]).*$")
 
