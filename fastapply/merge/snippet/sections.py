@@ -49,7 +49,7 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
     open_start = False
     seen_any = False
     for line in snippet:
-        if line.strip() == CANONICAL_MARKER or is_elision(line, original_stripped):
+        if is_gap(line, original_stripped):
             if current and any(s.strip() for s in current):
                 sections.append(Section(tuple(current), open_start, True))
             current = []
@@ -60,6 +60,12 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
     if current and (any(s.strip() for s in current) or not seen_any):
         sections.append(Section(tuple(current), open_start, False))
     return sections
+
+
+def is_gap(line: str, known: frozenset[str]) -> bool:
+    """A line that cuts the snippet into sections: a marker whose text the original (`known`,
+    stripped lines) does not have (`is_elision`), or CANONICAL_MARKER, which the merge writes itself."""
+    return line.strip() == CANONICAL_MARKER or is_elision(line, known)
 
 
 def close_open_end(snippet: Sequence[str], original: Sequence[str]) -> list[str]:
