@@ -25,7 +25,7 @@ from fastapply.merge.align import edge_edits
 from fastapply.merge.snippet.sections import line_label
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import is_generic, run_starts
 
 EXCERPT_MARKER = "// ... existing code ..."
 EDGE_LINES = 3  # non-blank lines at each end of an excerpt, one of which must pin it, else `edge_holds`
@@ -61,7 +61,7 @@ def edge_holds(original: Sequence[str], result: Sequence[str], snippet: Sequence
     counts = Counter(line.strip() for line in original)
     shown = [line.strip() for line in snippet if line.strip()]
     rows = [j for j, line in enumerate(result) if line.strip()]
-    start = _find([result[j].strip() for j in rows], shown)
+    start = next(iter(run_starts([result[j].strip() for j in rows], shown)), None)
     if start is None:
         return False
     first, last = rows[start], rows[start + len(shown) - 1]
@@ -102,25 +102,16 @@ def _run_once(original: Sequence[str], run: Sequence[str]) -> bool:
     than one generic line: `    }` `}` closing the file's only class pins the file's end."""
     texts = [l.strip() for l in original if l.strip()]
     want = [l.strip() for l in run if l.strip()]
-    if not want or (len(want) == 1 and is_generic(want[0])):
-        return False
-    n = len(want)
-    return sum(1 for i in range(len(texts) - n + 1) if texts[i : i + n] == want) == 1
+    return bool(want) and not (len(want) == 1 and is_generic(want[0])) and len(run_starts(texts, want)) == 1
 
 
 def edited_pin(original: Sequence[str], old: Sequence[str], new: Sequence[str]) -> bool:
     """True when one of a replacement's new lines reads as an edited copy (edge_edits.same_edit)
     of a replaced line the original has once, and of no other non-blank original line."""
     counts = Counter(line.strip() for line in original)
-    for o in old:
-        text = o.strip()
-        if counts[text] != 1 or is_generic(text):
-            continue
-        for n in new:
-            if n.strip() and edge_edits.same_edit(n, o):
-                if sum(1 for x in original if x.strip() and edge_edits.same_edit(n, x)) == 1:
-                    return True
-    return False
+    return any(counts[o.strip()] == 1 and not is_generic(o.strip()) and n.strip() and edge_edits.same_edit(n, o)
+               and sum(1 for x in original if x.strip() and edge_edits.same_edit(n, x)) == 1
+               for o in old for n in new)
 
 
 def _edits(old: Sequence[str], new: Sequence[str]) -> bool:
@@ -143,14 +134,6 @@ def dropped_lines(original: Sequence[str], result: Sequence[str]) -> int:
         elif tag == "replace":
             dropped += max(0, old - sum(1 for l in result[j1:j2] if l.strip()))
     return dropped
-
-
-def _find(texts: list[str], shown: list[str]) -> int | None:
-    n = len(shown)
-    for i in range(len(texts) - n + 1):
-        if texts[i] == shown[0] and texts[i : i + n] == shown:
-            return i
-    return None
 
 
 def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool, read: Callable, result_type):

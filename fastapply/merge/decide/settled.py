@@ -36,7 +36,7 @@ from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
-from fastapply.merge.text.lines import bracket_balance, indent_width as _depth
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, run_starts
 from fastapply.merge.text.names import keyword_name
 
 
@@ -148,10 +148,7 @@ def new_reading_unindented(original: Sequence[str], guess: Sequence[str], snippe
 
 def _shown_whole(block: Sequence[str], snippet: Sequence[str]) -> bool:
     """The block's non-blank lines occur in the snippet in a row (blank lines between them aside)."""
-    want = [l.strip() for l in block if l.strip()]
-    shown = [l.strip() for l in snippet if l.strip()]
-    n = len(want)
-    return any(shown[k : k + n] == want for k in range(len(shown) - n + 1))
+    return bool(run_starts([l.strip() for l in snippet if l.strip()], [l.strip() for l in block if l.strip()]))
 
 
 def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> list[str] | None:

@@ -26,7 +26,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive, indent_len, indentation
+from fastapply.merge.text.lines import distinctive, indent_len, indentation, run_starts
 from fastapply.merge.text.markers import is_marker
 
 _OPEN, _CLOSE = "([{", ")]}"
@@ -52,18 +52,12 @@ def closed_block(lines: Sequence[str]) -> bool:
     return depth == 0
 
 
-def _contiguous_in(run: list[str], shown: list[str]) -> bool:
-    n = len(run)
-    return any(shown[k:k + n] == run for k in range(len(shown) - n + 1))
-
-
 def _new_block(run: Sequence[str], known: Counter, shown: list[str], copied: dict[str, int]) -> bool:
     """One inserted run passes the tests of the module docstring (its head may also be a line the
     original repeats: an idiom such as `assert.response(app,` names no existing block)."""
     body = [l.strip() for l in run if l.strip()]
-    if not body or known.get(body[0], 0) == 1 or not distinctive(body[0]) or not closed_block(run):
-        return False
-    if not _contiguous_in(body, shown):
+    if (not body or known.get(body[0], 0) == 1 or not distinctive(body[0]) or not closed_block(run)
+            or not run_starts(shown, body)):
         return False
     new = sum(1 for l in body if l not in known and distinctive(l))
     copies = sum(1 for l in body if l in copied)

@@ -68,9 +68,8 @@ def check_dangling_decorator(
         if tag not in ("insert", "replace"):
             continue
         for k in range(j1, j2):
-            if not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip():
-                continue
-            if _decorator_then_blank(original, result[k]):
+            if (not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip()
+                    or _decorator_then_blank(original, result[k])):
                 continue
             return (
                 f"the new decorator `{result[k].strip()}` (line {k + 1}) is followed by a blank line, "
@@ -104,12 +103,9 @@ def check_comment_reopened(
     if language and language.lower() in PROSE | _NO_BLOCK_COMMENTS:
         return None
     extra = reopened_comments(result) - reopened_comments(original)
-    if extra > 0:
-        return (
-            f"the result opens a block comment inside an open one {extra} more time(s) than the original "
+    return (f"the result opens a block comment inside an open one {extra} more time(s) than the original "
             "(a new comment laid inside the one it replaces); include the comment's end in the snippet"
-        )
-    return None
+            ) if extra > 0 else None
 
 
 # --------------------------------------------------------------------------- closers

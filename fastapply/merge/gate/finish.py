@@ -46,8 +46,5 @@ def finish(
 def changed_regions(original: list[str], candidate: list[str]) -> tuple[tuple[int, int], ...]:
     """The original line ranges [start, end) a refused candidate changes: where a guard found
     fault, so the model path rewrites there (an insertion is the one line it follows)."""
-    out = []
-    for tag, i1, i2, _, _ in line_opcodes(original, candidate):
-        if tag != "equal":
-            out.append((max(0, i1 - 1), i2) if i1 == i2 else (i1, i2))
-    return tuple(out)
+    return tuple((max(0, i1 - 1), i2) if i1 == i2 else (i1, i2)
+                 for tag, i1, i2, _, _ in line_opcodes(original, candidate) if tag != "equal")

@@ -42,8 +42,6 @@ from fastapply.merge.text.lines import bracket_balance
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
-
-
 DELETION_RATIO = 1.5
 
 
@@ -150,15 +148,11 @@ def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Seque
         return None
     if tail and bracket_balance(original[op[1]:op[2]]) == 0:
         return None  # a whole trailing block goes (a last function): a commit's usual deletion
-    if tail:
-        return reason("would-delete-edge",
-                      f"the result would drop the file's last {len(lost)} line(s) (`{lost[0][:60]}`) below the "
-                      "snippet's last line", "end the snippet with a marker (`... existing code ...`) to keep them, "
-                      "or show them as `-` lines to delete them", dropped=(op[1], op[2]))
+    end, side, verb = ("last", "below", "end") if tail else ("first", "above", "start")
     return reason("would-delete-edge",
-                  f"the result would drop the file's first {len(lost)} line(s) (`{lost[0][:60]}`) above the snippet's "
-                  "first line", "start the snippet with a marker (`... existing code ...`) to keep them, or show them "
-                  "as `-` lines to delete them", dropped=(op[1], op[2]))
+                  f"the result would drop the file's {end} {len(lost)} line(s) (`{lost[0][:60]}`) {side} the "
+                  f"snippet's {end} line", f"{verb} the snippet with a marker (`... existing code ...`) to keep them, "
+                  "or show them as `-` lines to delete them", dropped=(op[1], op[2]))
 
 
 def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | None:

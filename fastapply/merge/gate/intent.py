@@ -123,13 +123,8 @@ def check_import_removals(original: str, result: str, instruction: str | None) -
             continue
         if any(not _IMPORT_LINE.match(line) and _word(target).search(line) for line in new):
             continue  # the result still uses it: the instruction means something else ("unused Logger instance")
-        first = lines[0]
-        cause = (f"the instruction says to remove the import of `{target}`, but the merged file still imports it "
-                 f"(original line {first + 1} `{old[first].strip()}`): the snippet does not show that deletion")
-        fix = ("show it: put the import lines just above and just below it one after the other in the snippet "
-               "(no marker between them), or the line as a `-` line; if it stays, leave its removal out of the "
-               "instruction")
-        return _unshown(cause, fix, old, first)
+        return _unshown(f"the import of `{target}`", "imports", "the import lines just above and just below it",
+                        "the line as a `-` line", old, lines[0])
     return None
 
 
@@ -142,8 +137,13 @@ def _all_kept(old: list[str], new: list[str], lines: list[int]) -> bool:
     return bool(lines) and all(new.count(old[i]) >= old.count(old[i]) for i in lines)
 
 
-def _unshown(cause: str, fix: str, old: list[str], first: int) -> Refusal:
-    """The unshown-deletion refusal naming original line `first` (refuse/removal.py reads `removes`)."""
+def _unshown(what: str, keeps: str, neighbours: str, as_minus: str, old: list[str], first: int) -> Refusal:
+    """The unshown-deletion refusal: the result still `keeps` (imports, defines) `what`, whose
+    original line `first` the snippet should show gone (refuse/removal.py reads `removes`)."""
+    cause = (f"the instruction says to remove {what}, but the merged file still {keeps} it "
+             f"(original line {first + 1} `{old[first].strip()}`): the snippet does not show that deletion")
+    fix = (f"show it: put {neighbours} one after the other in the snippet (no marker between them), "
+           f"or {as_minus}; if it stays, leave its removal out of the instruction")
     return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),), detail={"removes": first})
 
 
@@ -165,11 +165,6 @@ def check_removals(original: str, result: str, instruction: str | None) -> Refus
         defining = [i for i, line in enumerate(old) if (d := defined_name(line)) and _last(d) == wanted]
         if not _all_kept(old, new, defining):
             continue
-        first = defining[0]
-        cause = (f"the instruction says to remove `{target}`, but the merged file still defines it "
-                 f"(original line {first + 1} `{old[first].strip()}`): the snippet does not show that deletion")
-        fix = ("show it: put the unchanged lines just above and just below the definition one after the other "
-               "in the snippet (no marker between them), or its lines as `-` lines; if it stays, leave its "
-               "removal out of the instruction")
-        return _unshown(cause, fix, old, first)
+        return _unshown(f"`{target}`", "defines", "the unchanged lines just above and just below the definition",
+                        "its lines as `-` lines", old, defining[0])
     return check_import_removals(original, result, instruction)

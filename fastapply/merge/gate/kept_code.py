@@ -61,21 +61,17 @@ def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: S
     shown = {l.strip() for l in snippet} | {l[1:].strip() for l in snippet if l[:1] in "+-"}
     where_o, where_r = unique_places(original), unique_places(result)
     lines = [l for l in snippet if l.strip()]
-    for k, line in enumerate(lines):
-        if not is_elision(line, known):
+    for near, line in zip(lines, lines[1:]):
+        text = near.strip()
+        if not is_elision(line, known) or text not in where_o or text not in where_r or is_elision(near, known):
             continue
-        for near, step in ((lines[k - 1] if k else None, +1),):
-            text = near.strip() if near is not None else None
-            if text is None or text not in where_o or text not in where_r or is_elision(near, known):
-                continue
-            o, r = where_o[text], where_r[text]
-            beyond_o = non_blank(original, o, step)
-            if beyond_o is None or original[beyond_o].strip() in shown:
-                continue
-            beyond_r = non_blank(result, r, step)
-            if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
-                return (f"the snippet keeps the code after `{text[:50]}` with a marker, but "
-                        f"the answer drops `{original[beyond_o].strip()[:50]}` there")
+        beyond_o = non_blank(original, where_o[text], +1)
+        if beyond_o is None or original[beyond_o].strip() in shown:
+            continue
+        beyond_r = non_blank(result, where_r[text], +1)
+        if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
+            return (f"the snippet keeps the code after `{text[:50]}` with a marker, but "
+                    f"the answer drops `{original[beyond_o].strip()[:50]}` there")
     return None
 
 

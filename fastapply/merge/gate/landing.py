@@ -48,9 +48,7 @@ def _signature(lines: Sequence[str], k: int, text: str) -> bool:
     m = _SIGNATURE.match(text)
     if m is None or _STATEMENT.match(text) or (not indent_len(lines[k]) and not m.group("typed")):
         return False
-    if text.endswith("{"):
-        return True
-    return brace_follows(lines, k, same_depth=False)
+    return text.endswith("{") or brace_follows(lines, k, same_depth=False)
 
 
 def definition_headers(lines: Sequence[str]) -> list[str]:
@@ -103,12 +101,7 @@ _DEFINED_NAME = re.compile(
 def defined_names(lines: Sequence[str]) -> Counter:
     """Function names defined in `lines` (`def f(`, `function f(`, `fn f<T>(`, `func (r *T) f(`),
     counted."""
-    names: Counter = Counter()
-    for line in lines:
-        m = _DEFINED_NAME.match(line.strip())
-        if m:
-            names[m.group(1)] += 1
-    return names
+    return Counter(m.group(1) for line in lines if (m := _DEFINED_NAME.match(line.strip())))
 
 
 def check_dropped_definition(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -147,12 +140,8 @@ def _pinned_above(result: Sequence[str], j: int, snippet: Sequence[str]) -> bool
     if above is None or not distinctive(above):
         return False  # a `}` or `pass` shown above pins nothing
     header = result[j].strip()
-    for k, line in enumerate(snippet):
-        if line.strip() == header:
-            shown = next((l.strip() for l in reversed(snippet[:k]) if l.strip()), None)
-            if shown is not None and shown == above:
-                return True
-    return False
+    return any(line.strip() == header and next((l.strip() for l in reversed(snippet[:k]) if l.strip()), None) == above
+               for k, line in enumerate(snippet))
 
 
 def definition_split(original: Sequence[str], result: Sequence[str],

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, is_generic
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, is_generic, run_starts
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.names import defined_name
 
@@ -64,11 +64,9 @@ def deletion_in_shown_block(original: Sequence[str], result: Sequence[str], snip
             if line.strip():
                 run.append(line.strip())
             continue
-        for i in range(len(run) - len(block) + 1):
-            lo = first - i
-            if run[i : i + len(block)] == block and lo >= 0 and texts[lo : lo + len(run)] == run \
-                    and any(l in once for l in run):
-                return True
+        if any(first >= i and texts[first - i : first - i + len(run)] == run for i in run_starts(run, block)) \
+                and any(l in once for l in run):
+            return True
         run = []
     return False
 

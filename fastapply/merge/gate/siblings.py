@@ -99,15 +99,9 @@ def _opens(lines: Sequence[str], k: int) -> bool:
     its line without an opener (`class Shop`), or a
     distinctive line followed by a lone `{` at its indentation (Allman style, `public int F(int
     x)` / `{`: C#, PHP methods)."""
-    line = lines[k]
-    if is_opener(line):
-        return True
-    text = line.strip()
-    if not distinctive(text) or text.endswith((";", ",")):
-        return False
-    if _KEYWORD_OPENER.match(text):
-        return True
-    return brace_follows(lines, k)
+    text = lines[k].strip()
+    return is_opener(lines[k]) or (distinctive(text) and not text.endswith((";", ",")) and (
+        bool(_KEYWORD_OPENER.match(text)) or brace_follows(lines, k)))
 
 
 def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Counter,
@@ -160,9 +154,8 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         if at is None or to is None or not (_opens(original, at) and _opens(result, to)):
             continue
         old, new = original[at], result[to]
-        if _indent(old) != _indent(new) or old.strip() in shown or new.strip() in known or not renamed(old, new):
-            continue
-        if shown.count(new.strip()) != 1:
+        if (_indent(old) != _indent(new) or old.strip() in shown or new.strip() in known or not renamed(old, new)
+                or shown.count(new.strip()) != 1):
             continue
         k = shown.index(new.strip())
         end = block_end(original, at)

@@ -46,12 +46,8 @@ def check_diff_prefix_leak(original: Sequence[str], result: Sequence[str]) -> st
     used = {p for p in map(_column0_prefix, original) if p}
     before = set(original)
     leaked = [l for l in result if l not in before and (p := _column0_prefix(l)) and p not in used]
-    if leaked:
-        return (
-            f"{len(leaked)} line(s) would start with a diff prefix, such as `{leaked[0].strip()[:60]}`; "
-            "write the snippet as plain code (or as a complete unified diff)"
-        )
-    return None
+    return (f"{len(leaked)} line(s) would start with a diff prefix, such as `{leaked[0].strip()[:60]}`; "
+            "write the snippet as plain code (or as a complete unified diff)") if leaked else None
 
 
 def expected_sections(snippet: Sequence[str], original: Sequence[str]) -> list[list[str]]:
@@ -141,12 +137,9 @@ def _marked_edge(original: Sequence[str], snippet: Sequence[str], i1: int, i2: i
     """"start" or "end" when original[i1:i2] runs to that edge of the file (blank lines aside)
     and the snippet opens (or closes) with a marker there: the marker says the code stays."""
     shown = [l for l in snippet if l.strip()]
-    if not shown:
-        return None
-    if not any(l.strip() for l in original[:i1]) and (is_marker(shown[0]) or marker_like(shown[0].strip())):
-        return "start"
-    if not any(l.strip() for l in original[i2:]) and (is_marker(shown[-1]) or marker_like(shown[-1].strip())):
-        return "end"
+    for edge, outside, line in (("start", original[:i1], shown[:1]), ("end", original[i2:], shown[-1:])):
+        if line and not any(l.strip() for l in outside) and (is_marker(line[0]) or marker_like(line[0].strip())):
+            return edge
     return None
 
 
@@ -195,11 +188,9 @@ def check_unshown_deletions(
                 f"the result drops {len(lost)} line(s) at the {edge} of the file (`{lost[0].strip()[:60]}`), "
                 f"where the snippet's marker says the existing code is kept"
             )
-        if tag == "delete" and len(lost) <= SHOWN_GAP and _deletion_shown_by_neighbours(original, snippet, i1, i2):
-            continue
-        if tag == "delete" and len(lost) <= SHOWN_GAP and shown_whole.deletion_in_shown_block(
-                original, result, snippet, j1):
-            continue  # a few lines inside a bracketed block the snippet shows whole
+        if tag == "delete" and len(lost) <= SHOWN_GAP and (_deletion_shown_by_neighbours(original, snippet, i1, i2)
+                                                           or shown_whole.deletion_in_shown_block(original, result, snippet, j1)):
+            continue  # its neighbours shown one after the other, or a few lines in a block the snippet shows whole
         if any(a <= i1 and i2 <= b for a, b in rewritten) or shown_whole.inside_rewritten_definition(
                 original, snippet, i1, i2):
             continue  # the snippet shows the whole new definition these lines were part of
@@ -243,14 +234,8 @@ def _deletion_shown_by_neighbours(original: Sequence[str], snippet: Sequence[str
     other (blank lines aside) and the original never has them adjacent: that gap closed."""
     above = next((original[k].strip() for k in range(i1 - 1, -1, -1) if original[k].strip()), None)
     below = next((original[k].strip() for k in range(i2, len(original)) if original[k].strip()), None)
-    if above is None or below is None:
-        return False
-
-    def pairs(lines: Sequence[str]) -> set[tuple[str, str]]:
-        shown = [l.strip() for l in lines if l.strip()]
-        return set(zip(shown, shown[1:]))
-
-    return (above, below) in pairs(snippet) and (above, below) not in pairs(original)
+    pairs = [set(zip(shown, shown[1:])) for shown in ([l.strip() for l in t if l.strip()] for t in (snippet, original))]
+    return above is not None and below is not None and (above, below) in pairs[0] - pairs[1]
 
 
 def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -285,12 +270,10 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         # one or two new lines repeating an idiom the file already repeats (`if err != nil {`) or a
         # boilerplate comment line (a doc example's `/// # use clap::App;`)
         return None
-    if copied:
-        if copies_in_new_blocks(original, result, snippet):
-            return None  # new code shaped like old: each copy sits in a new block shown whole
-        if copies_replace_changed_lines(original, result, snippet):
-            return None  # a changed line that equals a line the file has elsewhere, at the place shown
-    if len(copied) >= COPIED_LINES:
+    # exempt: new code shaped like old (each copy sits in a new block shown whole), or a changed
+    # line that equals a line the file has elsewhere, at the place shown
+    if len(copied) >= COPIED_LINES and not (copies_in_new_blocks(original, result, snippet)
+                                            or copies_replace_changed_lines(original, result, snippet)):
         line, n = copied[0]
         return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
                 f"it ({len(copied)} such lines: a block kept twice?)")

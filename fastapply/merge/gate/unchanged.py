@@ -16,17 +16,13 @@ This module knows lines and markers; it does not parse and does not know how the
 from __future__ import annotations
 
 import difflib
+from itertools import groupby
 from typing import Sequence
 
-from fastapply.merge.text.markers import is_elision
-from fastapply.merge.snippet.sections import CANONICAL_MARKER
+from fastapply.merge.snippet.sections import is_gap
 
 SHORT = 3  # a section with at most this many non-blank lines could sit anywhere
 TWIN = 0.8  # lines this alike (and not equal) may be one line before and after an edit
-
-
-def _is_marker(line: str, known: frozenset[str]) -> bool:
-    return line.strip() == CANONICAL_MARKER or is_elision(line, known)
 
 
 def tail_it_would_delete(original: Sequence[str], snippet: Sequence[str]) -> str | None:
@@ -34,7 +30,7 @@ def tail_it_would_delete(original: Sequence[str], snippet: Sequence[str]) -> str
     exactly once and the original has non-blank lines after it; else None."""
     known = frozenset(l.strip() for l in original)
     shown = [l for l in snippet if l.strip()]
-    if not shown or _is_marker(shown[-1], known) or not any(_is_marker(l, known) for l in shown):
+    if not shown or is_gap(shown[-1], known) or not any(is_gap(l, known) for l in shown):
         return None
     last = shown[-1].strip()
     at = [i for i, l in enumerate(original) if l.strip() == last]
@@ -48,16 +44,12 @@ def near_twin(original: Sequence[str], snippet: Sequence[str]) -> tuple[str, str
     side and a
     line it shows has a near twin in the original that the snippet does not show; else None."""
     known = frozenset(l.strip() for l in original)
-    body = [l.strip() for l in snippet if l.strip() and not _is_marker(l, known)]
-    markers = [l for l in snippet if l.strip() and _is_marker(l, known)]
+    body = [l.strip() for l in snippet if l.strip() and not is_gap(l, known)]
+    markers = [l for l in snippet if l.strip() and is_gap(l, known)]
     if not body or len(body) > SHORT or not markers:
         return None
-    kinds = []  # the snippet's non-blank lines as runs: "m" marker, "s" a section
-    for line in snippet:
-        if line.strip():
-            kind = "m" if _is_marker(line, known) else "s"
-            if not kinds or kinds[-1] != kind:
-                kinds.append(kind)
+    # the snippet's non-blank lines as runs: "m" marker, "s" a section
+    kinds = [kind for kind, _ in groupby("m" if is_gap(l, known) else "s" for l in snippet if l.strip())]
     if kinds != ["m", "s", "m"]:
         return None  # not one section between markers: an edge of the file pins it
     shown = set(body)

@@ -60,10 +60,7 @@ def is_complete_exit(line: str) -> bool:
 
 def _next_code(lines: Sequence[str], start: int) -> int | None:
     """Index of the first non-blank line at or after `start`, or None."""
-    for k in range(start, len(lines)):
-        if lines[k].strip():
-            return k
-    return None
+    return next((k for k in range(start, len(lines)) if lines[k].strip()), None)
 
 
 def followed_by(exit_line: str, follower: str, *texts: Sequence[str]) -> bool:

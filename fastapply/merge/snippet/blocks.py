@@ -21,7 +21,7 @@ from __future__ import annotations
 import difflib
 import re
 from fastapply.merge.result import Merged
-from fastapply.merge.text.lines import blank_ends, collapse, indentation
+from fastapply.merge.text.lines import blank_ends, collapse, indentation, run_starts
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -166,14 +166,7 @@ def _hunk_hints(header: re.Match) -> tuple[int | None, int | None]:
 def match_exact(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
     """Every place where `search` occurs line for line."""
     n = len(search)
-    if n == 0:
-        return []
-    first = search[0]
-    return [
-        Match(i, i + n, "exact")
-        for i in range(lo, len(text) - n + 1)
-        if text[i] == first and list(text[i : i + n]) == list(search)
-    ]
+    return [Match(lo + i, lo + i + n, "exact") for i in run_starts(list(text[lo:]), list(search))] if n else []
 
 
 def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:
@@ -182,13 +175,9 @@ def match_whitespace(text: Sequence[str], search: Sequence[str], lo: int = 0) ->
     core = [collapse(line) for line in search[a:b]]
     if not core:
         return []
-    norm = [collapse(line) for line in text]
-    n = len(core)
-    out = []
-    for i in range(lo, len(text) - n + 1):
-        if norm[i] == core[0] and norm[i : i + n] == core:
-            out.append(Match(i, i + n, "whitespace", _indent_shift(search[a:b], text[i : i + n])))
-    return out
+    norm, n = [collapse(line) for line in text[lo:]], len(core)
+    return [Match(lo + i, lo + i + n, "whitespace", _indent_shift(search[a:b], text[lo + i : lo + i + n]))
+            for i in run_starts(norm, core)]
 
 
 def match_fuzzy(text: Sequence[str], search: Sequence[str], lo: int = 0) -> list[Match]:

@@ -39,10 +39,7 @@ def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence
 def _from_header(lines: list[str], name: str) -> list[str]:
     """`lines` from the first one naming the definition (its header): a decorator, annotation
     or comment above it, which the snippet may add, is not part of what it cuts short."""
-    for i, line in enumerate(lines):
-        if name in line:
-            return lines[i:]
-    return lines
+    return next((lines[i:] for i, line in enumerate(lines) if name in line), lines)
 
 
 def _only(defs: Sequence, key: tuple[str, ...]):

@@ -185,15 +185,7 @@ def with_comments(lines: Sequence[str], start: int, floor: int) -> int:
 
 
 def _reindent(lines: Sequence[str], have: str, want: str) -> list[str]:
-    if have == want:
-        return list(lines)
-    out = []
-    for line in lines:
-        if line.strip() and line.startswith(have):
-            out.append(want + line[len(have):])
-        else:
-            out.append(line)
-    return out
+    return [want + line[len(have):] if line.strip() and line.startswith(have) else line for line in lines]
 
 
 def merge_definitions(original: Sequence[str], snippet: Sequence[str], language: str | None) -> Merged:
@@ -252,9 +244,7 @@ def _shift_def(d: Definition, by: int) -> Definition:
 
 def _outside_code(snip_lines, snip_defs, original) -> str | None:
     """Lines outside every definition must be blank, comments, or lines the original has."""
-    covered = set()
-    for d in snip_defs:
-        covered.update(range(d.start, d.end))
+    covered = {k for d in snip_defs for k in range(d.start, d.end)}
     known = {line.strip() for line in original}
     for i, line in enumerate(snip_lines):
         s = line.strip()
@@ -299,12 +289,9 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
             if reason:
                 return reason
             continue
-        s_start = sd.start
-        o_start = od.start
-        s_comments = with_comments(snip, sd.start, 0)
-        if s_comments < sd.start:
-            s_start = s_comments
-            o_start = with_comments(orig, od.start, 0)
+        s_start, o_start = sd.start, od.start
+        if (s_comments := with_comments(snip, sd.start, 0)) < sd.start:
+            s_start, o_start = s_comments, with_comments(orig, od.start, 0)
         new = _reindent(snip[s_start : sd.end], indentation(snip[sd.start]), indentation(orig[od.start]))
         edits.append(_Edit(o_start, od.end, tuple(new)))
     for i, sd in enumerate(snip_defs):

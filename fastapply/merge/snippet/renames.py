@@ -24,9 +24,8 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, indent_width as _width, indentation, is_opener
-from fastapply.merge.text.markers import is_elision
 from fastapply.merge.result import Merged
-from fastapply.merge.snippet.sections import CANONICAL_MARKER
+from fastapply.merge.snippet.sections import CANONICAL_MARKER, is_gap
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -51,7 +50,7 @@ def elided_heads(original: Sequence[str], snippet: Sequence[str]) -> list[int]:
     name something (lines.identity), and whose next non-blank line is a marker."""
     known = frozenset(l.strip() for l in original)
     shown = Counter(l.strip() for l in snippet)
-    marker = [l.strip() == CANONICAL_MARKER or is_elision(l, known) for l in snippet]
+    marker = [is_gap(l, known) for l in snippet]
     code = [k for k, l in enumerate(snippet) if l.strip()]
     return [a for a, b in zip(code, code[1:])
             if marker[b] and not marker[a] and is_opener(snippet[a]) and snippet[a].strip() not in known
@@ -193,7 +192,7 @@ def check_bodies_kept(original: Sequence[str], result: Sequence[str], snippet: S
     for r in renames:
         body = _body(original, r.line)
         after = [l for l in snippet[r.at + 1 :] if l.strip()]
-        resume = next((l for l in after if not (l.strip() == CANONICAL_MARKER or is_elision(l, known))), None)
+        resume = next((l for l in after if not is_gap(l, known)), None)
         kept = next((body[:q] for q, l in enumerate(body) if resume is not None and l.strip() == resume.strip()), None)
         if kept is None:
             # A line the body does not have: beyond the block (the marker kept all of it), or a

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge.text.lines import collapse, indentation, is_opener
-from fastapply.merge.text.markers import classify, is_elision
+from fastapply.merge.text.markers import is_elision, is_marker
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
 
@@ -49,7 +49,7 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
     open_start = False
     seen_any = False
     for line in snippet:
-        if line.strip() == CANONICAL_MARKER or is_elision(line, original_stripped):
+        if is_gap(line, original_stripped):
             if current and any(s.strip() for s in current):
                 sections.append(Section(tuple(current), open_start, True))
             current = []
@@ -62,15 +62,20 @@ def split_sections(snippet: Sequence[str], original: Sequence[str]) -> list[Sect
     return sections
 
 
+def is_gap(line: str, known: frozenset[str]) -> bool:
+    """A line that cuts the snippet into sections: a marker whose text the original (`known`,
+    stripped lines) does not have (`is_elision`), or CANONICAL_MARKER, which the merge writes itself."""
+    return line.strip() == CANONICAL_MARKER or is_elision(line, known)
+
+
 def close_open_end(snippet: Sequence[str], original: Sequence[str]) -> list[str]:
     """The snippet with the end marker it implies when, having markers, it ends on an original
     block opener without its body (a block cannot end without a body); else as it is."""
     lines = list(snippet)
     last = next((line for line in reversed(lines) if line.strip()), None)
-    if last is None or not has_markers(lines, original) or not is_opener(last) or is_elision(
-            last, frozenset(l.strip() for l in original)):
-        return lines
-    if last.strip() not in {l.strip() for l in original}:
+    # an original line is never an elision (`is_elision`): it is the opener itself
+    if last is None or last.strip() not in {l.strip() for l in original} or not is_opener(last) \
+            or not has_markers(lines, original):
         return lines
     return lines + [CANONICAL_MARKER]
 
@@ -150,7 +155,7 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         return None
     if not minus and not hunks:
         # Only `+` lines: diff syntax only when their text is code next to known context.
-        if not any(classify(l) for l in snippet) or len(plus) < 2:
+        if not any(is_marker(l) for l in snippet) or len(plus) < 2:
             return None
     unified = _unified_context(snippet, original)
     out: list[str] = []
@@ -163,7 +168,7 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
             continue
         elif _prefixed(line, "+"):
             out.append(line[1:])
-        elif unified and line.startswith(" ") and not classify(line):
+        elif unified and line.startswith(" ") and not is_marker(line):
             out.append(line[1:])
         else:
             out.append(line)
@@ -174,7 +179,7 @@ def _unified_context(snippet: Sequence[str], original: Sequence[str]) -> bool:
     """Unified-diff context: every context line starts with a space and more are found without
     it than with it."""
     context = [l for l in snippet if l.strip() and not _prefixed(l, "+") and not _prefixed(l, "-")
-               and not _HUNK.match(l) and not _HEADER.match(l) and not classify(l)]
+               and not _HUNK.match(l) and not _HEADER.match(l) and not is_marker(l)]
     evidence = context_evidence(context, original)
     return bool(context) and all(l.startswith(" ") for l in context) and evidence.unified > evidence.verbatim
 
@@ -193,7 +198,7 @@ def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | Non
             continue
         if _prefixed(line, "+") or _prefixed(line, "-") or not line.strip():
             out.append(line)
-        elif _HUNK.match(line) or classify(line):
+        elif _HUNK.match(line) or is_marker(line):
             out.append("@@ @@")
         else:
             out.append(line if unified else " " + line)

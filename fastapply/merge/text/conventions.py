@@ -74,8 +74,7 @@ def _join_mixed(lines: list[str], like: Text) -> str:
     ends = [like.newline] * len(lines)
     for tag, i1, i2, j1, _ in line_opcodes(like.lines, lines):
         if tag == "equal":
-            for k in range(i2 - i1):
-                ends[j1 + k] = like.endings[i1 + k] or like.newline
+            ends[j1 : j1 + i2 - i1] = [end or like.newline for end in like.endings[i1:i2]]
     ends[-1] = (ends[-1] or like.newline) if like.final_newline else ""
     return "".join(line + end for line, end in zip(lines, ends))
 
@@ -93,10 +92,7 @@ def unfence(lines: list[str]) -> list[str]:
 
 
 def _indent_unit(lines: list[str]) -> int:
-    widths = [len(l) - len(l.lstrip(" ")) for l in lines if l.startswith(" ") and l.strip()]
-    unit = 0
-    for w in widths:
-        unit = math.gcd(unit, w)
+    unit = math.gcd(*(len(l) - len(l.lstrip(" ")) for l in lines if l.startswith(" ") and l.strip()))
     return unit if 2 <= unit <= 8 else 4
 
 
@@ -130,9 +126,7 @@ def convert_indent(snippet: list[str], original: list[str]) -> tuple[list[str], 
     converted = [convert(l) if l.strip() else l for l in snippet]
     before = sum(1 for l in indented if l in known)
     after = sum(1 for l in converted if l.strip() and l[:1] in " \t" and l in known)
-    if after > before:
-        return converted, True
-    return snippet, False
+    return (converted, True) if after > before else (snippet, False)
 
 
 def is_whole_file(original: list[str], snippet: list[str]) -> bool:

@@ -2,7 +2,7 @@
 
 Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`), lines that pin nothing
 (`is_generic`; `nearest_distinctive`: the nearest line that is not) or say where they are (`distinctive`: at least 8 letters or digits), bracket
-balance outside strings and line comments (roughly: a tie-breaker, not a parser) and where blocks
+balance outside strings and line comments, where a run of lines occurs (`run_starts`) (roughly: a tie-breaker, not a parser) and where blocks
 end (`block_close`, `block_end`, `brace_follows`), and what a block opener names (`is_opener`,
 `identity`; `SAME_NAME`: how alike two names must be to be one block renamed).
 
@@ -50,6 +50,12 @@ def blank_ends(lines: Sequence[str]) -> tuple[int, int]:
         b -= 1
     return a, b
 
+
+def run_starts(lines: list[str], run: list[str]) -> list[int]:
+    """Every index at which `run` occurs in `lines` line for line (an empty run: every index)."""
+    n = len(run)
+    return [i for i in range(len(lines) - n + 1) if (not n or lines[i] == run[0]) and lines[i : i + n] == run]
+
 _GENERIC_WORDS = frozenset(
     "end else elif fi done esac pass return break continue default try finally do then begin "
     "endif endfor endwhile endfunction".split()
@@ -66,9 +72,7 @@ def is_generic(line: str) -> bool:
     words = re.findall(r"[A-Za-z_]\w*", text)
     if not words:
         return len(re.sub(r"\s", "", text)) <= 4 or not re.search(r"\w", text)
-    if len(words) == 1 and words[0].lower() in _GENERIC_WORDS and len(text) <= len(words[0]) + 3:
-        return True
-    return False
+    return len(words) == 1 and words[0].lower() in _GENERIC_WORDS and len(text) <= len(words[0]) + 3
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _LINE_COMMENT = re.compile(r"(^|\s)(//|#(?![\[!]))(?!.*[\"'`]).*$")
 

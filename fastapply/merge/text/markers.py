@@ -3,10 +3,10 @@
 Models write markers in many wordings and comment syntaxes (`# ... existing code ...`,
 `// ... rest of the code ...`, `<!-- ... -->`, a bare `...`), so recognition is deliberately
 liberal: a *whole line* that is nothing but a comment (or a bare ellipsis) whose text is an
-ellipsis, an ellipsis plus a few words about elided code, or a known phrase. A **strong** marker
-is unmistakable; a **weak** one is also valid code or a plausible real comment. Either is read as
-content when the original has the same stripped line (`is_elision`); the leak guard catches the
-rare marker this lets through.
+ellipsis, an ellipsis plus a few words about elided code, or a known phrase. Some markers are
+unmistakable, others (a bare `...`, `# rest of setup`) are also valid code or a plausible real
+comment; any marker is read as content when the original has the same stripped line
+(`is_elision`); the leak guard catches the rare marker this lets through.
 
 This module knows only single lines of text. It does not know where a marker's elided run starts
 or ends (that is `lazy.py`), nor the language of the file.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from dataclasses import dataclass
 from typing import Iterable
 
 # Comment openers and closers, longest first so `<!--` wins over `<`-less prefixes and `/*` over `/`.
@@ -49,14 +48,6 @@ _WEAK_PHRASE = re.compile(
     r"|^(\w+\s+){0,3}(unchanged|omitted|omitted\s+for\s+brevity|elided|snipped?)$"
     r"|^(no\s+changes?|same\s+as\s+before|snip|etc\.?)$"
 )
-
-
-@dataclass(frozen=True)
-class Marker:
-    """A recognised marker line: its leading whitespace and whether it is unmistakable."""
-
-    indent: str
-    strong: bool
 
 
 def _comment_body(stripped: str) -> str | None:
@@ -111,61 +102,43 @@ def _words(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=1 << 16)  # the guards classify every line of the original and the result, often twice
-def classify(line: str) -> Marker | None:
-    """Return a `Marker` when `line` is a marker line, else None.
+def is_marker(line: str) -> bool:
+    """True when `line` is a marker line.
 
-    >>> classify("    // ... existing code ...").strong
-    True
-    >>> classify("...").strong          # a bare ellipsis is also a Python statement
+    >>> is_marker("    // ... existing code ..."), is_marker("...")
+    (True, True)
+    >>> is_marker("x = 1  # ... existing code ...")   # code before it: not a marker line
     False
-    >>> classify("x = 1  # ... existing code ...") is None   # code before it: not a marker line
-    True
     """
     stripped = line.strip()
     if not stripped:
-        return None
-    indent = line[: len(line) - len(line.lstrip())]
+        return False
     if _ELLIPSIS.fullmatch(stripped) or stripped in ("[...]", "(...)", "{...}", "{ ... }"):
-        return Marker(indent, strong=False)
+        return True
     body = _comment_body(stripped)
     if body is None or _NESTED.match(stripped):
-        return None
-    lowered = body.lower().strip(" .,:;!()[]{}<>\"'`…")
-    has_ellipsis = bool(_ELLIPSIS.search(body))
+        return False
     words = _words(body)
-    if has_ellipsis:
-        if not words:
-            return Marker(indent, strong=True)  # `# ...`, `/* ... */`, `// [...]`
-        if framed_note(body):
-            return Marker(indent, strong=True)  # `// ... Use, Aliases, Short, Long unchanged ...`
+    if _ELLIPSIS.search(body):
+        if not words or framed_note(body):
+            return True  # `# ...`, `/* ... */`, `// [...]`, `// ... Use, Aliases, Short, Long unchanged ...`
         # Words next to an ellipsis must read like a note about elided code ("... rest of the
         # methods unchanged ..."), not like prose or a wrapped URL ("... fileio/naming-a-file").
-        prose = _ELLIPSIS.sub(" ", body)
-        if re.search(r"[^\w\s,'`:()\[\]-]", prose) or len(words) > 10:
-            return None
+        if re.search(r"[^\w\s,'`:()\[\]-]", _ELLIPSIS.sub(" ", body)) or len(words) > 10:
+            return False
         noted = sum(1 for w in words if w in _KEYWORDS or w in _STOPWORDS)
-        if any(w in _KEYWORDS for w in words) and noted * 2 >= len(words):
-            return Marker(indent, strong=True)
-        return None
+        return any(w in _KEYWORDS for w in words) and noted * 2 >= len(words)
     collapsed = " ".join(words)
     if not collapsed or len(words) > 8:
-        return None
-    if _STRONG_PHRASE.match(collapsed):
-        return Marker(indent, strong=True)
-    if _WEAK_PHRASE.match(lowered) or _WEAK_PHRASE.match(collapsed):
-        return Marker(indent, strong=False)
-    return None
-
-
-def is_marker(line: str) -> bool:
-    """True when `line` is a marker line of either strength."""
-    return classify(line) is not None
+        return False
+    lowered = body.lower().strip(" .,:;!()[]{}<>\"'`…")
+    return bool(_STRONG_PHRASE.match(collapsed) or _WEAK_PHRASE.match(lowered) or _WEAK_PHRASE.match(collapsed))
 
 
 def is_elision(line: str, original_stripped: frozenset[str] | set[str]) -> bool:
     """True when `line` is a marker whose stripped text is no line of the original (one that is,
     a `...` body or a real "# rest of setup" comment, is content; the leak guard catches the rest)."""
-    return classify(line) is not None and line.strip() not in original_stripped
+    return is_marker(line) and line.strip() not in original_stripped
 
 
 _INLINE = re.compile(
@@ -177,7 +150,7 @@ _INLINE = re.compile(
 
 def count_marker_lines(lines: Iterable[str]) -> int:
     """How many lines are markers or carry a strong marker phrase inside other text (the leak guard)."""
-    return sum(1 for line in lines if classify(line) is not None or _INLINE.search(line))
+    return sum(1 for line in lines if is_marker(line) or _INLINE.search(line))
 
 
 _COMMENT_ELLIPSIS = re.compile(r"^(#|//|/\*|--|;|<!--|\*|\{/\*).*(\.\.\.|…)")

@@ -41,30 +41,11 @@ _ALIASES = {"py": "python", "js": "javascript", "ts": "typescript", "golang": "g
 
 # Language -> (module name, attribute holding the language function). Each is its own wheel,
 # imported lazily; a missing one only turns that language's answers into None.
-_GRAMMARS = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "shell": ("tree_sitter_bash", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "kotlin": ("tree_sitter_kotlin", "language"),
-    "swift": ("tree_sitter_swift", "language"),
-    "php": ("tree_sitter_php", "language_php"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "scala": ("tree_sitter_scala", "language"),
-    "lua": ("tree_sitter_lua", "language"),
-    "html": ("tree_sitter_html", "language"),
-    "css": ("tree_sitter_css", "language"),
-    "json": ("tree_sitter_json", "language"),
-    "toml": ("tree_sitter_toml", "language"),
-    "yaml": ("tree_sitter_yaml", "language"),
-}
+_GRAMMARS = {lang: (f"tree_sitter_{lang}", "language") for lang in
+             "python javascript go rust c cpp java kotlin swift ruby scala lua html css json toml yaml".split()}
+_GRAMMARS.update(typescript=("tree_sitter_typescript", "language_typescript"), tsx=("tree_sitter_typescript", "language_tsx"),
+                 shell=("tree_sitter_bash", "language"), csharp=("tree_sitter_c_sharp", "language"),
+                 php=("tree_sitter_php", "language_php"))
 
 # Content evidence: each pattern that matches adds a vote for its language.
 _EVIDENCE = {
@@ -110,10 +91,8 @@ def detect_language(path: str | None = None, content: str | None = None) -> str 
     by_path = language_from_path(path)
     if by_path or not content:
         return by_path
-    scores = {}
     sample = content[:20000]
-    for language, patterns in _EVIDENCE.items():
-        scores[language] = sum(1 for p in patterns if re.search(p, sample, re.MULTILINE))
+    scores = {lang: sum(1 for p in patterns if re.search(p, sample, re.MULTILINE)) for lang, patterns in _EVIDENCE.items()}
     if scores["typescript"] and scores["javascript"]:
         scores["typescript"] += scores["javascript"]
     ranked = sorted((s, lang) for lang, s in scores.items() if s >= 2)

@@ -100,21 +100,8 @@ def _shown_runs(snippet: Sequence[str]) -> set[tuple[str, int, str]]:
 
 
 def _runs(keys: Sequence[tuple[str, ...]]) -> set[tuple[str, int, str]]:
-    found: set[tuple[str, int, str]] = set()
-    i = 0
-    while i < len(keys):
-        if not keys[i]:
-            i += 1
-            continue
-        b = i + 1
-        while b < len(keys) and not keys[b]:
-            b += 1
-        if b < len(keys):
-            for up in keys[i]:
-                for down in keys[b]:
-                    found.add((up, b - i - 1, down))
-        i = b
-    return found
+    rows = [k for k, key in enumerate(keys) if key]
+    return {(up, b - a - 1, down) for a, b in zip(rows, rows[1:]) for up in keys[a] for down in keys[b]}
 
 
 def _keys(line: str) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge.text.markers import classify, count_marker_lines, is_elision, is_marker
+from fastapply.merge.text.markers import count_marker_lines, is_elision, is_marker
 
 
 @pytest.mark.parametrize(
@@ -59,12 +59,6 @@ def test_marker_wordings_are_recognised(line):
 )
 def test_code_and_real_comments_are_not_markers(line):
     assert not is_marker(line)
-
-
-def test_strength_and_indent():
-    assert classify("    # ... existing code ...").strong
-    assert classify("    # ... existing code ...").indent == "    "
-    assert not classify("...").strong  # a bare ellipsis is also a Python statement
 
 
 def test_a_marker_like_line_the_original_has_is_content():
