@@ -327,6 +327,25 @@ def _holds_once(inp: Input, k: int) -> bool:
     return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
 
 
+def _shorter(inp: Input, run: list[int], step: int, lo: int, hi: int, limit: int) -> list[int]:
+    """Where the edge line of `run` (its first line, step +1; its last, -1) stands when only a
+    shorter head (tail) of the run is the original's there: the rest of the run is new lines that
+    repeat generic original ones (a `/**` opening a new method after the `}` kept above it). The
+    original indexes of the edge line, between lo and hi, at the snippet's indentation, nearest
+    to the sections around it first (at most `limit`)."""
+    edge = inp.snippet[run[0] if step > 0 else run[-1]].rstrip()
+    out: list[int] = []
+    for m in range(len(run) - 1, 0, -1):
+        part = run[:m] if step > 0 else run[len(run) - m:]
+        for p in _run_places(inp, part):
+            content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+            e = p if step > 0 else (content_at[m - 1] if len(content_at) >= m else None)
+            if e is not None and lo < e < hi and inp.original[e].rstrip() == edge and e not in out:
+                out.append(e)
+    out.sort()
+    return out if len(out) <= limit else out[: limit // 2] + out[len(out) - (limit - limit // 2):]
+
+
 def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     """Options that pin each section whose top (or bottom) edge is only original lines that pin
     no place (generic ones like `}`, `});`, `/**`, or lines the file holds more than once) before a
@@ -352,12 +371,14 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             fits = [p for p in fits if inp.original[p].rstrip() == inp.snippet[run[0]].rstrip()] or fits
             if len(fits) > limit:  # those next to the sections around it: the first and the last
                 fits = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+            edge = run[0] if step > 0 else run[-1]
+            ends = []  # the original index of the edge line at each place
             for p in fits:
-                if step > 0:
-                    opt = pin_option(inp, run[0], p)
-                else:
-                    content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-                    opt = pin_option(inp, run[-1], content_at[len(run) - 1]) if len(content_at) >= len(run) else None
+                content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+                ends.append(p if step > 0 else content_at[len(run) - 1] if len(content_at) >= len(run) else None)
+            ends += [e for e in _shorter(inp, run, step, lo, hi, limit) if e not in ends]
+            for e in ends:
+                opt = pin_option(inp, edge, e) if e is not None else None
                 if opt is not None and opt not in out:
                     out.append(opt)
     return tuple(out)
