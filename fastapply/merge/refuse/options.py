@@ -2,7 +2,8 @@
 
 - `pin_option`, `section_pins`: the unchanged original lines (at most MAX_CONTEXT) between a
   section's edge and the nearest line the file holds once, added above or below the section, that
-  pin it to one place (ambiguous-place, and every kind in explain.PINNED);
+  pin it to one place (ambiguous-place, and every kind in explain.PINNED); a place where only a
+  shorter head (tail) of the section's original lines stands counts too (`_shorter`);
 - `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
   beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
@@ -294,14 +295,17 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
         places = _run_places(inp, run)
         if len(places) > limit:
             continue
+        ends = []  # the original index of the section's edge line at each place
         for p in places:
-            if step > 0:
-                opt = pin_option(inp, sec[0], p)
-            else:
-                last = p  # the run's last line stands where the section ends
-                content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-                last = content[len(run) - 1] if len(content) >= len(run) else p
-                opt = pin_option(inp, sec[1], last)
+            content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+            ends.append(p if step > 0 else content[len(run) - 1] if len(content) >= len(run) else p)
+        # where only a shorter head (tail) of the run is the original's (the rest new lines that
+        # repeat original ones found elsewhere), when the section's other edge pins its place
+        # (with that edge free, a pin on this one leaves the section to a guess: a wrong file, ftune 300)
+        if _holds_once(inp, sec[1] if step > 0 else sec[0]):
+            ends += [e for e in _shorter(inp, run, step, -1, len(inp.original), limit) if e not in ends]
+        for e in ends:
+            opt = pin_option(inp, sec[0] if step > 0 else sec[1], e)
             if opt is not None and opt not in out:
                 out.append(opt)
     return tuple(out)

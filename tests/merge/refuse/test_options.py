@@ -227,3 +227,18 @@ def test_weak_edges_pin_a_generic_edge_where_only_its_first_line_is_the_original
     merged = instant_merge(original, revise(snippet, tops[1]), language="java")
     # the new method now follows b (whether it replaces old() is the bottom edge's own doubt)
     assert "    return computeSecondValue();\n  }\n\n  /**\n   * New doc." in merged.text
+
+
+def test_section_pins_pin_where_only_a_head_of_the_sections_original_lines_stands():
+    # the section's lines are all original ones, but only `data = load()` stands in beta: the rest
+    # (from alpha) is new there; its last line pins beta, so the head's places are offered
+    from fastapply.merge.refuse.options import section_pins
+
+    original = ("def alpha():\n    data = load()\n    if not data:\n        return None\n    return alpha_done(data)\n"
+                "\n\ndef beta():\n    data = load()\n    return beta_done(data)\n")
+    snippet = "# ... existing code ...\n    data = load()\n    if not data:\n        return None\n    return beta_done(data)\n"
+    options = section_pins(read_input(original, snippet, "python"), 0)
+    assert [o.edits[0].text.splitlines()[-1] for o in options] == ["def alpha():", "def beta():"]
+    merged = instant_merge(original, revise(snippet, options[1]), language="python")
+    assert merged.text == original.replace("    data = load()\n    return beta_done",
+                                           "    data = load()\n    if not data:\n        return None\n    return beta_done")
