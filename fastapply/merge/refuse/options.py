@@ -280,8 +280,9 @@ def _run_places(inp: Input, run: list[int]) -> list[int]:
     return out
 
 
-def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
-    """Options that pin section n at each place its leading (or trailing) original lines fit."""
+def section_pins(inp: Input, n: int, limit: int = 6, shorter: bool = True) -> tuple[Option, ...]:
+    """Options that pin section n at each place its leading (or trailing) original lines fit (with
+    `shorter`, also where only a shorter head (tail) of them does, when the other edge pins it)."""
     if not 0 <= n < len(inp.sections):
         return ()
     sec = inp.sections[n]
@@ -302,7 +303,7 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
         # where only a shorter head (tail) of the run is the original's (the rest new lines that
         # repeat original ones found elsewhere), when the section's other edge pins its place
         # (with that edge free, a pin on this one leaves the section to a guess: a wrong file, ftune 300)
-        if _holds_once(inp, sec[1] if step > 0 else sec[0]):
+        if shorter and _holds_once(inp, sec[1] if step > 0 else sec[0]):
             ends += [e for e in _shorter(inp, run, step, -1, len(inp.original), limit) if e not in ends]
         for e in ends:
             opt = pin_option(inp, sec[0] if step > 0 else sec[1], e)
@@ -357,7 +358,8 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     settles another section leaves this one to a guess (the retry wrote wrong files there). For
     each place the edge lines fit between the sections around it (at the snippet's indentation
     where the file has it there; at most `limit`: the first and the last half), the unchanged lines
-    up to a line the file holds once (`pin_option`)."""
+    up to a line the file holds once (`pin_option`); then each place where only a shorter head
+    (tail) of the edge lines stands (`_shorter`: the rest are new lines that repeat generic ones)."""
     places = section_places(inp)
     out: list[Option] = []
     for n, sec in enumerate(inp.sections):
