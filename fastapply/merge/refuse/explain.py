@@ -357,11 +357,16 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     for reading in readings:  # first: where the readings differ under a marker, that settles it
         other = next((r for r in readings if r != reading), None)
         extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)
-    for m in ([n] if n is not None else range(len(inp.sections))) if refusal.kind in PINNED else ():
-        extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
+    pinned = [n] if n is not None else range(len(inp.sections))
+    for m in pinned if refusal.kind in PINNED else ():
+        extra.extend(o for o in section_pins(inp, m, shorter=False) if o not in refusal.options and o not in extra)
     known = {e for o in refusal.options + tuple(extra) for e in o.edits}
     for reading in readings:
         extra.extend(o for o in reading_pins(inp, reading) if not known & set(o.edits) and o not in extra)
+    # last, the places where only a shorter head (tail) of a section's lines stands: they must not
+    # hide a reading's pins that share an edit with them (ftune2 623, 688 lost their right retry)
+    for m in pinned if refusal.kind in PINNED else ():
+        extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
     if not extra:
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)

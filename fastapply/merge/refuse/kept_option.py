@@ -8,15 +8,25 @@ other orphan the check found, `detail["orphans"]`): its first line, as a section
 the snippet's last marker when none is). A snippet that shows the definition's first line is one
 the check lets pass, so either answer settles the refusal.
 
+No option is offered when a use of the definition that the merged file lost stands under one of the
+snippet's markers (`_kept_under_marker`: between a section's last line, where it first stands after
+the line that pins the section, and the nearest place after it where the next section's first line
+stands): the snippet keeps that use, so the definition is unused only because the merge misread the
+marker, and showing it kept would let that misreading through (ftune row 698, clap: the retry wrote
+a file that drops the 21 lines under a marker).
+
 It decides nothing and changes no sentence: which reading the planner meant is the planner's.
 This module knows the refused input (reading.py); it does not know why the definition is unused.
 """
 
 from __future__ import annotations
 
+import re
+
 from fastapply.merge.refuse.options import indented
 from fastapply.merge.refuse.reading import read_input, section_places
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
+from fastapply.merge.text.lines import block_end
 
 
 def _place(inp, places: list[int], k: int) -> int | None:
@@ -34,6 +44,31 @@ def _place(inp, places: list[int], k: int) -> int | None:
     return None
 
 
+def _kept_under_marker(inp, heads: list[int], names: list[str]) -> bool:
+    """Whether an original line that uses one of `names` (outside its definition at `heads`) stands
+    under a marker of the snippet: after a section's last line (an original line, at e: where it
+    first stands after the line that pins the section, `section_places`) and a marker, and before
+    the nearest original line after e that is the next section's first content line."""
+    uses: set[int] = set()
+    for h, name in zip(heads, names):
+        word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+        own = range(h, block_end(inp.original, h))
+        uses |= {i for i, line in enumerate(inp.original) if i not in own and word.search(line)}
+    places = section_places(inp)
+    for n, ((a0, b0), (a1, _)) in enumerate(zip(inp.sections, inp.sections[1:])):
+        if places[n] is None or not any(inp.is_marker(j) for j in range(b0 + 1, a1)):
+            continue
+        last, first = inp.snippet[b0].strip(), inp.snippet[a1].strip()
+        # the section's last line: an original line, where it first stands after the line that pins the section
+        e = next((i for i in range(places[n], len(inp.original)) if inp.original[i].strip() == last), None)
+        if e is None:
+            continue
+        s = next((i for i in range(e + 1, len(inp.original)) if inp.original[i].strip() == first), None)
+        if s is not None and any(e < u < s for u in uses):
+            return True
+    return False
+
+
 def with_kept_option(refusal: Refusal, original: str, snippet: str, language: str | None = None) -> Refusal:
     """`refusal` with the option that shows the orphaned definitions kept (module docstring; every one
     `detail["orphans"]` names, so one revision settles them all) after its other options; unchanged
@@ -48,6 +83,13 @@ def with_kept_option(refusal: Refusal, original: str, snippet: str, language: st
     places = section_places(inp)
     if any(p is None for p in places):
         return refusal  # a section without a place: where the line goes is a guess
+    names = [refusal.detail["orphan"]] * len(heads) if len(heads) == 1 else None
+    if names is None:
+        from fastapply.merge.gate.orphans import private_definitions
+        found = {d[0]: d[1] for d in private_definitions(inp.original, language)}
+        names = [found.get(h) for h in heads]
+    if all(names) and _kept_under_marker(inp, heads, names):
+        return refusal  # the merge lost a use the snippet keeps: keeping the definition hides that
     edits = []
     for h in heads:
         at = _place(inp, places, h)

@@ -2,7 +2,8 @@
 
 - `pin_option`, `section_pins`: the unchanged original lines (at most MAX_CONTEXT) between a
   section's edge and the nearest line the file holds once, added above or below the section, that
-  pin it to one place (ambiguous-place, and every kind in explain.PINNED);
+  pin it to one place (ambiguous-place, and every kind in explain.PINNED); a place where only a
+  shorter head (tail) of the section's original lines stands counts too (`_shorter`);
 - `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
   beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
@@ -279,8 +280,9 @@ def _run_places(inp: Input, run: list[int]) -> list[int]:
     return out
 
 
-def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
-    """Options that pin section n at each place its leading (or trailing) original lines fit."""
+def section_pins(inp: Input, n: int, limit: int = 6, shorter: bool = True) -> tuple[Option, ...]:
+    """Options that pin section n at each place its leading (or trailing) original lines fit (with
+    `shorter`, also where only a shorter head (tail) of them does, when the other edge pins it)."""
     if not 0 <= n < len(inp.sections):
         return ()
     sec = inp.sections[n]
@@ -294,14 +296,17 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[Option, ...]:
         places = _run_places(inp, run)
         if len(places) > limit:
             continue
+        ends = []  # the original index of the section's edge line at each place
         for p in places:
-            if step > 0:
-                opt = pin_option(inp, sec[0], p)
-            else:
-                last = p  # the run's last line stands where the section ends
-                content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-                last = content[len(run) - 1] if len(content) >= len(run) else p
-                opt = pin_option(inp, sec[1], last)
+            content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+            ends.append(p if step > 0 else content[len(run) - 1] if len(content) >= len(run) else p)
+        # where only a shorter head (tail) of the run is the original's (the rest new lines that
+        # repeat original ones found elsewhere), when the section's other edge pins its place
+        # (with that edge free, a pin on this one leaves the section to a guess: a wrong file, ftune 300)
+        if shorter and _holds_once(inp, sec[1] if step > 0 else sec[0]):
+            ends += [e for e in _shorter(inp, run, step, -1, len(inp.original), limit) if e not in ends]
+        for e in ends:
+            opt = pin_option(inp, sec[0] if step > 0 else sec[1], e)
             if opt is not None and opt not in out:
                 out.append(opt)
     return tuple(out)
@@ -327,6 +332,25 @@ def _holds_once(inp: Input, k: int) -> bool:
     return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
 
 
+def _shorter(inp: Input, run: list[int], step: int, lo: int, hi: int, limit: int) -> list[int]:
+    """Where the edge line of `run` (its first line, step +1; its last, -1) stands when only a
+    shorter head (tail) of the run is the original's there: the rest of the run is new lines that
+    repeat generic original ones (a `/**` opening a new method after the `}` kept above it). The
+    original indexes of the edge line, between lo and hi, at the snippet's indentation, nearest
+    to the sections around it first (at most `limit`)."""
+    edge = inp.snippet[run[0] if step > 0 else run[-1]].rstrip()
+    out: list[int] = []
+    for m in range(len(run) - 1, 0, -1):
+        part = run[:m] if step > 0 else run[len(run) - m:]
+        for p in _run_places(inp, part):
+            content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+            e = p if step > 0 else (content_at[m - 1] if len(content_at) >= m else None)
+            if e is not None and lo < e < hi and inp.original[e].rstrip() == edge and e not in out:
+                out.append(e)
+    out.sort()
+    return out if len(out) <= limit else out[: limit // 2] + out[len(out) - (limit - limit // 2):]
+
+
 def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     """Options that pin each section whose top (or bottom) edge is only original lines that pin
     no place (generic ones like `}`, `});`, `/**`, or lines the file holds more than once) before a
@@ -334,7 +358,8 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     settles another section leaves this one to a guess (the retry wrote wrong files there). For
     each place the edge lines fit between the sections around it (at the snippet's indentation
     where the file has it there; at most `limit`: the first and the last half), the unchanged lines
-    up to a line the file holds once (`pin_option`)."""
+    up to a line the file holds once (`pin_option`); then each place where only a shorter head
+    (tail) of the edge lines stands (`_shorter`: the rest are new lines that repeat generic ones)."""
     places = section_places(inp)
     out: list[Option] = []
     for n, sec in enumerate(inp.sections):
@@ -352,12 +377,14 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             fits = [p for p in fits if inp.original[p].rstrip() == inp.snippet[run[0]].rstrip()] or fits
             if len(fits) > limit:  # those next to the sections around it: the first and the last
                 fits = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+            edge = run[0] if step > 0 else run[-1]
+            ends = []  # the original index of the edge line at each place
             for p in fits:
-                if step > 0:
-                    opt = pin_option(inp, run[0], p)
-                else:
-                    content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-                    opt = pin_option(inp, run[-1], content_at[len(run) - 1]) if len(content_at) >= len(run) else None
+                content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
+                ends.append(p if step > 0 else content_at[len(run) - 1] if len(content_at) >= len(run) else None)
+            ends += [e for e in _shorter(inp, run, step, lo, hi, limit) if e not in ends]
+            for e in ends:
+                opt = pin_option(inp, edge, e) if e is not None else None
                 if opt is not None and opt not in out:
                     out.append(opt)
     return tuple(out)

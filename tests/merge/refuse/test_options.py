@@ -209,3 +209,36 @@ def test_the_dropped_tail_is_offered_as_minus_lines_at_the_snippets_end():
     assert revise("\n".join(snippet), tail).split("\n")[-4:] == ["-def f(", "-    x,", "-):", "-    return x"]
     head = deleted_head(inp, 0, 1)
     assert "at the start" in head.says and revise("\n".join(snippet), head).startswith("-a = 1\n")
+
+
+def test_weak_edges_pin_a_generic_edge_where_only_its_first_line_is_the_originals():
+    # the section's top run is `}` and `/**`: the `/**` opens a new method's comment, so the `}` may
+    # stand where the file has no `/**` after it (the end of b), not only where it has (the end of a)
+    from fastapply.merge.refuse.options import weak_edges
+
+    original = ("class A {\n  int a() {\n    return computeFirstValue();\n  }\n\n  /**\n   * b doc.\n   */\n  int b() {\n"
+                "    return computeSecondValue();\n  }\n\n  int old() {\n    return computeOldValue();\n  }\n}\n")
+    snippet = ("// ... existing code ...\n  }\n\n  /**\n   * New doc.\n   */\n  int fresh() {\n    return computeFreshValue();\n  }\n"
+               "// ... existing code ...\n")
+    options = weak_edges(read_input(original, snippet, "java"))
+    tops = [o for o in options if "above snippet line 2" in o.says]
+    assert [o.edits[0].text.splitlines()[-1] for o in tops] == ["    return computeFirstValue();", "    return computeSecondValue();",
+                                                                "    return computeOldValue();"]
+    merged = instant_merge(original, revise(snippet, tops[1]), language="java")
+    # the new method now follows b (whether it replaces old() is the bottom edge's own doubt)
+    assert "    return computeSecondValue();\n  }\n\n  /**\n   * New doc." in merged.text
+
+
+def test_section_pins_pin_where_only_a_head_of_the_sections_original_lines_stands():
+    # the section's lines are all original ones, but only `data = load()` stands in beta: the rest
+    # (from alpha) is new there; its last line pins beta, so the head's places are offered
+    from fastapply.merge.refuse.options import section_pins
+
+    original = ("def alpha():\n    data = load()\n    if not data:\n        return None\n    return alpha_done(data)\n"
+                "\n\ndef beta():\n    data = load()\n    return beta_done(data)\n")
+    snippet = "# ... existing code ...\n    data = load()\n    if not data:\n        return None\n    return beta_done(data)\n"
+    options = section_pins(read_input(original, snippet, "python"), 0)
+    assert [o.edits[0].text.splitlines()[-1] for o in options] == ["def alpha():", "def beta():"]
+    merged = instant_merge(original, revise(snippet, options[1]), language="python")
+    assert merged.text == original.replace("    data = load()\n    return beta_done",
+                                           "    data = load()\n    if not data:\n        return None\n    return beta_done")
