@@ -18,7 +18,6 @@ know how either reading was made.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 from typing import Sequence
 
@@ -102,9 +101,7 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
             lost = [bool(overwritten_definitions(orig.lines, r, snip_lines)) for r in lines]
             if lost.count(True) == 1:
                 return (joint, old)[lost.index(False)]  # the other laid a new definition over an unnamed one
-            # original lines missing from each result, with repeats: a line diff aligns repeated lines
-            # (`#[test]`, `}`) its own way and misjudges which reading deletes less
-            kept = [sum((Counter(orig.lines) - Counter(r)).values()) for r in lines]
+            kept = [guards.unreplaced_lines(orig.lines, r) for r in lines]
             if abs(kept[0] - kept[1]) >= 3:
                 return joint if kept[0] < kept[1] else old  # the reading that deletes less
         regions = regions or changed_regions(orig.lines, lines[0]) + changed_regions(orig.lines, lines[1])
