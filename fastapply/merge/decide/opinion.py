@@ -118,11 +118,11 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     reading) or, for a merge the joint reading alone placed, deletes more original lines than it
     (`deletes_more`) at any lead: the joint reading then kept lines that a reading of the whole snippet
     as good or better deletes (seventh session: the tuned pool 19 wrong files fewer for 4 right ones
-    refused, the foreign readable sets 2 wrong fewer for none). Else None (and None above JUDGE_CELLS: the aligner is a
-    dynamic programme). A chosen merge is judged only with the lead and where the aligner deletes more
-    original lines than it: the rules that choose prefer the reading that deletes less, the aligner
-    weighs each deletion against the lines it places. The reason is an ambiguous-place refusal naming the line the two
-    readings place differently."""
+    refused, the foreign readable sets 2 wrong fewer for none). Else None (and None above JUDGE_CELLS:
+    the aligner is a dynamic programme). A chosen merge is judged only with the lead and where the
+    aligner deletes more original lines than it: the rules that choose prefer the reading that deletes
+    less, the aligner weighs each deletion against the lines it places. The reason is an
+    ambiguous-place refusal naming the line the two readings place differently."""
     if len(original) * len(snippet) > JUDGE_CELLS:
         return None
     alignment = align(original, snippet)
@@ -131,8 +131,7 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     reading = reading_lines(alignment, original, snippet)
     if _keys(reading) == _keys(merged) or not rival(original, reading, merged):
         return None
-    deletes = deletes_more(original, reading, merged)
-    if (chosen and not deletes) or (alignment.margin < JUDGE_MARGIN and not deletes):
+    if (chosen or alignment.margin < JUDGE_MARGIN) and not deletes_more(original, reading, merged):
         return None
     regions = _differing_range(original, merged, reading)
     apart = _placed_apart(original, snippet, merged, reading)
@@ -181,8 +180,10 @@ def _opens_definition(line: str, following: str = "") -> bool:
     if not (header_name(line) or keyword_name(line)):
         return False
     balance = bracket_balance([line])
-    return (balance > 0 or line.endswith(":") or (balance == 0 and following == "{")
-            or (balance == 0 and bool(_KEYWORD_OPENS.match(line)) and not line.endswith(("end", ";", "}"))))
+    if balance > 0 or line.endswith(":"):
+        return True
+    return balance == 0 and (following == "{" or (
+        bool(_KEYWORD_OPENS.match(line)) and not line.endswith(("end", ";", "}"))))
 
 
 def balanced_reading(original: Sequence[str], reading: Sequence[str]) -> bool:

@@ -185,4 +185,5 @@ def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Seque
     fix = ("show it deleted (the unchanged lines just above and just below it one after the other in the "
            "snippet, no marker between them, or its lines as `-` lines), or show it kept (its first line in "
            "the snippet)")
-    return Refusal("unshown-deletion", cause, fix, original=(Line(k + 1, head),), detail={"removes": k, "orphan": name, "orphans": [f[0] for f in found]})
+    return Refusal("unshown-deletion", cause, fix, original=(Line(k + 1, head),), detail={"removes": k, "orphan": name, "orphans": [f[0] for f in found],
+                                          "names": [f[1] for f in found]})

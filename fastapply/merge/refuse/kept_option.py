@@ -4,7 +4,7 @@
 snippet never shows it (its refusal carries `detail["orphan"]` and `detail["removes"]`, the
 definition's first original line). refuse/removal.py offers the options that show it deleted;
 `with_kept_option(refusal, original, snippet, language)` adds the one that shows it kept (and every
-other orphan the check found, `detail["orphans"]`): its first line, as a section of its own between markers, before the first section placed below it (or after
+other orphan the check found, `detail["orphans"]`, named in `detail["names"]`): its first line, as a section of its own between markers, before the first section placed below it (or after
 the snippet's last marker when none is). A snippet that shows the definition's first line is one
 the check lets pass, so either answer settles the refusal.
 
@@ -83,11 +83,9 @@ def with_kept_option(refusal: Refusal, original: str, snippet: str, language: st
     places = section_places(inp)
     if any(p is None for p in places):
         return refusal  # a section without a place: where the line goes is a guess
-    names = [refusal.detail["orphan"]] * len(heads) if len(heads) == 1 else None
-    if names is None:
-        from fastapply.merge.gate.orphans import private_definitions
-        found = {d[0]: d[1] for d in private_definitions(inp.original, language)}
-        names = [found.get(h) for h in heads]
+    # each orphan's name, as the check found it (`detail["names"]`, in `detail["orphans"]`' order)
+    named = dict(zip(refusal.detail.get("orphans") or [k], refusal.detail.get("names") or [refusal.detail["orphan"]]))
+    names = [named.get(h) for h in heads]
     if all(names) and _kept_under_marker(inp, heads, names):
         return refusal  # the merge lost a use the snippet keeps: keeping the definition hides that
     edits = []

@@ -85,7 +85,7 @@ def test_a_helper_left_unused_and_unshown_is_refused_with_both_readings():
     assert refusal is not None and refusal.kind == "unshown-deletion"
     assert [(x.number, x.text) for x in refusal.original] == [(12, "fn to_bytes(s: &OsStr) -> &[u8] {")]
     assert "`to_bytes`" in refusal.cause and "no longer used" in refusal.cause
-    assert refusal.detail == {"removes": 11, "orphan": "to_bytes", "orphans": [11]}
+    assert refusal.detail == {"removes": 11, "orphan": "to_bytes", "orphans": [11], "names": ["to_bytes"]}
 
 
 def test_instant_merge_refuses_and_offers_keep_and_delete():
