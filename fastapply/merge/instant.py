@@ -35,7 +35,6 @@ This module never raises on string input and knows nothing about models.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
 from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
 from fastapply.merge.decide import excerpt, opinion
@@ -130,23 +129,16 @@ def _unread(reason: str) -> MergeResult:
 
 
 def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
-    """The scored alignment (opinion.py) on a written lazy merge. By default it judges only a merge
-    that the joint reading alone placed, or that a rule chose between two readings placed apart
-    (`placed_by`): refused, with both readings, when the aligner confidently reads a different file (opinion.judge; FASTAPPLY_JUDGE=0 turns it off). With
-    FASTAPPLY_SECOND_OPINION=1 it seconds every lazy merge (off by default: it refuses more right
-    files than wrong ones on the tuned sets)."""
-    if not (result.merged and result.method == "lazy"):
-        return result
-    if opinion.SECOND_OPINION:
-        ask = opinion.second_opinion
-    elif opinion.JUDGE and result.placed_by in ("joint", "both"):
-        ask = partial(opinion.judge, chosen=result.placed_by == "both")
-    else:
+    """The scored alignment (opinion.py) as a judge of a written lazy merge that the joint reading
+    alone placed, or that a rule chose between two readings placed apart (`placed_by`): refused, with
+    both readings, when the aligner confidently reads a different file (opinion.judge;
+    FASTAPPLY_JUDGE=0 turns it off)."""
+    if not (result.merged and result.method == "lazy" and opinion.JUDGE and result.placed_by in ("joint", "both")):
         return result
     orig = split_text(original)
     snip = unfence(split_text(snippet).lines)
     snip = sections.undiff_lazy(snip, orig.lines) or snip
-    seconded = ask(orig.lines, snip, split_text(result.text).lines)
+    seconded = opinion.judge(orig.lines, snip, split_text(result.text).lines, chosen=result.placed_by == "both")
     if seconded is None:
         return result
     return MergeResult(None, seconded.reason, "lazy", result.rung, result.text, seconded.regions,

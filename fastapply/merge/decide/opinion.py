@@ -1,21 +1,17 @@
-"""The scored alignment's second opinion on a merged file (issue 19 item 4).
+"""The scored alignment as a judge of a merged file (issue 19 item 4).
 
-`second_opinion(original, snippet, merged)` aligns the snippet (scored.py) and says why not to
-write `merged` when the aligner's best reading gives a different file (non-blank lines, stripped)
-or leads its best rival by less than MARGIN: a one-line reason naming the least decided snippet
-line (never a blank or a lone bracket) and its two candidate places, the aligner's own reading as
-a file (`reading_lines`) and the undecided original line range. instant.py asks only when
-FASTAPPLY_SECOND_OPINION=1: on the tuned sets it refuses many more right files than wrong ones.
+`judge(original, snippet, merged)` aligns the snippet (scored.py) and says why not to write `merged`:
+instant.py asks it about a merge that the joint reading alone placed (the greedy reading ran and
+refused) or that a rule chose between two readings placed apart, and it refuses only when the aligner
+reads a different file that is a `rival` (an ambiguous-place refusal carrying both readings), with a
+lead of at least JUDGE_MARGIN or, for the joint reading alone, deleting more of the original than the
+merge. On by default; FASTAPPLY_JUDGE=0 turns it off. (Seconding every lazy merge, refusing wherever
+the aligner's margin is small or its reading differs, refuses many more right files than wrong ones on
+the tuned sets; it was an opt-in switch until the eighth session, ARCHITECTURE.md has its numbers.)
 
-`judge(original, snippet, merged)` is the narrow use that pays, on by default (FASTAPPLY_JUDGE=0
-turns it off): instant.py asks it about a merge that the joint reading alone placed (the greedy
-reading ran and refused) or that a rule chose between two readings placed apart, and it refuses only
-when the aligner reads a different file that is a `rival` (an ambiguous-place refusal carrying both
-readings), with a lead of at least JUDGE_MARGIN or, for the joint reading alone, deleting more of the
-original than the merge.
-
-Example: original `start() / value = 1 / stop()` twice, snippet `... / start() / value = 2 /
-stop() / ...`: both blocks fit equally (margin 0), so the merge is refused, naming `value = 2`.
+Example: original `start() / x = 1 / b() / x = 1 / c()`, a merge that changed the first `x = 1` for
+the snippet `... / b() / x = 2 / ...`: the aligner places `x = 2` after the unique `b()` with a clear
+lead, so the merge is refused, naming `x = 2` and both places.
 
 Knows scored.py's alignment; does not know the merge that produced `merged`.
 """
@@ -34,8 +30,6 @@ from fastapply.merge.text.lines import bracket_balance, is_generic, nearest_dist
 from fastapply.merge.text.names import header_name, keyword_name
 from fastapply.merge.text.markers import is_marker
 
-MARGIN = 0.01  # the least lead of the best reading over any reading placing a line elsewhere (0: a tie)
-SECOND_OPINION = os.environ.get("FASTAPPLY_SECOND_OPINION") == "1"  # instant.py asks only when set
 # The judge (on by default; FASTAPPLY_JUDGE=0 turns it off): a merge the aligner reads differently,
 # as a rival, with at least this lead is refused. Calibrated on the tuned pool's lazy merges
 # (docs/ARCHITECTURE.md, "Second opinion and judge"; right lost / wrong saved), joint alone: 4 -> 0 / 16,
@@ -86,27 +80,6 @@ class Opinion:
 
 def _keys(lines: Sequence[str]) -> list[str]:
     return [l.strip() for l in lines if l.strip()]
-
-
-def second_opinion(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]) -> Opinion | None:
-    """None when the aligner's best reading gives the merged file (non-blank lines, stripped) with
-    a margin of at least MARGIN; else why not, naming the one snippet line that is least decided
-    and its two candidate places."""
-    alignment = align(original, snippet)
-    if alignment is None or alignment.weakest is None:
-        return None  # nothing distinctive to place: the aligner has no opinion
-    line = snippet[alignment.snippet_index[alignment.weakest]].strip()
-    here, there = alignment.places
-    reading = reading_lines(alignment, original, snippet)
-    span = (min(here, there), min(max(here, there) + 1, len(original)))
-    if _keys(reading) != _keys(merged) and rival(original, reading, merged):
-        return Opinion(f"the scored alignment reads the snippet differently from the merge; `{line}` is "
-                       f"placed at original line {here + 1} by one and could go at line {there + 1}: include "
-                       "more unchanged lines around it", reading, (span,))
-    if alignment.margin < MARGIN:
-        return Opinion(f"the snippet line `{line}` fits at original line {here + 1} and at line {there + 1} "
-                       "almost equally well; include more unchanged lines around it", reading, (span,))
-    return None
 
 
 def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str], chosen: bool = False

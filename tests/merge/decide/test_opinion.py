@@ -24,7 +24,6 @@ def test_judge_ignores_a_reading_that_opens_a_block_it_never_closes():
     assert alignment.margin >= opinion.JUDGE_MARGIN and reading != merged
     assert not opinion.balanced_reading(original, reading) and opinion.balanced_reading(original, merged)
     assert opinion.judge(original, snippet, merged) is None
-    assert opinion.second_opinion(original, snippet, merged) is None
 
 
 def test_judge_of_a_chosen_merge_asks_that_the_aligner_deletes_more():
@@ -104,7 +103,6 @@ def test_judge_leaves_to_intent_a_definition_the_merge_keeps():
     assert alignment.margin >= opinion.JUDGE_MARGIN and "func (e *Engine) Run(addr string) {" not in reading
     assert opinion.drops_a_definition(reading, merged) and opinion.balanced_reading(original, reading)
     assert opinion.judge(original, snippet, merged) is None
-    assert opinion.second_opinion(original, snippet, merged) is None
     # the other way round (the merge rewrote `Run`, the aligner keeps it) is no such case
     assert not opinion.drops_a_definition(merged, reading)
 
