@@ -207,3 +207,17 @@ def test_each_refusal_kind_is_tabled_by_what_its_retry_came_to(capsys):
     assert "  ambiguous-place    0 / 0 / 1 / 0 / 0; 1" in text and "  form               0 / 0 / 0 / 0 / 1; 0" in text
     real = run_retry([{"id": "r", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED, "language": "python"}])
     assert real["rows"][0]["why"] == "right" and real["summary"]["by_kind"]["ambiguous-place"]["right"] == 1
+
+
+def test_a_diff_syntax_snippet_is_read_as_the_merge_reads_it():
+    # `+` lines are new lines, `@@` a marker (snippet/sections.undiff_each): the planner's pin for the
+    # second handler agrees with its intent, the first handler's does not (ftune 108, gen11 325:
+    # every diff-in-lazy refusal was "no option agrees")
+    snippet = "@@ -0,0 +0,0 @@\n    value = compute(request)\n+    log(value)\n    return value\n@@ -0,0 +0,0 @@\n"
+    expected = ORIGINAL[: ORIGINAL.index("def handler_1")] + "def handler_1(request):\n    value = compute(request)\n" \
+        "    log(value)\n    return value\n\n"
+    refusal = instant_merge(ORIGINAL, snippet, language="python").refusal
+    pins = {o.edits[0].text: agrees(o, snippet, expected, ORIGINAL) for o in refusal.options if len(o.edits) == 1}
+    assert pins["def handler_1(request):"] and not pins["def handler_0(request):"]
+    row = run_retry([{"id": "r", "original": ORIGINAL, "snippet": snippet, "expected": expected, "language": "python"}])
+    assert row["rows"][0]["first"] == "refused" and row["rows"][0]["second"] == "right"
