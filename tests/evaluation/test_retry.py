@@ -221,3 +221,19 @@ def test_a_diff_syntax_snippet_is_read_as_the_merge_reads_it():
     assert pins["def handler_1(request):"] and not pins["def handler_0(request):"]
     row = run_retry([{"id": "r", "original": ORIGINAL, "snippet": snippet, "expected": expected, "language": "python"}])
     assert row["rows"][0]["first"] == "refused" and row["rows"][0]["second"] == "right"
+
+
+def test_an_ambiguous_section_refusal_also_offers_the_places_of_a_later_section_of_new_lines():
+    # the merge stops at section 1; the revision that pins it must place section 2 (new lines with no
+    # context) too, or the second try stops there (ftune 417, ftune2 438, gen23 564)
+    original = ORIGINAL + "def main():\n    setup()\n    run()\n"
+    snippet = ("# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+               "    log_started(level)\n# ... existing code ...\n")
+    expected = original.replace("return value\n\ndef handler_1", "return value + 1\n\ndef handler_1").replace(
+        "    setup()\n", "    setup()\n    log_started(level)\n")
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal.kind == "ambiguous-place"
+    assert any(e.at == 5 for o in refusal.options for e in o.edits)  # pins round snippet line 5
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": expected,
+                      "language": "python"}])["rows"][0]
+    assert (row["first"], row["second"]) == ("refused", "right")
