@@ -206,7 +206,38 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     if original is None:
         return True
     held = _content(original.splitlines())
-    return _markers_keep(spans, want, held) and (not reads or _reads_as_meant(sections, flags, spans, want, held))
+    return (_markers_keep(spans, want, held) and _deletions_shown(spans, expected, original)
+            and (not reads or _reads_as_meant(sections, flags, spans, want, held)))
+
+
+def _deletions_shown(spans: list[tuple[int, int] | None], expected: str, original: str) -> bool:
+    """Every original line the intent deletes at a section's edge next to a marker is one the
+    section's new lines there can replace: a marker keeps original lines, and new lines between it
+    and the section's first (last) original line read as a change of at most as many original
+    lines (blank lines counted), so where the intent deletes more there, the snippet never shows
+    that deletion and no revision that keeps the marker can be right (gen11 18: a changed line
+    after a marker whose blank line above the intent deletes)."""
+    whole = [line.strip() for line in expected.splitlines()]
+    kept = origins(line_opcodes([line.strip() for line in original.splitlines()], whole))
+    at = [i for i, line in enumerate(whole) if line]  # content index -> line index in `whole`
+    last = len(spans) - 1
+    for k, span in enumerate(spans):
+        if span is None:
+            continue
+        first, end = at[span[0]], at[span[1] - 1]
+        j = first
+        while j <= end and j not in kept:
+            j += 1
+        if k > 0 and j > first and (j <= end or k < last) and first - 1 in kept:
+            below = j if j <= end else end + 1  # a section of new lines only: the line the marker below keeps
+            if below in kept and kept[below] - kept[first - 1] - 1 > j - first:
+                return False
+        i = end
+        while i >= first and i not in kept:
+            i -= 1
+        if k < last and first <= i < end and end + 1 in kept and kept[end + 1] - kept[i] - 1 > end - i:
+            return False
+    return True
 
 
 def _reads_as_meant(sections: list[tuple[list[str], bool]], flags: list[list[bool]],

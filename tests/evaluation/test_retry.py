@@ -237,3 +237,26 @@ def test_an_ambiguous_section_refusal_also_offers_the_places_of_a_later_section_
     row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": expected,
                       "language": "python"}])["rows"][0]
     assert (row["first"], row["second"]) == ("refused", "right")
+
+
+def test_no_option_agrees_where_the_intent_deletes_more_lines_at_a_marker_than_the_section_shows():
+    # the intent changes `calls = ...` and deletes the blank line above it; the snippet shows the
+    # changed line right under a marker, which keeps that blank line: the pins for the other section
+    # agreed and the retry wrote a wrong file (gen11 18)
+    original = ('class Auth:\n    def handle_401(self, r):\n        """Takes the response and retries, if needed."""\n\n'
+                '        calls = r.request.hooks.count(self.handle_401)\n        s_auth = r.headers.get("auth", "")\n'
+                '        if calls < 2:\n            r.content\n            r.raw.release_conn()\n'
+                '            r.request.headers["Authorization"] = self.build_header(r.request)\n'
+                '            _r = r.connection.send(r.request)\n            return _r\n        return r\n')
+    snippet = ("# ... existing code ...\n        calls = getattr(r.request, 'calls', 1)\n# ... existing code ...\n"
+               "            r.request.calls = calls + 1\n# ... existing code ...\n")
+    changed = original.replace("(r.request)\n            _r", "(r.request)\n            r.request.calls = calls + 1\n            _r")
+    changed = changed.replace("        calls = r.request.hooks.count(self.handle_401)\n", "        calls = getattr(r.request, 'calls', 1)\n")
+    expected = changed.replace('needed."""\n\n', 'needed."""\n')
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": expected,
+                      "language": "python"}])["rows"][0]
+    assert (row["first"], row["why"]) == ("refused", "no option agrees")
+    # with the blank line kept, the same pins agree and the retry is right
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": changed,
+                      "language": "python"}])["rows"][0]
+    assert (row["first"], row["second"]) == ("refused", "right")
