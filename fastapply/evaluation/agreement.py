@@ -38,6 +38,7 @@ from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.refuse.revise import revise
+from fastapply.merge.snippet.sections import undiff_each
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import distinctive, is_generic
 from fastapply.merge.text.markers import is_marker
@@ -56,9 +57,11 @@ _JOIN = "\x01"  # stands where the option removed a marker: the sections around 
 _GONE = "\x02"  # starts a line the option shows deleted (`-`)
 
 
-def _tagged(snippet: str, option: Option) -> list[tuple[str, bool]]:
+def _tagged(snippet: str, option: Option, undone: list[str | None] | None = None) -> list[tuple[str, bool]]:
     """The revised snippet's lines, each with True when the option put it there (a removed
-    marker leaves `_JOIN`, so the section it joins counts as touched)."""
+    marker leaves `_JOIN`, so the section it joins counts as touched). The snippet's own lines
+    are read as `undone` gives them where it is diff syntax (`+x` is `x`, `@@` a marker, a `-` line
+    or diff header left out: snippet/sections.undiff_each, as the merge reads them)."""
     lines = snippet.splitlines()
     marks = [f"\x00{k}" for k in range(len(lines))]  # each original line by its index, to tell them apart
     joins = tuple(Edit("insert", at=k, text=_JOIN) for e in option.edits if e.action == "remove"
@@ -67,8 +70,9 @@ def _tagged(snippet: str, option: Option) -> list[tuple[str, bool]]:
                   if e.action == "deleted" else e for e in option.edits)  # `-` lines: deletions, not runs
     revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins)).splitlines()
     moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
-    return [(lines[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
-            for t in revised]
+    read = lines if undone is None else undone
+    return [(read[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
+            for t in revised if not (t.startswith("\x00") and t[1:].isdigit() and read[int(t[1:])] is None)]
 
 
 def _find_run(run: list[str], want: list[str], start: int) -> int | None:
@@ -126,13 +130,16 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     it: the code it keeps); removed lines are not in the expected file."""
     want = _content(expected.splitlines())
     lines = snippet.splitlines()
+    undone = undiff_each(lines, original.splitlines()) if original is not None else None
+    if undone is not None:  # a diff-syntax snippet: its lines as the merge reads them
+        lines = [line if line is not None else "" for line in undone]
     for edit in option.edits:
         if edit.action == "remove" and any(line in want for line in _content(lines[edit.start - 1 : edit.end])):
             return False
         if edit.action == "deleted" and any(line in want for line in _content(edit.text.split("\n"))):
             return False
     try:
-        tagged = _tagged(snippet, option)
+        tagged = _tagged(snippet, option, undone)
     except ValueError:
         return False
     sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
@@ -199,7 +206,38 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     if original is None:
         return True
     held = _content(original.splitlines())
-    return _markers_keep(spans, want, held) and (not reads or _reads_as_meant(sections, flags, spans, want, held))
+    return (_markers_keep(spans, want, held) and _deletions_shown(spans, expected, original)
+            and (not reads or _reads_as_meant(sections, flags, spans, want, held)))
+
+
+def _deletions_shown(spans: list[tuple[int, int] | None], expected: str, original: str) -> bool:
+    """Every original line the intent deletes at a section's edge next to a marker is one the
+    section's new lines there can replace: a marker keeps original lines, and new lines between it
+    and the section's first (last) original line read as a change of at most as many original
+    lines (blank lines counted), so where the intent deletes more there, the snippet never shows
+    that deletion and no revision that keeps the marker can be right (gen11 18: a changed line
+    after a marker whose blank line above the intent deletes)."""
+    whole = [line.strip() for line in expected.splitlines()]
+    kept = origins(line_opcodes([line.strip() for line in original.splitlines()], whole))
+    at = [i for i, line in enumerate(whole) if line]  # content index -> line index in `whole`
+    last = len(spans) - 1
+    for k, span in enumerate(spans):
+        if span is None:
+            continue
+        first, end = at[span[0]], at[span[1] - 1]
+        j = first
+        while j <= end and j not in kept:
+            j += 1
+        if k > 0 and j > first and (j <= end or k < last) and first - 1 in kept:
+            below = j if j <= end else end + 1  # a section of new lines only: the line the marker below keeps
+            if below in kept and kept[below] - kept[first - 1] - 1 > j - first:
+                return False
+        i = end
+        while i >= first and i not in kept:
+            i -= 1
+        if k < last and first <= i < end and end + 1 in kept and kept[end + 1] - kept[i] - 1 > end - i:
+            return False
+    return True
 
 
 def _reads_as_meant(sections: list[tuple[list[str], bool]], flags: list[list[bool]],

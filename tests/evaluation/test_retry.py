@@ -207,3 +207,56 @@ def test_each_refusal_kind_is_tabled_by_what_its_retry_came_to(capsys):
     assert "  ambiguous-place    0 / 0 / 1 / 0 / 0; 1" in text and "  form               0 / 0 / 0 / 0 / 1; 0" in text
     real = run_retry([{"id": "r", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED, "language": "python"}])
     assert real["rows"][0]["why"] == "right" and real["summary"]["by_kind"]["ambiguous-place"]["right"] == 1
+
+
+def test_a_diff_syntax_snippet_is_read_as_the_merge_reads_it():
+    # `+` lines are new lines, `@@` a marker (snippet/sections.undiff_each): the planner's pin for the
+    # second handler agrees with its intent, the first handler's does not (ftune 108, gen11 325:
+    # every diff-in-lazy refusal was "no option agrees")
+    snippet = "@@ -0,0 +0,0 @@\n    value = compute(request)\n+    log(value)\n    return value\n@@ -0,0 +0,0 @@\n"
+    expected = ORIGINAL[: ORIGINAL.index("def handler_1")] + "def handler_1(request):\n    value = compute(request)\n" \
+        "    log(value)\n    return value\n\n"
+    refusal = instant_merge(ORIGINAL, snippet, language="python").refusal
+    pins = {o.edits[0].text: agrees(o, snippet, expected, ORIGINAL) for o in refusal.options if len(o.edits) == 1}
+    assert pins["def handler_1(request):"] and not pins["def handler_0(request):"]
+    row = run_retry([{"id": "r", "original": ORIGINAL, "snippet": snippet, "expected": expected, "language": "python"}])
+    assert row["rows"][0]["first"] == "refused" and row["rows"][0]["second"] == "right"
+
+
+def test_an_ambiguous_section_refusal_also_offers_the_places_of_a_later_section_of_new_lines():
+    # the merge stops at section 1; the revision that pins it must place section 2 (new lines with no
+    # context) too, or the second try stops there (ftune 417, ftune2 438, gen23 564)
+    original = ORIGINAL + "def main():\n    setup()\n    run()\n"
+    snippet = ("# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+               "    log_started(level)\n# ... existing code ...\n")
+    expected = original.replace("return value\n\ndef handler_1", "return value + 1\n\ndef handler_1").replace(
+        "    setup()\n", "    setup()\n    log_started(level)\n")
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal.kind == "ambiguous-place"
+    assert any(e.at == 5 for o in refusal.options for e in o.edits)  # pins round snippet line 5
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": expected,
+                      "language": "python"}])["rows"][0]
+    assert (row["first"], row["second"]) == ("refused", "right")
+
+
+def test_no_option_agrees_where_the_intent_deletes_more_lines_at_a_marker_than_the_section_shows():
+    # the intent changes `calls = ...` and deletes the blank line above it; the snippet shows the
+    # changed line right under a marker, which keeps that blank line: the pins for the other section
+    # agreed and the retry wrote a wrong file (gen11 18)
+    original = ('class Auth:\n    def handle_401(self, r):\n        """Takes the response and retries, if needed."""\n\n'
+                '        calls = r.request.hooks.count(self.handle_401)\n        s_auth = r.headers.get("auth", "")\n'
+                '        if calls < 2:\n            r.content\n            r.raw.release_conn()\n'
+                '            r.request.headers["Authorization"] = self.build_header(r.request)\n'
+                '            _r = r.connection.send(r.request)\n            return _r\n        return r\n')
+    snippet = ("# ... existing code ...\n        calls = getattr(r.request, 'calls', 1)\n# ... existing code ...\n"
+               "            r.request.calls = calls + 1\n# ... existing code ...\n")
+    changed = original.replace("(r.request)\n            _r", "(r.request)\n            r.request.calls = calls + 1\n            _r")
+    changed = changed.replace("        calls = r.request.hooks.count(self.handle_401)\n", "        calls = getattr(r.request, 'calls', 1)\n")
+    expected = changed.replace('needed."""\n\n', 'needed."""\n')
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": expected,
+                      "language": "python"}])["rows"][0]
+    assert (row["first"], row["why"]) == ("refused", "no option agrees")
+    # with the blank line kept, the same pins agree and the retry is right
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": changed,
+                      "language": "python"}])["rows"][0]
+    assert (row["first"], row["second"]) == ("refused", "right")

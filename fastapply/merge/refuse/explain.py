@@ -229,6 +229,14 @@ def _new_places(inp: Input, n: int, window: tuple[int, int] | None, known: tuple
     lines the original has: the merge stops at the first, and one revision should settle them all."""
     lo, hi = window if window is not None else (0, len(inp.original))
     options = tuple(o for o in new_places(inp, inp.sections[n], lo, hi) if o not in known)
+    return options + _later_places(inp, n, lo, known + options)
+
+
+def _later_places(inp: Input, n: int, lo: int = 0, known: tuple[Option, ...] = ()) -> tuple[Option, ...]:
+    """new_places (from original line `lo` on) for every section after section n none of whose
+    lines the original has: the merge stops at the first section it refuses, and the revision that
+    settles that one should settle these too (else the second try stops at the next one)."""
+    options: tuple[Option, ...] = ()
     for later in inp.sections[n + 1 :]:
         if not any(inp.counts.get(inp.snippet[k].strip()) for k in range(later[0], later[1] + 1)):
             options += tuple(o for o in new_places(inp, later, lo) if o not in options and o not in known)
@@ -341,6 +349,7 @@ def _read(inp: Input, sentence: str, candidate: str | None, readings: tuple[str,
 
 PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion", "unbalanced")
 PLACES_ONLY = ("unbalanced",)  # pinned at each place its sections' edge lines fit, never where a reading put them
+LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
 READ_PINNED = ("would-delete-edge",)  # pinned only where a reading put a section (not "unbalanced", "no-change":
 # there the reading itself is what is doubted, and its places led the retry to wrong files)
 
@@ -367,10 +376,13 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     # hide a reading's pins that share an edit with them (ftune2 623, 688 lost their right retry)
     for m in pinned if refusal.kind in PINNED else ():
         extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
+    extra = extra[:12]
+    if n is not None and refusal.kind in LATER_NEW:
+        extra.extend(_later_places(inp, n, 0, refusal.options + tuple(extra)))
     if not extra:
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)
-    return refusal.with_(options=refusal.options + tuple(extra[:12]), fix=fix)
+    return refusal.with_(options=refusal.options + tuple(extra), fix=fix)
 
 
 def _section_number(sentence: str) -> int | None:

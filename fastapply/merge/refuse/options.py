@@ -267,6 +267,32 @@ def _edge_run(inp: Input, sec: tuple[int, int], step: int) -> list[int]:
     return out
 
 
+def _beyond_alike(inp: Input, sec: tuple[int, int], run: list[int], step: int, fits: list[int],
+                  each: int = 3) -> list[int]:
+    """Of the places `fits` where a section's edge `run` stands (the place of its first line), the
+    `each` whose next original line beyond the run (below a top edge, above a bottom one) is most
+    like the section's next line there (difflib ratio at least 0.6), best first."""
+    a, b = sec
+    inner = [k for k in (range(run[-1] + 1, b + 1) if step > 0 else range(run[0] - 1, a - 1, -1))
+             if inp.snippet[k].strip()]
+    if not inner:
+        return []
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(inp.snippet[inner[0]].strip())
+    content = [i for i, line in enumerate(inp.original) if line.strip()]
+    where = {i: n for n, i in enumerate(content)}
+    scored = []
+    for p in fits:
+        n = where.get(p)
+        beyond = None if n is None else n + len(run) if step > 0 else n - 1
+        if beyond is None or not 0 <= beyond < len(content):
+            continue
+        m.set_seq1(inp.original[content[beyond]].strip())
+        if m.real_quick_ratio() >= 0.6 and m.quick_ratio() >= 0.6 and (r := m.ratio()) >= 0.6:
+            scored.append((-r, p))
+    return [p for _, p in sorted(scored)[:each]]
+
+
 def _run_places(inp: Input, run: list[int]) -> list[int]:
     """Original indexes where the snippet lines `run` (in order, blank lines skipped) stand one
     after the other: the place of run[0]."""
@@ -375,8 +401,11 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             fits = [p for p in _run_places(inp, run) if lo < p < hi]
             # at the snippet's own indentation where the file has it there (a `}` closes one depth)
             fits = [p for p in fits if inp.original[p].rstrip() == inp.snippet[run[0]].rstrip()] or fits
-            if len(fits) > limit:  # those next to the sections around it: the first and the last
-                fits = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+            if len(fits) > limit:  # those next to the sections around it: the first and the last,
+                # then those where the original line beyond the edge is most like the section's own
+                # line there (the code the section changes stands next to its edge)
+                kept = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
+                fits = kept + [p for p in _beyond_alike(inp, sec, run, step, fits) if p not in kept]
             edge = run[0] if step > 0 else run[-1]
             ends = []  # the original index of the edge line at each place
             for p in fits:

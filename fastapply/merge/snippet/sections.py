@@ -143,6 +143,13 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
     (stripped comparison) while the prefixed text does not; no `+` line exists in the original
     with its prefix. Context lines that all start with one space (unified-diff context) lose it.
     """
+    each = undiff_each(snippet, original)
+    return None if each is None else [line for line in each if line is not None]
+
+
+def undiff_each(snippet: Sequence[str], original: Sequence[str]) -> list[str | None] | None:
+    """`undiff_lazy` line by line: each snippet line undone, None for a diff header or a `-`
+    line (what `undiff_lazy` drops), or None for the whole when it is not diff syntax."""
     stripped = {line.strip() for line in original}
     plus = [l for l in snippet if _prefixed(l, "+")]
     minus = [l for l in snippet if _prefixed(l, "-")]
@@ -158,14 +165,14 @@ def undiff_lazy(snippet: Sequence[str], original: Sequence[str]) -> list[str] | 
         if not any(is_marker(l) for l in snippet) or len(plus) < 2:
             return None
     unified = _unified_context(snippet, original)
-    out: list[str] = []
+    out: list[str | None] = []
     for line in snippet:
         if _HEADER.match(line):
-            continue
-        if _HUNK.match(line):
+            out.append(None)
+        elif _HUNK.match(line):
             out.append(CANONICAL_MARKER)
         elif _prefixed(line, "-"):
-            continue
+            out.append(None)
         elif _prefixed(line, "+"):
             out.append(line[1:])
         elif unified and line.startswith(" ") and not is_marker(line):

@@ -242,3 +242,20 @@ def test_section_pins_pin_where_only_a_head_of_the_sections_original_lines_stand
     merged = instant_merge(original, revise(snippet, options[1]), language="python")
     assert merged.text == original.replace("    data = load()\n    return beta_done",
                                            "    data = load()\n    if not data:\n        return None\n    return beta_done")
+
+
+def test_weak_edges_past_the_limit_also_pin_where_the_line_beyond_the_edge_is_most_like_the_sections():
+    # 20 places for a `  }` edge: past the first and last 8, the one whose next line is the line the
+    # section changes (`return x + 10;`) is pinned too, and the retry then merges it right (ftune2 616)
+    from fastapply.evaluation.retry import run_retry
+    from fastapply.merge.refuse.options import weak_edges
+
+    original = "".join(f"function f{n}(x) {{\n  if (x > {n}) {{\n    log(x);\n  }}\n  return x + {n};\n}}\n\n"
+                       for n in range(20))
+    snippet = "// ... existing code ...\n  }\n  return x + 10 + offset(x);\n}\n// ... existing code ...\n"
+    expected = original.replace("  return x + 10;\n", "  return x + 10 + offset(x);\n")
+    says = [o.says for o in weak_edges(read_input(original, snippet, "javascript"))]
+    assert any("for the place at original line 74)" in s for s in says)  # f10's `  }`
+    row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": expected,
+                      "language": "javascript"}])["rows"][0]
+    assert (row["first"], row["second"]) == ("refused", "right")

@@ -159,3 +159,14 @@ def test_a_refusal_naming_such_a_section_is_still_read_as_data():
     r = instant_merge(original, snippet, language="java")
     assert not r.merged and r.refusal is not None and r.refusal.kind != "form"
     assert "its part with `int c() {`" in r.refused_reason  # not "its part starting `}`"
+
+
+def test_undiff_each_reads_every_line_as_undiff_lazy_does():
+    from fastapply.merge.snippet.sections import undiff_each
+
+    original = ["def f():", "    a = 1", "    b = 2"]
+    snippet = ["--- a/f.py", "@@ -1,3 +1,3 @@", "def f():", "-    a = 1", "+    a = 10", "    b = 2"]
+    each = undiff_each(snippet, original)
+    assert each == [None, CANONICAL_MARKER, "def f():", None, "    a = 10", "    b = 2"]
+    assert undiff_lazy(snippet, original) == [line for line in each if line is not None]
+    assert undiff_each(["def f():", "    a = 1"], original) is None
