@@ -9,7 +9,7 @@ them all, plus those only a model can fail, on a model's whole-file answer.
 
 Not run on the instant merge: `check_empty_bodies` (on the tuned sets and the grid it refused one
 right merge and no wrong one: ablation of 2026-11-26; a model can empty a body), and
-`check_head_dropped`, which is for a reading no second one confirms (two_readings.two_readings):
+`check_head_dropped`, which is for a reading no second one confirms (`check_unconfirmed`, run by decide/):
 run on every result it would hand the choice to a reading that guesses the other way.
 
 This module does not know how a merge was made; it compares the original with the result. The
@@ -28,7 +28,7 @@ from fastapply.merge.gate import answer_checks, dangling, declared_twice, kept_c
 from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
-from fastapply.merge.gate.landing import check_definition_kept_twice, check_dropped_definition
+from fastapply.merge.gate.landing import check_definition_kept_twice, check_definition_split, check_dropped_definition
 from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
@@ -125,6 +125,16 @@ def check_tail_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     lines below a snippet that stops without a marker (planners leave the last marker out as
     often as the first; closing lines and the rest of a test are seldom what a commit deletes)."""
     return _edge_dropped(original, result, snippet, tail=True)
+
+
+def check_unconfirmed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """The checks a reading no second one confirms passes on top of its own guards: deletions
+    the snippet does not show (strict), the file's head or tail dropped, a new definition laid
+    over the end of the one above it (landing.check_definition_split). The first failure, or None."""
+    return (check_unshown_deletions(original, result, snippet, strict=True)
+            or check_head_dropped(original, result, snippet)
+            or check_tail_dropped(original, result, snippet)
+            or check_definition_split(original, result, snippet))
 
 
 def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None,
