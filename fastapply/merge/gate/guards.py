@@ -258,17 +258,16 @@ def _check_added_lines(
     original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None
 ) -> str | None:
     """The checks on the lines a merge added, against the kept lines around them (unreachable.py,
-    dangling.py, and repeats.check_context_opener_twice), sharing one alignment of the original
-    with the result. The first failure."""
-    ops = line_opcodes(original, result)
+    dangling.py, and repeats.check_context_opener_twice; line_opcodes remembers the alignment of the
+    original with the result they share). The first failure."""
     return _first(
-        lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
-        lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language, ops=ops),
-        lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
-        lambda: unreachable.check_pass_added_to_body(original, result, snippet, language, ops=ops),
-        lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
+        lambda: unreachable.check_code_after_exit(original, result, snippet, language),
+        lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language),
+        lambda: unreachable.check_orphaned_body(original, result, language),
+        lambda: unreachable.check_pass_added_to_body(original, result, snippet, language),
+        lambda: dangling.check_dangling_decorator(original, result, language),
         lambda: dangling.check_comment_reopened(original, result, language),
-        lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+        lambda: dangling.check_closer_before_deeper(original, result, snippet, language),
         lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
         lambda: declared_twice.check_declared_twice(original, result, language),
