@@ -26,7 +26,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import indent_width as _width
 from fastapply.merge.text.compare import added, line_opcodes
-from fastapply.merge.gate.unreachable import PROSE, added_run_ends, followed_by
+from fastapply.merge.gate.unreachable import PROSE, added_run_ends
 
 
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
@@ -120,10 +120,8 @@ def check_closer_before_deeper(
     that closer followed by that line, or the original has the pair."""
     if language and language.lower() in PROSE:
         return None
-    for last, nxt in added_run_ends(original, result):
-        if not _CLOSER.match(result[last].strip()) or nxt is None or _width(result[nxt]) <= _width(result[last]):
-            continue
-        if followed_by(result[last], result[nxt], snippet, original):
+    for last, nxt in added_run_ends(original, result, snippet):
+        if not _CLOSER.match(result[last].strip()) or _width(result[nxt]) <= _width(result[last]):
             continue
         return (
             f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "

@@ -73,16 +73,18 @@ def followed_by(exit_line: str, follower: str, *texts: Sequence[str]) -> bool:
     return False
 
 
-def added_run_ends(original: Sequence[str], result: Sequence[str]):
+def added_run_ends(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]):
     """For each run of lines the merge added (inserted or replaced), the index in `result` of its
-    last non-blank line and of the next non-blank result line after the run (None at the end);
-    runs of blank lines only are skipped."""
+    last non-blank line and of the next non-blank result line after the run, when there is one and
+    neither the snippet nor the original shows the pair (`followed_by`); runs of blank lines only
+    are skipped."""
     for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
         if tag not in ("insert", "replace"):
             continue
         last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
-        if last is not None:
-            yield last, _next_code(result, j2)
+        nxt = _next_code(result, j2)
+        if last is not None and nxt is not None and not followed_by(result[last], result[nxt], snippet, original):
+            yield last, nxt
 
 
 def check_code_after_exit(
@@ -94,13 +96,10 @@ def check_code_after_exit(
     followed by that line, or the original already had the pair. None when nothing is found."""
     if language and language.lower() in PROSE:
         return None
-    for last, nxt in added_run_ends(original, result):
-        if not is_complete_exit(result[last]) or nxt is None:
-            continue
+    for last, nxt in added_run_ends(original, result, snippet):
         follower = result[nxt]
-        if indentation(follower) != indentation(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
-            continue
-        if followed_by(result[last], follower, snippet, original):
+        if (not is_complete_exit(result[last]) or indentation(follower) != indentation(result[last])
+                or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower)):
             continue
         return (
             f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
