@@ -121,7 +121,8 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions, joint.alternatives,
                                joint.choice)
         old_lines = split_text(old.text).lines
-        if (unshown := guards.check_unconfirmed(orig.lines, old_lines, snip_lines)) is None:
+        unshown = guards.check_unconfirmed(orig.lines, old_lines, snip_lines)
+        if unshown is None:
             return old
         if (text := relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)):
             return MergeResult(text, None, "lazy", old.rung, None)
