@@ -24,7 +24,7 @@ from typing import Sequence
 
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.compare import added, line_opcodes, origins
-from fastapply.merge.text.lines import indent_len, indentation
+from fastapply.merge.text.lines import indent_len, indentation, next_non_blank
 
 # A complete exit statement on one line: the keyword, then anything whose brackets balance and
 # that does not end in a continuation (an opening bracket, a comma, an operator, a backslash).
@@ -56,18 +56,13 @@ def is_complete_exit(line: str) -> bool:
     return not _CONTINUES.search(code.rstrip(";"))
 
 
-def _next_code(lines: Sequence[str], start: int) -> int | None:
-    """Index of the first non-blank line at or after `start`, or None."""
-    return next((k for k in range(start, len(lines)) if lines[k].strip()), None)
-
-
 def followed_by(exit_line: str, follower: str, *texts: Sequence[str]) -> bool:
     """True when some `exit_line` in one of `texts` is followed (blank lines aside) by `follower`."""
     want, then = exit_line.strip(), follower.strip()
     for lines in texts:
         for k, line in enumerate(lines):
             if line.strip() == want:
-                nxt = _next_code(lines, k + 1)
+                nxt = next_non_blank(lines, k + 1)
                 if nxt is not None and lines[nxt].strip() == then:
                     return True
     return False
@@ -82,7 +77,7 @@ def added_run_ends(original: Sequence[str], result: Sequence[str], snippet: Sequ
         if tag not in ("insert", "replace"):
             continue
         last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
-        nxt = _next_code(result, j2)
+        nxt = next_non_blank(result, j2)
         if last is not None and nxt is not None and not followed_by(result[last], result[nxt], snippet, original):
             yield last, nxt
 
@@ -116,8 +111,8 @@ def kept_then_added(result: Sequence[str], ops: Sequence[tuple[str, int, int, in
     for tag, _i1, _i2, j1, j2 in ops:
         if tag not in ("insert", "replace"):
             continue
-        first = _next_code(result, j1)
-        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
+        first = next_non_blank(result, j1)
+        before = next_non_blank(result, j1 - 1, -1)
         if first is not None and first < j2 and before is not None and before in kept:
             yield before, kept[before], first
 
@@ -164,7 +159,7 @@ def implicit_return(original: Sequence[str], i: int) -> bool:
     text = original[i].strip()
     if not _BARE_VALUE.match(text) or text in _STATEMENT_WORDS:
         return False
-    nxt = _next_code(original, i + 1)
+    nxt = next_non_blank(original, i + 1)
     return nxt is not None and indent_len(original[nxt]) < indent_len(original[i])
 
 
@@ -196,7 +191,7 @@ def check_orphaned_body(
     for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag not in ("delete", "replace") or i2 >= len(original):
             continue
-        kept = _next_code(original, i2)
+        kept = next_non_blank(original, i2)
         if kept is None or not _kept_in_place(original, result, kept, i2, j2):
             continue
         header = _removed_owner(original, i1, kept)
