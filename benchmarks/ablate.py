@@ -94,8 +94,8 @@ SWITCHES: list[Switch] = [
     Switch("deletes-less", "exit", M + "decide.two_readings:_decide", _skip("if abs(kept[0] - kept[1]) >= 3:"), "readings differing by >= 3 unreplaced deletions: the one deleting less written"),
     Switch("doubted-agreement-refusal", "exit", M + "decide.two_readings:_decide", _skip("if joint_merge.doubted and joint.candidate == old.text:"), "greedy alone agreeing with a doubted joint reading: refused"),
     Switch("greedy-alone", "exit", M + "decide.two_readings:_decide", _skip("if unshown is None:"), "greedy reading alone written when its strict checks pass"),
-    Switch("greedy-alone-head-check", "guard", M + "decide.two_readings:_decide", _skip("or guards.check_head_dropped(orig.lines, old_lines, snip_lines)", ""), "greedy alone: the file head above an unmarked start kept"),
-    Switch("greedy-alone-split-check", "guard", M + "decide.two_readings:_decide", _skip("or landing.check_definition_split(orig.lines, old_lines, snip_lines))", ")"), "greedy alone: a definition not split by a new one"),
+    Switch("greedy-alone-head-check", "guard", M + "gate.guards:check_unconfirmed", _skip("or check_head_dropped(original, result, snippet)", ""), "greedy alone (and a settled reading): the file head above an unmarked start kept"),
+    Switch("greedy-alone-split-check", "guard", M + "gate.guards:check_unconfirmed", _skip("or check_definition_split(original, result, snippet))", ")"), "greedy alone (and a settled reading): a definition not split by a new one"),
     Switch("joint-alone", "exit", M + "decide.two_readings:_decide", _skip("if copied is None:"), "joint reading alone written when it copies no line"),
     Switch("joint-alone-copied-check", "guard", M + "decide.two_readings:_decide", _skip("copied = _copied(orig, joint.text, snip_lines, diff_snippet)", "copied = None"), "joint alone: no distinctive line copied"),
     # readings besides the two lazy ones

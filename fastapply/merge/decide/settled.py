@@ -56,10 +56,7 @@ def passes_all(orig: Text, lines: list[str], snip_lines: list[str], language: st
     text = join_lines(lines, orig)
     if (guards.run_guards("\n".join(orig.lines), "\n".join(lines), language=language, shown_lines=shown,
                           snippet="\n".join(snip_lines))
-            or snippet_checks.check_unshown_deletions(orig.lines, lines, snip_lines, strict=True)
-            or guards.check_head_dropped(orig.lines, lines, snip_lines)
-            or guards.check_tail_dropped(orig.lines, lines, snip_lines)
-            or landing.check_definition_split(orig.lines, lines, snip_lines)
+            or guards.check_unconfirmed(orig.lines, lines, snip_lines)
             or copied(orig, text, snip_lines, diff_snippet)):
         return None
     return text

@@ -121,10 +121,7 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
             return MergeResult(None, joint.refused_reason, "lazy", old.rung, old.text, regions, joint.alternatives,
                                joint.choice)
         old_lines = split_text(old.text).lines
-        unshown = (snippet_checks.check_unshown_deletions(orig.lines, old_lines, snip_lines, strict=True)
-                   or guards.check_head_dropped(orig.lines, old_lines, snip_lines)
-                   or guards.check_tail_dropped(orig.lines, old_lines, snip_lines)
-                   or landing.check_definition_split(orig.lines, old_lines, snip_lines))
+        unshown = guards.check_unconfirmed(orig.lines, old_lines, snip_lines)
         if unshown is None:
             return old
         if (text := relanded(orig, old_lines, snip_lines, language, joint_merge.shown_lines, diff_snippet)):

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.gate.kept_code import non_blank, unique_places
+from fastapply.merge.gate.kept_code import unique_places
 from fastapply.merge.text.compare import copied_lines
+from fastapply.merge.text.lines import next_non_blank
 from fastapply.merge.snippet import blocks
 from fastapply.merge.text.markers import is_elision
 
@@ -126,7 +127,7 @@ def _follows(lines: Sequence[str], k: int, part: Sequence[str], step: int) -> bo
     order = list(part) if step > 0 else list(reversed(part))
     j = k
     for text in order[1:]:
-        j = non_blank(lines, j, step)
+        j = next_non_blank(lines, j + step, step)
         if j is None or lines[j].strip() != text:
             return False
     return True

@@ -25,8 +25,8 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.lines import indent_width as _width
-from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.gate.unreachable import PROSE, Ops, added_run_ends, followed_by
+from fastapply.merge.text.compare import added, line_opcodes
+from fastapply.merge.gate.unreachable import PROSE, added_run_ends
 
 
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
@@ -56,25 +56,19 @@ def _decorator_then_blank(lines: Sequence[str], decorator: str) -> bool:
 
 
 def check_dangling_decorator(
-    original: Sequence[str], result: Sequence[str], language: str | None = None,
-    ops: Ops | None = None,
+    original: Sequence[str], result: Sequence[str], language: str | None = None
 ) -> str | None:
     """Refuse when a decorator line the merge added is followed by a blank line in the result
     (a decorator belongs to the definition right below it), unless the original already has
     that decorator followed by a blank line."""
     if language and language.lower() in PROSE:
         return None
-    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
-        if tag not in ("insert", "replace"):
+    for k in sorted(added(line_opcodes(original, result))):
+        if (not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip()
+                or _decorator_then_blank(original, result[k])):
             continue
-        for k in range(j1, j2):
-            if (not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip()
-                    or _decorator_then_blank(original, result[k])):
-                continue
-            return (
-                f"the new decorator `{result[k].strip()}` (line {k + 1}) is followed by a blank line, "
-                "not by the definition it decorates; include the definition's header in the snippet"
-            )
+        return (f"the new decorator `{result[k].strip()}` (line {k + 1}) is followed by a blank line, "
+                "not by the definition it decorates; include the definition's header in the snippet")
     return None
 
 
@@ -119,18 +113,15 @@ _CLOSER = re.compile(r"^([}\])]+[;,)]*|end)$")
 
 
 def check_closer_before_deeper(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
-    ops: Ops | None = None,
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
 ) -> str | None:
     """Refuse when the last line of a run the merge added is a closer and the next non-blank
     result line, kept from the original, is indented deeper than it, unless the snippet shows
     that closer followed by that line, or the original has the pair."""
     if language and language.lower() in PROSE:
         return None
-    for last, nxt in added_run_ends(original, result, ops):
-        if not _CLOSER.match(result[last].strip()) or nxt is None or _width(result[nxt]) <= _width(result[last]):
-            continue
-        if followed_by(result[last], result[nxt], snippet, original):
+    for last, nxt in added_run_ends(original, result, snippet):
+        if not _CLOSER.match(result[last].strip()) or _width(result[nxt]) <= _width(result[last]):
             continue
         return (
             f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "

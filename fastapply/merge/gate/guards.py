@@ -9,7 +9,7 @@ them all, plus those only a model can fail, on a model's whole-file answer.
 
 Not run on the instant merge: `check_empty_bodies` (on the tuned sets and the grid it refused one
 right merge and no wrong one: ablation of 2026-11-26; a model can empty a body), and
-`check_head_dropped`, which is for a reading no second one confirms (two_readings.two_readings):
+`check_head_dropped`, which is for a reading no second one confirms (`check_unconfirmed`, run by decide/):
 run on every result it would hand the choice to a reading that guesses the other way.
 
 This module does not know how a merge was made; it compares the original with the result. The
@@ -28,7 +28,7 @@ from fastapply.merge.gate import answer_checks, dangling, declared_twice, kept_c
 from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import is_whole_file
-from fastapply.merge.gate.landing import check_definition_kept_twice, check_dropped_definition
+from fastapply.merge.gate.landing import check_definition_kept_twice, check_definition_split, check_dropped_definition
 from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
@@ -125,6 +125,16 @@ def check_tail_dropped(original: Sequence[str], result: Sequence[str], snippet: 
     lines below a snippet that stops without a marker (planners leave the last marker out as
     often as the first; closing lines and the rest of a test are seldom what a commit deletes)."""
     return _edge_dropped(original, result, snippet, tail=True)
+
+
+def check_unconfirmed(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+    """The checks a reading no second one confirms passes on top of its own guards: deletions
+    the snippet does not show (strict), the file's head or tail dropped, a new definition laid
+    over the end of the one above it (landing.check_definition_split). The first failure, or None."""
+    return (check_unshown_deletions(original, result, snippet, strict=True)
+            or check_head_dropped(original, result, snippet)
+            or check_tail_dropped(original, result, snippet)
+            or check_definition_split(original, result, snippet))
 
 
 def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Sequence[str] | None,
@@ -248,17 +258,16 @@ def _check_added_lines(
     original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None
 ) -> str | None:
     """The checks on the lines a merge added, against the kept lines around them (unreachable.py,
-    dangling.py, and repeats.check_context_opener_twice), sharing one alignment of the original
-    with the result. The first failure."""
-    ops = line_opcodes(original, result)
+    dangling.py, and repeats.check_context_opener_twice; line_opcodes remembers the alignment of the
+    original with the result they share). The first failure."""
     return _first(
-        lambda: unreachable.check_code_after_exit(original, result, snippet, language, ops=ops),
-        lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language, ops=ops),
-        lambda: unreachable.check_orphaned_body(original, result, language, ops=ops),
-        lambda: unreachable.check_pass_added_to_body(original, result, snippet, language, ops=ops),
-        lambda: dangling.check_dangling_decorator(original, result, language, ops=ops),
+        lambda: unreachable.check_code_after_exit(original, result, snippet, language),
+        lambda: unreachable.check_code_after_kept_exit(original, result, snippet, language),
+        lambda: unreachable.check_orphaned_body(original, result, language),
+        lambda: unreachable.check_pass_added_to_body(original, result, snippet, language),
+        lambda: dangling.check_dangling_decorator(original, result, language),
         lambda: dangling.check_comment_reopened(original, result, language),
-        lambda: dangling.check_closer_before_deeper(original, result, snippet, language, ops=ops),
+        lambda: dangling.check_closer_before_deeper(original, result, snippet, language),
         lambda: dangling.check_end_balance(original, result, snippet, language),
         lambda: repeats.check_context_opener_twice(original, result, snippet),
         lambda: declared_twice.check_declared_twice(original, result, language),

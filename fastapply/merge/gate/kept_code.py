@@ -20,7 +20,7 @@ from difflib import SequenceMatcher
 from typing import Sequence
 
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import is_generic, next_non_blank
 from fastapply.merge.text.markers import is_elision
 
 
@@ -65,10 +65,10 @@ def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: S
         text = near.strip()
         if not is_elision(line, known) or text not in where_o or text not in where_r or is_elision(near, known):
             continue
-        beyond_o = non_blank(original, where_o[text], +1)
+        beyond_o = next_non_blank(original, where_o[text] + 1)
         if beyond_o is None or original[beyond_o].strip() in shown:
             continue
-        beyond_r = non_blank(result, where_r[text], +1)
+        beyond_r = next_non_blank(result, where_r[text] + 1)
         if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
             return (f"the snippet keeps the code after `{text[:50]}` with a marker, but "
                     f"the answer drops `{original[beyond_o].strip()[:50]}` there")
@@ -117,11 +117,3 @@ def unique_places(lines: Sequence[str]) -> dict[str, int]:
     """Distinctive lines (stripped) that occur exactly once, with their index."""
     counts = Counter(l.strip() for l in lines)
     return {l.strip(): k for k, l in enumerate(lines) if counts[l.strip()] == 1 and not is_generic(l)}
-
-
-def non_blank(lines: Sequence[str], start: int, step: int) -> int | None:
-    """The index of the first non-blank line from `start + step` on, walking by `step`, or None."""
-    k = start + step
-    while 0 <= k < len(lines) and not lines[k].strip():
-        k += step
-    return k if 0 <= k < len(lines) else None

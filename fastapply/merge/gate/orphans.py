@@ -18,7 +18,7 @@ definition of the original
 Measured (main's written files on the foreign sets ftune + ftune2 and the tuned pool): imports
 (Python, JS, Go, Rust, Java, Kotlin) are left unused by real commits about as often as a planner's
 snippet orphans them (pool: 17 right files for 1 wrong on the first five sets), and so are Python
-public module-level functions (API: 4 right, 0 wrong); `broad=True` still reads both, for measuring.
+public module-level functions (API: 4 right, 0 wrong): the check reads neither.
 
 The refusal names the definition and carries `detail["removes"]` (its first original line), so
 refuse/removal.py offers the deletion's options; showing it kept (its first line in the snippet)
@@ -33,7 +33,6 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
-from fastapply.merge.text.imports import bound_names
 from fastapply.merge.text.lines import block_end
 
 _PY_DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
@@ -42,32 +41,25 @@ _GO_FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([a-z_]\w*)\s*[\[(]")
 _JS_FUNC = re.compile(r"^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]")
 _JS_ARROW = re.compile(r"^(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)")
 _LUA_FUNC = re.compile(r"^local\s+function\s+([A-Za-z_]\w*)\s*\(")
-_LUA_GLOBAL = re.compile(r"^function\s+([A-Za-z_]\w*)\s*\(")
 _PRIVATE = re.compile(r"^(?:(?:@\w+(?:\([^)]*\))?\s+)*)(?:[\w\s]*\s)?private\s+(?:[\w\s<>\[\]?,.:]*\s)?"
                       r"(?:fun|function|def|func)?\s*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>\s*)?\(")
 _JS = {"javascript", "typescript", "tsx", "jsx"}
 _PRIVATE_LANGS = {"csharp", "java", "kotlin", "php", "scala", "swift"}
 
 
-def private_definitions(lines: Sequence[str], language: str | None, broad: bool = False,
-                        wanted: set[str] | None = None) -> list[tuple[int, str, str]]:
-    """(line index, name, kind) of each definition `lines` holds that its language reads as private
-    or local (module docstring). `broad` (for measuring only) adds what the check leaves out:
-    imports ("import"), Python public module-level functions, Lua global functions ("public").
-    `wanted`: only these names (None: all)."""
-    out: list[tuple[int, str, str]] = []
-    if broad:
-        for k, names in bound_names(lines, language).items():
-            out.extend((k, n, "import") for n in sorted(names) if len(n) >= 3)
+def private_definitions(lines: Sequence[str], language: str | None,
+                        wanted: set[str] | None = None) -> list[tuple[int, str]]:
+    """(line index, name) of each definition `lines` holds that its language reads as private or
+    local (module docstring). `wanted`: only these names (None: all)."""
+    out: list[tuple[int, str]] = []
     parents = None
     for k, line in enumerate(lines):
         text = line.strip()
         top = line[:1] not in (" ", "\t")
-        m, kind = None, "private"
+        m = None
         if language == "python":
             m = _PY_DEF.match(text)
-            if m and (m.group(1).startswith("__") or not m.group(1).startswith("_")):
-                m, kind = (m, "public") if m and top and not m.group(1).startswith("__") else (None, kind)
+            m = m if m and m.group(1).startswith("_") and not m.group(1).startswith("__") else None
         elif language == "rust":
             m = _RUST_FN.match(text)
             if m and not top and (wanted is None or m.group(1) in wanted):
@@ -79,12 +71,10 @@ def private_definitions(lines: Sequence[str], language: str | None, broad: bool 
             m = (_JS_FUNC.match(text) or _JS_ARROW.match(text)) if top else None
         elif language == "lua":
             m = _LUA_FUNC.match(text)
-            if m is None and top:
-                m, kind = _LUA_GLOBAL.match(text), "public"
         elif language in _PRIVATE_LANGS:
             m = _PRIVATE.match(text) if not text.endswith(";") else None
-        if m and len(m.group(1)) >= 3 and (broad or kind == "private") and (wanted is None or m.group(1) in wanted):
-            out.append((k, m.group(1), kind))
+        if m and len(m.group(1)) >= 3 and (wanted is None or m.group(1) in wanted):
+            out.append((k, m.group(1)))
     return out
 
 
@@ -130,21 +120,14 @@ class _Words:
             self._total = Counter(_TOKEN.findall("\n".join(self.lines)))
         return self._total
 
-    def outside(self, name: str, skip: range, imported: bool) -> int:
-        """How often `name` occurs as a word outside the indexes `skip` (an import's use is not `x.name`)."""
-        if imported:  # measuring only (`broad`): the slow, exact reading
-            word = re.compile(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])")
-            return sum(len(word.findall(line)) for i, line in enumerate(self.lines) if i not in skip)
+    def outside(self, name: str, skip: range) -> int:
+        """How often `name` occurs as a word outside the indexes `skip`."""
         return self.total[name] - sum(_TOKEN.findall(self.lines[i]).count(name) for i in skip)
 
 
-def _span(lines: Sequence[str], k: int, imported: bool) -> range:
-    return range(k, k + 1) if imported else range(k, block_end(lines, k))
-
-
-def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str], language: str | None,
-            broad: bool = False) -> list[tuple[int, str, str]]:
-    """Each (original line index, name, kind) of a definition the result keeps unused while the original
+def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str],
+            language: str | None) -> list[tuple[int, str]]:
+    """Each (original line index, name) of a definition the result keeps unused while the original
     used it and the snippet never shows it (module docstring), in the original's order."""
     old_lines, new_lines = Counter(original), Counter(result)
     removed = Counter(_TOKEN.findall("\n".join((old_lines - new_lines).elements())))
@@ -153,21 +136,20 @@ def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[st
     if not gone:
         return []
     shown = {line.strip() for line in snippet if line.strip()}
-    found = [d for d in private_definitions(original, language, broad, gone) if original[d[0]].strip() not in shown]
+    found = [d for d in private_definitions(original, language, gone) if original[d[0]].strip() not in shown]
     if not found:
         return []
     old_words, new_words = _Words(original), _Words(result)
     at = {line: i for i, line in enumerate(result)}
     out = []
-    for k, name, kind in found:
+    for k, name in found:
         head = original[k]
-        imported = kind == "import"
         if old_lines[head] != 1 or new_lines[head] != 1:
             continue
-        if not old_words.outside(name, _span(original, k, imported), imported):
+        if not old_words.outside(name, range(k, block_end(original, k))):
             continue
-        if not new_words.outside(name, _span(result, at[head], imported), imported):
-            out.append((k, name, kind))
+        if not new_words.outside(name, range(at[head], block_end(result, at[head]))):
+            out.append((k, name))
     return out
 
 
@@ -178,7 +160,7 @@ def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Seque
     found = orphans(original, snippet, result, language)
     if not found:
         return None
-    k, name, _ = found[0]
+    k, name = found[0]
     head = original[k]
     cause = (f"`{name}` (original line {k + 1} `{head.strip()}`) is no longer used after your edit, but the merged "
              f"file keeps its definition: the snippet shows neither its deletion nor that it stays")

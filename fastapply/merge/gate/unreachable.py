@@ -23,10 +23,8 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.markers import is_marker
-from fastapply.merge.text.compare import line_opcodes, origins
-from fastapply.merge.text.lines import indent_len, indentation
-
-Ops = Sequence[tuple[str, int, int, int, int]]  # line_opcodes(original, result), when the caller has it
+from fastapply.merge.text.compare import added, line_opcodes, origins
+from fastapply.merge.text.lines import indent_len, indentation, next_non_blank
 
 # A complete exit statement on one line: the keyword, then anything whose brackets balance and
 # that does not end in a continuation (an opening bracket, a comma, an operator, a backslash).
@@ -58,38 +56,34 @@ def is_complete_exit(line: str) -> bool:
     return not _CONTINUES.search(code.rstrip(";"))
 
 
-def _next_code(lines: Sequence[str], start: int) -> int | None:
-    """Index of the first non-blank line at or after `start`, or None."""
-    return next((k for k in range(start, len(lines)) if lines[k].strip()), None)
-
-
 def followed_by(exit_line: str, follower: str, *texts: Sequence[str]) -> bool:
     """True when some `exit_line` in one of `texts` is followed (blank lines aside) by `follower`."""
     want, then = exit_line.strip(), follower.strip()
     for lines in texts:
         for k, line in enumerate(lines):
             if line.strip() == want:
-                nxt = _next_code(lines, k + 1)
+                nxt = next_non_blank(lines, k + 1)
                 if nxt is not None and lines[nxt].strip() == then:
                     return True
     return False
 
 
-def added_run_ends(original: Sequence[str], result: Sequence[str], ops: Ops | None = None):
+def added_run_ends(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]):
     """For each run of lines the merge added (inserted or replaced), the index in `result` of its
-    last non-blank line and of the next non-blank result line after the run (None at the end);
-    runs of blank lines only are skipped."""
-    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+    last non-blank line and of the next non-blank result line after the run, when there is one and
+    neither the snippet nor the original shows the pair (`followed_by`); runs of blank lines only
+    are skipped."""
+    for tag, _i1, _i2, j1, j2 in line_opcodes(original, result):
         if tag not in ("insert", "replace"):
             continue
         last = next((k for k in range(j2 - 1, j1 - 1, -1) if result[k].strip()), None)
-        if last is not None:
-            yield last, _next_code(result, j2)
+        nxt = next_non_blank(result, j2)
+        if last is not None and nxt is not None and not followed_by(result[last], result[nxt], snippet, original):
+            yield last, nxt
 
 
 def check_code_after_exit(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
-    ops: Ops | None = None,
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
 ) -> str | None:
     """Refuse a result in which a line the merge added is a complete exit statement followed, at
     the same indentation, by an original line it kept that is not a closer, a next branch, a
@@ -97,13 +91,10 @@ def check_code_after_exit(
     followed by that line, or the original already had the pair. None when nothing is found."""
     if language and language.lower() in PROSE:
         return None
-    for last, nxt in added_run_ends(original, result, ops):
-        if not is_complete_exit(result[last]) or nxt is None:
-            continue
+    for last, nxt in added_run_ends(original, result, snippet):
         follower = result[nxt]
-        if indentation(follower) != indentation(result[last]) or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower):
-            continue
-        if followed_by(result[last], follower, snippet, original):
+        if (not is_complete_exit(result[last]) or indentation(follower) != indentation(result[last])
+                or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower)):
             continue
         return (
             f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
@@ -113,22 +104,21 @@ def check_code_after_exit(
     return None
 
 
-def kept_then_added(result: Sequence[str], ops: Ops):
+def kept_then_added(result: Sequence[str], ops: Sequence[tuple[str, int, int, int, int]]):
     """For each run of lines the merge added, the result index of the nearest non-blank line
     before it when that line is kept, its original index, and the run's first non-blank line."""
     kept = origins(ops)
     for tag, _i1, _i2, j1, j2 in ops:
         if tag not in ("insert", "replace"):
             continue
-        first = _next_code(result, j1)
-        before = next((k for k in range(j1 - 1, -1, -1) if result[k].strip()), None)
+        first = next_non_blank(result, j1)
+        before = next_non_blank(result, j1 - 1, -1)
         if first is not None and first < j2 and before is not None and before in kept:
             yield before, kept[before], first
 
 
 def check_code_after_kept_exit(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
-    ops: Ops | None = None,
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
 ) -> str | None:
     """The mirror of `check_code_after_exit`: refuse a result in which an original exit statement
     (or implicit return) the merge kept is followed, at the same indentation, by a line the merge
@@ -136,7 +126,7 @@ def check_code_after_kept_exit(
     kept exit followed by that line, or the original has the pair."""
     if language and language.lower() in PROSE:
         return None
-    for before, i, first in kept_then_added(result, ops if ops is not None else line_opcodes(original, result)):
+    for before, i, first in kept_then_added(result, line_opcodes(original, result)):
         exit_line, added = result[before], result[first]
         if indentation(added) != indentation(exit_line):
             continue
@@ -169,7 +159,7 @@ def implicit_return(original: Sequence[str], i: int) -> bool:
     text = original[i].strip()
     if not _BARE_VALUE.match(text) or text in _STATEMENT_WORDS:
         return False
-    nxt = _next_code(original, i + 1)
+    nxt = next_non_blank(original, i + 1)
     return nxt is not None and indent_len(original[nxt]) < indent_len(original[i])
 
 
@@ -189,8 +179,7 @@ _DEFINITION = re.compile(
 
 
 def check_orphaned_body(
-    original: Sequence[str], result: Sequence[str], language: str | None = None,
-    ops: Ops | None = None,
+    original: Sequence[str], result: Sequence[str], language: str | None = None
 ) -> str | None:
     """Refuse when a change removes a definition's header (`def`, `function`, `func`, `fn`, `class`
     ending in `:` or `{`; the next non-blank original line is indented deeper), adds no line at
@@ -199,10 +188,10 @@ def check_orphaned_body(
     A renamed or rewritten header is a replacement at its own indentation, so it passes."""
     if language and language.lower() in PROSE:
         return None
-    for tag, i1, i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag not in ("delete", "replace") or i2 >= len(original):
             continue
-        kept = _next_code(original, i2)
+        kept = next_non_blank(original, i2)
         if kept is None or not _kept_in_place(original, result, kept, i2, j2):
             continue
         header = _removed_owner(original, i1, kept)
@@ -305,28 +294,17 @@ def _snippet_writes_pass_beside_code(snippet: Sequence[str]) -> bool:
 
 
 def check_pass_added_to_body(
-    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None,
-    ops: Ops | None = None,
+    original: Sequence[str], result: Sequence[str], snippet: Sequence[str], language: str | None = None
 ) -> str | None:
     """Refuse (Python) when the merge adds a `pass` line to a block that has other statements
     (not a docstring, comment or another `pass`), unless the snippet itself shows a `pass`
     beside statements (then it writes that shape)."""
-    if (language or "").lower() != "python":
+    if (language or "").lower() != "python" or _snippet_writes_pass_beside_code(snippet):
         return None
-    if _snippet_writes_pass_beside_code(snippet):
-        return None
-    strings: set[int] | None = None
-    for tag, _i1, _i2, j1, j2 in (ops if ops is not None else line_opcodes(original, result)):
-        if tag not in ("insert", "replace"):
-            continue
-        for k in range(j1, j2):
-            if result[k].strip() != "pass":
-                continue
-            strings = _in_triple_strings(result) if strings is None else strings
-            statements = _statements(result, k, strings)
-            if statements:
-                return (
-                    f"line {k + 1} adds `pass` to a block that has statements (`{statements[0][:60]}`): the "
-                    "snippet's `pass` may be an empty body's, with the lines between deleted; include its neighbours"
-                )
+    passes = [k for k in sorted(added(line_opcodes(original, result))) if result[k].strip() == "pass"]
+    strings = _in_triple_strings(result) if passes else set()
+    for k in passes:
+        if statements := _statements(result, k, strings):
+            return (f"line {k + 1} adds `pass` to a block that has statements (`{statements[0][:60]}`): the "
+                    "snippet's `pass` may be an empty body's, with the lines between deleted; include its neighbours")
     return None

@@ -177,9 +177,11 @@ class _Edit:
     lines: tuple[str, ...]
 
 
-def with_comments(lines: Sequence[str], start: int, floor: int) -> int:
-    """Move `start` up over comment lines directly above it (no blank line between)."""
-    while start - 1 >= floor and lines[start - 1].strip().startswith(("#", "//", "/*", "*", "///")):
+def with_comments(lines: Sequence[str], start: int, floor: int, stop: set[int] = frozenset()) -> int:
+    """Move `start` up over comment lines directly above it (no blank line between, not above
+    `floor`, not onto a line in `stop`: markers)."""
+    while (start - 1 >= floor and start - 1 not in stop
+           and lines[start - 1].strip().startswith(("#", "//", "/*", "*", "///"))):
         start -= 1
     return start
 

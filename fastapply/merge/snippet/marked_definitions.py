@@ -28,9 +28,6 @@ from fastapply.merge.text import syntax
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.text.lines import indent_len
 
-_COMMENT_OPENERS = ("#", "//", "/*", "*", "///")
-
-
 def _marker_lines(snippet: Sequence[str], original: Sequence[str]) -> set[int]:
     known = frozenset(l.strip() for l in original)
     return {k for k, line in enumerate(snippet) if line.strip() and is_elision(line, known)}
@@ -40,13 +37,6 @@ def shown_lines(snippet: Sequence[str], original: Sequence[str]) -> int:
     """The snippet's non-blank lines that are not markers (what the deletion guard weighs)."""
     markers = _marker_lines(snippet, original)
     return sum(1 for k, line in enumerate(snippet) if line.strip() and k not in markers)
-
-
-def _comment_start(lines: Sequence[str], start: int, floor: int, markers: set[int]) -> int:
-    """`start` moved up over comment lines directly above it (not markers, not above `floor`)."""
-    while start - 1 >= floor and start - 1 not in markers and lines[start - 1].strip().startswith(_COMMENT_OPENERS):
-        start -= 1
-    return start
 
 
 def _blank(lines: Sequence[str]) -> bool:
@@ -92,7 +82,7 @@ def read_marked_definitions(original: Sequence[str], snippet: Sequence[str], lan
             return None  # not at the top level of the original, or out of the original's order
         if od.members and not definitions.covers(sd, od):
             return None  # a class (impl, module) shown with some of its members: the others stay
-        start = _comment_start(snippet, sd.start, floor, markers)
+        start = definitions.with_comments(snippet, sd.start, floor, markers)
         # comments the snippet shows above a definition replace the original's; else those stay
         at = definitions.with_comments(original, od.start, 0) if start < sd.start else od.start
         if start < sd.start and start - 1 in markers:

@@ -1,6 +1,6 @@
 """What one line says on its own: whether it pins a place, opens a block, and what it names.
 
-Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`), lines that pin nothing
+Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`, `next_non_blank`), lines that pin nothing
 (`is_generic`; `nearest_distinctive`: the nearest line that is not) or say where they are (`distinctive`: at least 8 letters or digits), bracket
 balance outside strings and line comments, where a run of lines occurs (`run_starts`) (roughly: a tie-breaker, not a parser) and where blocks
 end (`block_close`, `block_end`, `brace_follows`), and what a block opener names (`is_opener`,
@@ -39,6 +39,14 @@ def brace_follows(lines: Sequence[str], k: int, reach: int | None = None, same_d
     indentation when `same_depth`: lines[k] is a header in Allman style (C#, PHP's PSR-12 methods)."""
     nxt = next((l for l in lines[k + 1 : None if reach is None else k + 1 + reach] if l.strip()), None)
     return nxt is not None and nxt.strip() == "{" and (not same_depth or indent_width(nxt) == indent_width(lines[k]))
+
+
+def next_non_blank(lines: Sequence[str], start: int, step: int = 1) -> int | None:
+    """The index of the first non-blank line from `start` on (itself included), walking by `step`, or None."""
+    k = start
+    while 0 <= k < len(lines) and not lines[k].strip():
+        k += step
+    return k if 0 <= k < len(lines) else None
 
 
 def blank_ends(lines: Sequence[str]) -> tuple[int, int]:

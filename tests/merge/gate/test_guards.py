@@ -157,6 +157,17 @@ def test_head_dropped_refuses_a_pure_deletion_above_an_unmarked_start():
     assert guards.check_head_dropped(original, original[:4] + result, snippet) is None  # head kept
 
 
+def test_unconfirmed_runs_the_edge_checks_a_confirmed_reading_skips():
+    original = ["// Copyright 2020 the authors.", "", "package web", "", "import (", '\t"fmt"', ")", "",
+                "func A() {}"]
+    result = original[4:6] + ['\t"os"'] + original[6:]
+    snippet = ["import (", '\t"fmt"', '\t"os"', ")", "// ... existing code ..."]
+    assert guards.check_unconfirmed(original, result, snippet) == guards.check_head_dropped(original, result, snippet)
+    assert guards.run_guards("\n".join(original), "\n".join(result), language=None, shown_lines=None,
+                             snippet="\n".join(snippet)) is None  # the guards every reading runs pass it
+    assert guards.check_unconfirmed(original, original[:4] + result, snippet) is None  # head kept
+
+
 def test_tail_dropped_refuses_closing_lines_dropped_below_an_unmarked_end():
     original = ["describe('route', function(){", "  it('responds', function(){", "    get('/user')",
                 "    body.should.equal('test')", "    status.should.equal(200)", "  })", "})", ""]

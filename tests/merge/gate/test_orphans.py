@@ -67,15 +67,13 @@ def lines(text):
 
 
 def test_private_definitions_by_language():
-    assert [(k, n) for k, n, _ in private_definitions(lines(RUST), "rust")] == [(11, "to_bytes")]
+    assert private_definitions(lines(RUST), "rust") == [(11, "to_bytes")]
     py = private_definitions(lines(PYTHON), "python")
-    assert [n for _, n, _ in py] == ["_normalise"]  # a public module-level function is API: not read
-    assert [n for _, n, _ in private_definitions(lines(PYTHON), "python", broad=True)] == [
-        "_normalise", "load", "public_helper", "save"]
+    assert [n for _, n in py] == ["_normalise"]  # a public module-level function is API: not read
     java = ["class A {", "  private int size(List<String> xs) {", "  public int count() {", "}"]
-    assert [n for _, n, _ in private_definitions(java, "java")] == ["size"]
+    assert [n for _, n in private_definitions(java, "java")] == ["size"]
     lua = ["local function trim(s)", "function M.load(p)", "end"]
-    assert [n for _, n, _ in private_definitions(lua, "lua")] == ["trim"]
+    assert [n for _, n in private_definitions(lua, "lua")] == ["trim"]  # a global function is API
 
 
 def test_a_helper_left_unused_and_unshown_is_refused_with_both_readings():
@@ -117,13 +115,11 @@ def test_a_helper_shown_still_used_or_never_used_passes():
 def test_python_private_helper_orphaned_but_not_a_public_function():
     result = PYTHON.replace("open(_normalise(path))", "open(path)").replace("open(public_helper(path)", "open(path")
     found = orphans(lines(PYTHON), ["def load(path):", "def save(path, text):"], lines(result), "python")
-    assert [n for _, n, _ in found] == ["_normalise"]
-    assert [n for _, n, _ in orphans(lines(PYTHON), [], lines(result), "python", broad=True)] == [
-        "_normalise", "public_helper"]
+    assert [n for _, n in found] == ["_normalise"]
 
 
 def test_rust_trait_methods_are_not_private_helpers():
     code = ["impl<'de> Deserialize<'de> for Glob {", "    fn deserialize<D>(d: D) -> Result<Self, D::Error> {",
             "    }", "}", "impl Glob {", "    fn parse(s: &str) -> Glob {", "    }", "}",
             "trait Named {", "    fn name_of(&self) -> String {", "    }", "}"]
-    assert [n for _, n, _ in private_definitions(code, "rust")] == ["parse"]
+    assert [n for _, n in private_definitions(code, "rust")] == ["parse"]

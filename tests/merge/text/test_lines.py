@@ -1,6 +1,6 @@
 """Line helpers shared across stages: where a run of lines occurs."""
 
-from fastapply.merge.text.lines import run_starts
+from fastapply.merge.text.lines import next_non_blank, run_starts
 
 
 def test_run_starts_lists_every_place_a_run_occurs_line_for_line():
@@ -14,3 +14,9 @@ def test_run_starts_lists_every_place_a_run_occurs_line_for_line():
 def test_an_empty_run_occurs_everywhere():
     assert run_starts(["x", "y"], []) == [0, 1, 2]
     assert run_starts([], []) == [0]
+
+
+def test_next_non_blank_counts_its_start_and_walks_either_way():
+    lines = ["a", "", "  ", "b", ""]
+    assert [next_non_blank(lines, k) for k in range(6)] == [0, 3, 3, 3, None, None]
+    assert [next_non_blank(lines, k, -1) for k in (-1, 0, 2, 4)] == [None, 0, 0, 3]
