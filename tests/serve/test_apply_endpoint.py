@@ -99,16 +99,19 @@ def test_an_instant_merge_answers_while_the_worker_is_busy_and_the_queue_is_full
                 t0 = time.perf_counter()
                 merged = await http.post("/v1/apply", json={"original": ORIGINAL, "snippet": INSTANT})
                 took = time.perf_counter() - t0
+                ahead = not running_one.done()  # the generation holding the worker (about 2 s) has not finished
                 needs_model = await http.post("/v1/apply", json={"original": ORIGINAL, "snippet": SNIPPET,
                                                                  "strategy": "model"})
                 still = (await depth())["running"]
                 await asyncio.gather(running_one, waiting_one)
-                return refused, merged, took, needs_model, still
+                return refused, merged, took, ahead, needs_model, still
 
-        refused, merged, took, needs_model, still = asyncio.run(main())
+        refused, merged, took, ahead, needs_model, still = asyncio.run(main())
     assert refused.status_code == 503
     assert merged.status_code == 200 and merged.json()["text"] == EXPECTED and merged.json()["path"] == "instant"
-    assert took < 1.0, f"the instant merge took {took:.2f}s: it waited for the model"
+    # it answered before the running generation ended (not a timing bound: a loaded machine slows the merge, and a
+    # merge that waited for the worker would come back only after that generation's 40 tokens of 0.05 s each)
+    assert ahead, f"the instant merge took {took:.2f}s: it waited for the model"
     assert still == 1  # it answered while the generation was still running
     assert needs_model.status_code == 503  # an edit that needs the model still queues (and is refused)
 

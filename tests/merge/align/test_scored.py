@@ -103,7 +103,8 @@ def test_speed_on_a_20000_line_file():
     elapsed = time.perf_counter() - start
     got = reading_lines(a, original, snippet)
     assert got[5001] == "    x = a + 5001" and got[15001:15003] == ["    x = a + 1500", "    y = 2"]
-    assert elapsed < 1.0  # target 0.5 s on an idle machine; slack for shared CI cores
+    assert elapsed < 2.0  # about 0.5 s on an idle machine (1.15 s measured under a load of 7 on 2 cores); a step
+    # quadratic in the file (20,000 x 20,000 cells) would not fit
 
 
 def _code(got: list[str]) -> list[str]:
