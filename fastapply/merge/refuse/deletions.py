@@ -17,7 +17,7 @@ This module builds options from an `Input` (reading.py); which refusal gets them
 from __future__ import annotations
 
 from fastapply.merge.refuse.options import below, reach
-from fastapply.merge.refuse.reading import Input, holds_once, run_at, section_places
+from fastapply.merge.refuse.reading import Input, between, holds_once, run_at, section_places
 from fastapply.merge.refuse.refusal import Edit, Option
 
 
@@ -44,8 +44,7 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
         anchors = [k for k in content if holds_once(inp, k)]
         if not anchors:
             continue
-        lo = max((p for p in places[:n] if p is not None), default=-1)
-        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        lo, hi = between(inp, places, n)
         tail = [k for k in content if k > anchors[-1]]
         head = [k for k in content if k < anchors[0]]
         if tail:

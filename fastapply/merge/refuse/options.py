@@ -25,7 +25,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.reading import (Input, holds_once, nth_content, run_at, section_of, section_places,
+from fastapply.merge.refuse.reading import (Input, between, holds_once, nth_content, run_at, section_of, section_places,
                                            unique)
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.lines import nearest_distinctive
@@ -357,8 +357,7 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     places = section_places(inp)
     out: list[Option] = []
     for n, sec in enumerate(inp.sections):
-        lo = max((p for p in places[:n] if p is not None), default=-1)
-        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        lo, hi = between(inp, places, n)
         for step in (+1, -1):
             run = _edge_run(inp, sec, step)
             content = [k for k in range(sec[0], sec[1] + 1) if inp.snippet[k].strip()]

@@ -7,7 +7,8 @@ The helpers here number lines (`Input.oline`, `Input.sline`, moved off blank and
 lines by `text.lines.nearest_distinctive`), find a snippet line by its text, the section of a line, and each
 section's place in the original (`section_places`: its first line the file holds once).
 
-Also `run_at` (where stripped lines stand in a row, blank lines skipped), `nth_content`, `holds_once`.
+Also `run_at` (where stripped lines stand in a row, blank lines skipped), `nth_content`, `holds_once`,
+`between` (the original lines a section lies between, by its neighbours' places).
 This module reads lines; it knows no refusal sentence and builds no option.
 """
 
@@ -127,3 +128,10 @@ def section_places(inp: Input) -> list[int | None]:
         found = [where[inp.snippet[k].strip()] for k in range(a, b + 1) if holds_once(inp, k)]
         out.append(found[0] if found else None)
     return out
+
+
+def between(inp: Input, places: list[int | None], n: int) -> tuple[int, int]:
+    """(lo, hi): the original indexes section n lies strictly between, by the `section_places` of
+    the sections before and after it (-1 and the file's length where none has one)."""
+    return (max((p for p in places[:n] if p is not None), default=-1),
+            min((p for p in places[n + 1:] if p is not None), default=len(inp.original)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from fastapply.merge.refuse.new_lines import depth_places, settle
 from fastapply.merge.refuse.options import pin_option
-from fastapply.merge.refuse.reading import Input, run_at, section_places
+from fastapply.merge.refuse.reading import Input, between, run_at, section_places
 from fastapply.merge.refuse.refusal import Option
 
 
@@ -28,8 +28,7 @@ def unpinned(inp: Input, window: int = 200) -> tuple[Option, ...]:
         content = [k for k in range(a, b + 1) if inp.snippet[k].strip()]
         if not content or places[n] is not None:
             continue
-        lo = max((p for p in places[:n] if p is not None), default=-1)
-        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        lo, hi = between(inp, places, n)
         if hi - lo > window:
             continue
         texts = [inp.snippet[k].strip() for k in content]
