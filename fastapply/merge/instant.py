@@ -20,7 +20,7 @@ its draft.
 Text conventions (conventions.py) are applied here, so the mergers only see lists of lines: line
 endings, final newline and BOM kept, a ``` fence unwrapped, tabs/spaces converted to the original's.
 A marker-free snippet that is neither the whole file nor whole definitions is read as an excerpt
-(`_excerpt`, excerpt.py: a marker at each end) when a unique line pins each of its ends, or the
+(excerpt.py: a marker at each end) when a unique line pins each of its ends, or the
 merged file shows a loose end continuing the original beyond a pinned change.
 
 Example:
@@ -191,9 +191,9 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return read if read.merged or diff_snippet else _by_name(orig, snip_lines, language, converted, read)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
-        excerpt = _excerpt(orig, snip_lines, language, converted)
-        if excerpt.merged or not definitions.shows_definitions(snip_lines, language):
-            return excerpt  # not whole definitions: the excerpt's reason is the one that helps
+        read = excerpt.read_excerpt(orig, snip_lines, language, converted, two_readings, MergeResult)
+        if read.merged or not definitions.shows_definitions(snip_lines, language):
+            return read  # not whole definitions: the excerpt's reason is the one that helps
     return finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
 
 
@@ -211,14 +211,6 @@ def _by_name(orig: Text, snip_lines: list[str], language: str | None, converted:
     if reason:
         return refused
     return MergeResult(join_lines(read.lines, orig), None, "definition", "whitespace" if converted else "exact", None)
-
-
-def _excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
-    """A marker-free snippet that is neither the whole file nor whole definitions is an excerpt
-    (an agent pasting the changed lines with their context and no markers): the file goes on
-    before and after it, so it is read as if a marker stood at each end, with every guard
-    (excerpt.py: which loose ends the merged file still settles)."""
-    return excerpt.read_excerpt(orig, snip_lines, language, converted, two_readings, MergeResult)
 
 
 def _merge_into_empty(orig: Text, snip_lines: list[str]) -> MergeResult:

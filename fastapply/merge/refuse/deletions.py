@@ -16,23 +16,9 @@ This module builds options from an `Input` (reading.py); which refusal gets them
 
 from __future__ import annotations
 
-from fastapply.merge.refuse.options import MAX_CONTEXT, below
-from fastapply.merge.refuse.reading import Input, section_places, unique
+from fastapply.merge.refuse.options import below, reach
+from fastapply.merge.refuse.reading import Input, between, holds_once, run_at, section_places
 from fastapply.merge.refuse.refusal import Edit, Option
-from fastapply.merge.text.lines import distinctive, is_generic
-
-
-def _holds_once(inp: Input, k: int) -> bool:
-    text = inp.snippet[k].strip()
-    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
-
-
-def run_places(inp: Input, texts: list[str]) -> list[int]:
-    """Original indexes where the stripped `texts` stand one after the other (blank lines skipped):
-    the place of the first."""
-    content = [i for i, line in enumerate(inp.original) if line.strip()]
-    return [content[m] for m in range(len(content) - len(texts) + 1)
-            if all(inp.original[content[m + j]].strip() == texts[j] for j in range(len(texts)))]
 
 
 def _content_from(inp: Input, i: int, count: int, step: int) -> list[int]:
@@ -55,25 +41,22 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
         content = [k for k in range(a, b + 1) if inp.snippet[k].strip()]
         if not content or any(not inp.counts.get(inp.snippet[k].strip()) for k in content):
             continue
-        anchors = [k for k in content if _holds_once(inp, k)]
+        anchors = [k for k in content if holds_once(inp, k)]
         if not anchors:
             continue
-        lo = max((p for p in places[:n] if p is not None), default=-1)
-        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        lo, hi = between(inp, places, n)
         tail = [k for k in content if k > anchors[-1]]
         head = [k for k in content if k < anchors[0]]
         if tail:
             texts = [inp.snippet[k].strip() for k in tail]
             anchor = where[inp.snippet[anchors[-1]].strip()]
             after = _content_from(inp, anchor + 1, 1, +1)
-            fits = [p for p in run_places(inp, texts) if anchor < p < hi
+            fits = [p for p in run_at(inp.original, texts) if anchor < p < hi
                     and p not in after]
             for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
                 end = _content_from(inp, p, len(texts), +1)[-1]
-                q = end + 1
-                while q < len(inp.original) and q - end <= MAX_CONTEXT and not unique(inp, q):
-                    q += 1
-                if q < len(inp.original) and q - end <= MAX_CONTEXT:
+                q = reach(inp, end + 1, +1)
+                if q is not None:
                     opt = Option(f"add the unchanged original lines {end + 2}-{q + 1} below snippet line {b + 1} if "
                                  f"you delete the original lines {anchor + 2}-{p}", below(inp, b, end + 1, q))
                     if opt not in out:
@@ -82,14 +65,12 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             texts = [inp.snippet[k].strip() for k in head]
             first = where[inp.snippet[anchors[0]].strip()]
             before = _content_from(inp, first - 1, len(texts), -1)
-            fits = [p for p in run_places(inp, texts) if lo < p and _content_from(inp, p, len(texts), +1)[-1] < first
+            fits = [p for p in run_at(inp.original, texts) if lo < p and _content_from(inp, p, len(texts), +1)[-1] < first
                     and p not in before[-1:]]
             fits = fits[::-1]  # nearest the anchor first
             for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
-                q = p - 1
-                while q >= 0 and p - q <= MAX_CONTEXT and not unique(inp, q):
-                    q -= 1
-                if q >= 0 and p - q <= MAX_CONTEXT:
+                q = reach(inp, p - 1, -1)
+                if q is not None:
                     opt = Option(f"add the unchanged original lines {q + 1}-{p} above snippet line {a + 1} if you "
                                  f"delete the original lines {_content_from(inp, p, len(texts), +1)[-1] + 2}-{first}",
                                  (Edit("insert", at=a + 1, text="\n".join(inp.original[q:p]), original_line=q + 1),))

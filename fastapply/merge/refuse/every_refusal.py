@@ -6,7 +6,7 @@ does not leave another one to a guess.
   sections with no line the file holds once (`unpinned.py`), and the removal of a section's blank
   padding before a marker where it is not the original's own spacing (`_new_spacing`);
 - `with_edges(inp, refusal)`: the marker a snippet lacks at an unmarked edge that is not the file's
-  edge (`options.open_edges`), with the lines that pin a floating edge section.
+  edge (`open_edges`), with the lines that pin a floating edge section.
 
 explain.py applies both to the refusal it built. Neither applies to an out-of-order refusal (its one
 option is the move). This module builds options; it does not read refusal sentences.
@@ -15,7 +15,7 @@ option is the move). This module builds options; it does not read refusal senten
 from __future__ import annotations
 
 from fastapply.merge.refuse.deletions import deletion_edges
-from fastapply.merge.refuse.options import edge_markers, open_edges, section_pins, trailing_blanks, weak_edges
+from fastapply.merge.refuse.options import edge_markers, pad_after, section_pins, trailing_blanks, weak_edges
 from fastapply.merge.refuse.reading import Input
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.unpinned import unpinned
@@ -44,9 +44,7 @@ def _new_spacing(inp: Input, n: int) -> bool:
     padding that repeats the original's spacing there is context, and its removal only moves the
     merge's reading (the retry wrote wrong files from it)."""
     b = inp.sections[n][1]
-    pad = 0
-    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
-        pad += 1
+    pad = pad_after(inp, b)
     last = inp.snippet[b].strip()
     if is_generic(last):  # `/**`, `}`: an edge that pins nothing, not a spacing the intent chose
         return False
@@ -58,6 +56,24 @@ def _new_spacing(inp: Input, n: int) -> bool:
             if j - i - 1 == pad:
                 return False
     return True
+
+
+def open_edges(inp: Input) -> tuple[bool, bool]:
+    """(lead, trail): whether the snippet starts (ends) with a line that is neither a marker nor
+    the original's first (last) non-blank line (for a generic one like `}`, with up to two more
+    lines the file's), so that it claims the file's edge while the file has more there."""
+    content = [k for k, line in enumerate(inp.snippet) if line.strip()]
+    held = [line.strip() for line in inp.original if line.strip()]
+    if not content or not held:
+        return False, False
+    first, last = content[0], content[-1]
+    head = [inp.snippet[k].strip() for k in content if k < min(inp.markers, default=len(inp.snippet))][:3]
+    tail = [inp.snippet[k].strip() for k in content if k > max(inp.markers, default=-1)][-3:]
+    # a `}` alone does not say the snippet reaches the file's end: a generic edge line must come
+    # with the file's own lines next to it (up to three)
+    at_start = head[:1] == held[:1] and (not is_generic(held[0]) or head == held[: len(head)])
+    at_end = tail[-1:] == held[-1:] and (not is_generic(held[-1]) or tail == held[len(held) - len(tail):])
+    return first not in inp.markers and not at_start, last not in inp.markers and not at_end
 
 
 def with_edges(inp: Input, refusal: Refusal) -> Refusal:
@@ -76,7 +92,7 @@ def with_edges(inp: Input, refusal: Refusal) -> Refusal:
         # guess: offer the markers only with the unchanged lines that pin each place it fits
         extra = [Option(f"{o.says}, and {pin.says}", tuple(e for e in o.edits if e.at <= pin.edits[0].at) + pin.edits
                         + tuple(e for e in o.edits if e.at > pin.edits[0].at))
-                 for o in extra[:1] for n in dict.fromkeys(floating) for pin in section_pins(inp, n)]
+                 for o in extra[:1] for n in dict.fromkeys(floating) for pin in section_pins(inp, n)[1]]
     return refusal.with_(options=refusal.options + tuple(extra)) if extra else refusal
 
 

@@ -127,7 +127,7 @@ def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: 
     out = []
     for i in at[:limit] if len(at) <= limit else ():
         step = 1 if side == "after" else -1
-        q = reach(inp, i + step, step) if 0 <= i + step < len(inp.original) else None
+        q = reach(inp, i + step, step)
         if q is None:
             continue
         lo, hi = (i + 1, q) if step > 0 else (q, i - 1)
@@ -278,7 +278,7 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
             # offer them with the unchanged lines that pin each place, first when the sentence says so
             # each edge's marker with the pins, or one edge's alone (the other may be the file's own edge)
             pinned = tuple(Option(f"{edge.says}, and {pin.says}", _around(inp, edge, pin))
-                           for edge in options for pin in section_pins(inp, 0))
+                           for edge in options for pin in section_pins(inp, 0)[1])
             options = pinned + (() if "several places" in sentence else options)
     elif kind == "new-or-changed" and _BLOCK.search(sentence):
         options = new_block(inp, *_BLOCK.search(sentence).groups())
@@ -366,16 +366,17 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     for reading in readings:  # first: where the readings differ under a marker, that settles it
         other = next((r for r in readings if r != reading), None)
         extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)
-    pinned = [n] if n is not None else range(len(inp.sections))
-    for m in pinned if refusal.kind in PINNED else ():
-        extra.extend(o for o in section_pins(inp, m, shorter=False) if o not in refusal.options and o not in extra)
+    pins = [section_pins(inp, m) for m in ([n] if n is not None else range(len(inp.sections)))
+            if refusal.kind in PINNED]  # (at the places the edge lines fit, and where a shorter part does too)
+    for full, _ in pins:
+        extra.extend(o for o in full if o not in refusal.options and o not in extra)
     known = {e for o in refusal.options + tuple(extra) for e in o.edits}
     for reading in readings:
         extra.extend(o for o in reading_pins(inp, reading) if not known & set(o.edits) and o not in extra)
     # last, the places where only a shorter head (tail) of a section's lines stands: they must not
     # hide a reading's pins that share an edit with them (ftune2 623, 688 lost their right retry)
-    for m in pinned if refusal.kind in PINNED else ():
-        extra.extend(o for o in section_pins(inp, m) if o not in refusal.options and o not in extra)
+    for _, every in pins:
+        extra.extend(o for o in every if o not in refusal.options and o not in extra)
     extra = extra[:12]
     if n is not None and refusal.kind in LATER_NEW:
         extra.extend(_later_places(inp, n, 0, refusal.options + tuple(extra)))

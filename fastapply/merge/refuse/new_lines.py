@@ -23,11 +23,11 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.options import reach
+from fastapply.merge.refuse.options import pad_after, reach
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
-from fastapply.merge.text.lines import block_end, indent_width
+from fastapply.merge.text.lines import block_end, indent_width, next_non_blank
 
 
 def similar_line(inp: Input, text: str) -> int | None:
@@ -57,13 +57,6 @@ def new_sections(inp: Input, but: tuple[int, int] | None = None) -> tuple[Option
     return tuple(out)
 
 
-def _next_content(inp: Input, i: int, step: int) -> int | None:
-    """From original line i (included) by `step`, the first non-blank line, or None."""
-    while 0 <= i < len(inp.original) and not inp.original[i].strip():
-        i += step
-    return i if 0 <= i < len(inp.original) else None
-
-
 def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
            readings: tuple[str, ...] = ("changed", "after", "before")) -> tuple[Option, ...]:
     """Options for a section of new lines (snippet indexes `sec`) whose first line is like
@@ -75,11 +68,9 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
     a, b = sec
     n = len(inp.original)
     # the section's own blank lines next to it are its spacing: the lines closing it in go outside them
-    above, under = a, b
+    above, under = a, b + pad_after(inp, b)
     while above > 0 and not inp.snippet[above - 1].strip() and above - 1 not in inp.markers:
         above -= 1
-    while under + 1 < len(inp.snippet) and not inp.snippet[under + 1].strip() and under + 1 not in inp.markers:
-        under += 1
     head = not any(m < a for m in inp.markers)  # nothing above the section: it starts the file
     tail = not any(m > b for m in inp.markers)  # nothing below: it ends the file
     out = []
@@ -96,9 +87,9 @@ def settle(inp: Input, sec: tuple[int, int], at: int, width: int = 1,
         if top < 0 or bottom >= n:  # the file's edge closes the section in on that side
             spans.append((top + 1, reach(inp, bottom, +1)) if top < 0 else (reach(inp, top, -1), bottom - 1))
         else:
-            hi, lo = reach(inp, top, -1), _next_content(inp, bottom, +1)
+            hi, lo = reach(inp, top, -1), next_non_blank(inp.original, bottom, +1)
             if hi is None:  # pinned below instead: the line above only closes the section in
-                hi, lo = _next_content(inp, top, -1), reach(inp, bottom, +1)
+                hi, lo = next_non_blank(inp.original, top, -1), reach(inp, bottom, +1)
             elif lo is not None and not unique(inp, lo):
                 # a closing line below that pins no place (` *`, `}`) leaves the section's end to the
                 # merge's guess: first offer the lines out to one the file holds once there too

@@ -25,19 +25,20 @@ from __future__ import annotations
 import difflib
 import re
 
-from fastapply.merge.refuse.reading import Input, section_of, section_places, unique
+from fastapply.merge.refuse.reading import (Input, between, holds_once, nth_content, run_at, section_of, section_places,
+                                           unique)
 from fastapply.merge.refuse.refusal import Edit, Option
-from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
+from fastapply.merge.text.lines import nearest_distinctive
 
 MAX_CONTEXT = 16  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
 
 
-def reach(inp: Input, i: int, step: int) -> int | None:
+def reach(inp: Input, i: int, step: int, limit: int = MAX_CONTEXT) -> int | None:
     """From original line i (included) by `step`, the index of the first line that pins a place
-    (`unique`), within MAX_CONTEXT lines; None when there is none."""
+    (`unique`), within `limit` lines; None when there is none."""
     q = i
-    while 0 <= q < len(inp.original) and abs(q - i) < MAX_CONTEXT:
+    while 0 <= q < len(inp.original) and abs(q - i) < limit:
         if unique(inp, q):
             return q
         q += step
@@ -67,14 +68,20 @@ def _matched_run(inp: Input, k: int, p: int, step: int, stop: int) -> int | None
             return None
 
 
+def pad_after(inp: Input, b: int) -> int:
+    """How many blank lines (no marker) follow snippet line b."""
+    pad = 0
+    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
+        pad += 1
+    return pad
+
+
 def below(inp: Input, b: int, lo: int, hi: int) -> tuple[Edit, ...]:
     """The edits that put original lines lo..hi below a section ending at snippet line b. The
     section's own blank lines before the next marker stand for the original's first blank lines
     there: they are replaced by the original's (its exact whitespace), so that no blank line is
     left ending the section (a doubt of its own) and none is doubled."""
-    pad = 0
-    while b + 1 + pad < len(inp.snippet) and not inp.snippet[b + 1 + pad].strip() and b + 1 + pad not in inp.markers:
-        pad += 1
+    pad = pad_after(inp, b)
     insert = Edit("insert", at=b + 2, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1)
     if pad and all(lo + d < hi and not inp.original[lo + d].strip() for d in range(pad)):
         return (insert, Edit("remove", start=b + 2, end=b + 1 + pad))
@@ -91,19 +98,15 @@ def pin_option(inp: Input, k: int, p: int) -> Option | None:
     a, b = sec
     top = _matched_run(inp, k, p, -1, a)
     if top is not None:
-        q = top - 1
-        while q >= 0 and top - q <= MAX_CONTEXT and not unique(inp, q):
-            q -= 1
-        if q >= 0 and top - q <= MAX_CONTEXT:
+        q = reach(inp, top - 1, -1)
+        if q is not None:
             text = "\n".join(inp.original[q:top])
             return Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} (for the place "
                           f"at original line {p + 1})", (Edit("insert", at=a + 1, text=text, original_line=q + 1),))
     bottom = _matched_run(inp, k, p, +1, b)
     if bottom is not None:
-        q = bottom + 1
-        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not unique(inp, q):
-            q += 1
-        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
+        q = reach(inp, bottom + 1, +1)
+        if q is not None:
             return Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} (for the "
                           f"place at original line {p + 1})", below(inp, b, bottom + 1, q))
     return None
@@ -118,17 +121,13 @@ def around(inp: Input, k: int, at: int) -> tuple[Option, ...]:
     a, b = sec
     out = []
     for top, what in ((at, "if it changes that line"), (at + 1, "if it is new after it")):
-        q = top - 1
-        while q >= 0 and top - q <= MAX_CONTEXT and not unique(inp, q):
-            q -= 1
-        if q >= 0 and top - q <= MAX_CONTEXT:
+        q = reach(inp, top - 1, -1)
+        if q is not None:
             out.append(Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} {what}",
                               (Edit("insert", at=a + 1, text="\n".join(inp.original[q:top]), original_line=q + 1),)))
     for bottom, what in ((at, "if it changes that line"), (at - 1, "if it is new before it")):
-        q = bottom + 1
-        while q < len(inp.original) and q - bottom <= MAX_CONTEXT and not unique(inp, q):
-            q += 1
-        if q < len(inp.original) and q - bottom <= MAX_CONTEXT:
+        q = reach(inp, bottom + 1, +1)
+        if q is not None:
             out.append(Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} {what}",
                               (Edit("insert", at=b + 2, text="\n".join(inp.original[bottom + 1 : q + 1]),
                                     original_line=bottom + 2),)))
@@ -152,10 +151,8 @@ def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None
     sec = section_of(inp, k) or (k, k)
     # a line that pins no place (`})`, a repeated line) comes with the original lines out to the
     # nearest one that does: alone it leaves the doubt where it was
-    q = line
-    while 0 <= q < len(inp.original) and abs(q - line) < MAX_CONTEXT and not unique(inp, q):
-        q += side if side in (1, -1) else 1
-    if q != line and 0 <= q < len(inp.original) and unique(inp, q):
+    q = reach(inp, line, side if side in (1, -1) else 1, MAX_CONTEXT + 1)
+    if q is not None and q != line:
         lo, hi = min(q, line), max(q, line)
         where = f"after snippet line {sec[1] + 1}" if side > 0 else f"before snippet line {sec[0] + 1}"
         return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} (`{text.strip()[:60]}` to "
@@ -184,24 +181,6 @@ def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
     if trail:
         out.append(Option("add a marker line at the end of the snippet (the file goes on below it)", (end,)))
     return tuple(out)
-
-
-def open_edges(inp: Input) -> tuple[bool, bool]:
-    """(lead, trail): whether the snippet starts (ends) with a line that is neither a marker nor
-    the original's first (last) non-blank line (for a generic one like `}`, with up to two more
-    lines the file's), so that it claims the file's edge while the file has more there."""
-    content = [k for k, line in enumerate(inp.snippet) if line.strip()]
-    held = [line.strip() for line in inp.original if line.strip()]
-    if not content or not held:
-        return False, False
-    first, last = content[0], content[-1]
-    head = [inp.snippet[k].strip() for k in content if k < min(inp.markers, default=len(inp.snippet))][:3]
-    tail = [inp.snippet[k].strip() for k in content if k > max(inp.markers, default=-1)][-3:]
-    # a `}` alone does not say the snippet reaches the file's end: a generic edge line must come
-    # with the file's own lines next to it (up to three)
-    at_start = head[:1] == held[:1] and (not is_generic(held[0]) or head == held[: len(head)])
-    at_end = tail[-1:] == held[-1:] and (not is_generic(held[-1]) or tail == held[len(held) - len(tail):])
-    return first not in inp.markers and not at_start, last not in inp.markers and not at_end
 
 
 def deleted_head(inp: Input, lo: int, hi: int) -> Option | None:
@@ -296,22 +275,17 @@ def _beyond_alike(inp: Input, sec: tuple[int, int], run: list[int], step: int, f
 def _run_places(inp: Input, run: list[int]) -> list[int]:
     """Original indexes where the snippet lines `run` (in order, blank lines skipped) stand one
     after the other: the place of run[0]."""
-    texts = [inp.snippet[k].strip() for k in run]
-    content = [i for i, line in enumerate(inp.original) if line.strip()]
-    out = []
-    for n, i in enumerate(content):
-        if inp.original[i].strip() == texts[0] and all(
-                n + m < len(content) and inp.original[content[n + m]].strip() == texts[m] for m in range(len(texts))):
-            out.append(i)
-    return out
+    return run_at(inp.original, [inp.snippet[k].strip() for k in run])
 
 
-def section_pins(inp: Input, n: int, limit: int = 6, shorter: bool = True) -> tuple[Option, ...]:
-    """Options that pin section n at each place its leading (or trailing) original lines fit (with
-    `shorter`, also where only a shorter head (tail) of them does, when the other edge pins it)."""
+def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[tuple[Option, ...], tuple[Option, ...]]:
+    """Options that pin section n at each place its leading (or trailing) original lines fit: (those,
+    those and, in the order of the places, those where only a shorter head (tail) of them stands,
+    when the other edge pins the section)."""
     if not 0 <= n < len(inp.sections):
-        return ()
+        return (), ()
     sec = inp.sections[n]
+    full: list[Option] = []
     out: list[Option] = []
     for step in (+1, -1):
         run = _edge_run(inp, sec, step)
@@ -322,20 +296,21 @@ def section_pins(inp: Input, n: int, limit: int = 6, shorter: bool = True) -> tu
         places = _run_places(inp, run)
         if len(places) > limit:
             continue
-        ends = []  # the original index of the section's edge line at each place
-        for p in places:
-            content = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-            ends.append(p if step > 0 else content[len(run) - 1] if len(content) >= len(run) else p)
+        # the original index of the section's edge line at each place
+        ends = [p if step > 0 else nth_content(inp.original, p, len(run) - 1) for p in places]
         # where only a shorter head (tail) of the run is the original's (the rest new lines that
         # repeat original ones found elsewhere), when the section's other edge pins its place
         # (with that edge free, a pin on this one leaves the section to a guess: a wrong file, ftune 300)
-        if shorter and _holds_once(inp, sec[1] if step > 0 else sec[0]):
+        fitted = len(ends)
+        if holds_once(inp, sec[1] if step > 0 else sec[0]):
             ends += [e for e in _shorter(inp, run, step, -1, len(inp.original), limit) if e not in ends]
-        for e in ends:
+        for m, e in enumerate(ends):
             opt = pin_option(inp, sec[0] if step > 0 else sec[1], e)
+            if opt is not None and m < fitted and opt not in full:
+                full.append(opt)
             if opt is not None and opt not in out:
                 out.append(opt)
-    return tuple(out)
+    return tuple(full), tuple(out)
 
 
 def trailing_blanks(inp: Input, n: int) -> Option | None:
@@ -352,12 +327,6 @@ def trailing_blanks(inp: Input, n: int) -> Option | None:
                   "the original's spacing", (Edit("remove", start=b + 2, end=m),))
 
 
-def _holds_once(inp: Input, k: int) -> bool:
-    """Whether snippet line k pins a place: distinctive, not generic, and once in the original."""
-    text = inp.snippet[k].strip()
-    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
-
-
 def _shorter(inp: Input, run: list[int], step: int, lo: int, hi: int, limit: int) -> list[int]:
     """Where the edge line of `run` (its first line, step +1; its last, -1) stands when only a
     shorter head (tail) of the run is the original's there: the rest of the run is new lines that
@@ -369,8 +338,7 @@ def _shorter(inp: Input, run: list[int], step: int, lo: int, hi: int, limit: int
     for m in range(len(run) - 1, 0, -1):
         part = run[:m] if step > 0 else run[len(run) - m:]
         for p in _run_places(inp, part):
-            content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-            e = p if step > 0 else (content_at[m - 1] if len(content_at) >= m else None)
+            e = p if step > 0 else nth_content(inp.original, p, m - 1)
             if e is not None and lo < e < hi and inp.original[e].rstrip() == edge and e not in out:
                 out.append(e)
     out.sort()
@@ -389,12 +357,11 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
     places = section_places(inp)
     out: list[Option] = []
     for n, sec in enumerate(inp.sections):
-        lo = max((p for p in places[:n] if p is not None), default=-1)
-        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        lo, hi = between(inp, places, n)
         for step in (+1, -1):
             run = _edge_run(inp, sec, step)
             content = [k for k in range(sec[0], sec[1] + 1) if inp.snippet[k].strip()]
-            if not run or len(run) == len(content) or any(_holds_once(inp, k) for k in run):
+            if not run or len(run) == len(content) or any(holds_once(inp, k) for k in run):
                 continue
             if step < 0:
                 run = run[::-1]
@@ -407,10 +374,8 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
                 kept = fits[: limit // 2] + fits[len(fits) - (limit - limit // 2):]
                 fits = kept + [p for p in _beyond_alike(inp, sec, run, step, fits) if p not in kept]
             edge = run[0] if step > 0 else run[-1]
-            ends = []  # the original index of the edge line at each place
-            for p in fits:
-                content_at = [i for i in range(p, len(inp.original)) if inp.original[i].strip()]
-                ends.append(p if step > 0 else content_at[len(run) - 1] if len(content_at) >= len(run) else None)
+            # the original index of the edge line at each place
+            ends = [p if step > 0 else nth_content(inp.original, p, len(run) - 1) for p in fits]
             ends += [e for e in _shorter(inp, run, step, lo, hi, limit) if e not in ends]
             for e in ends:
                 opt = pin_option(inp, edge, e) if e is not None else None

@@ -7,12 +7,15 @@ The helpers here number lines (`Input.oline`, `Input.sline`, moved off blank and
 lines by `text.lines.nearest_distinctive`), find a snippet line by its text, the section of a line, and each
 section's place in the original (`section_places`: its first line the file holds once).
 
+Also `run_at` (where stripped lines stand in a row, blank lines skipped), `nth_content`, `holds_once`,
+`between` (the original lines a section lies between, by its neighbours' places).
 This module reads lines; it knows no refusal sentence and builds no option.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fastapply.merge.refuse.refusal import Line
@@ -76,6 +79,21 @@ def read_input(original: str, snippet: str, language: str | None = None) -> Inpu
     return Input(o, s, sections, markers, _marker_for(s, markers, language), Counter(line.strip() for line in o))
 
 
+def run_at(lines: Sequence[str], texts: Sequence[str]) -> list[int]:
+    """Indexes in `lines` where the stripped non-blank `texts` stand one after the other (blank
+    lines between them skipped)."""
+    content = [i for i, line in enumerate(lines) if line.strip()]
+    n = len(texts)
+    return [content[m] for m in range(len(content) - n + 1)
+            if all(lines[content[m + j]].strip() == texts[j] for j in range(n))]
+
+
+def nth_content(lines: Sequence[str], p: int, n: int) -> int | None:
+    """The index of the n-th (0-based) non-blank line of `lines` from index p on, or None."""
+    content = [i for i in range(p, len(lines)) if lines[i].strip()]
+    return content[n] if len(content) > n else None
+
+
 def unique(inp: Input, i: int) -> bool:
     """Whether original line i pins a place: distinctive, not generic, and once in the file."""
     text = inp.original[i].strip()
@@ -95,13 +113,25 @@ def section_of(inp: Input, k: int) -> tuple[int, int] | None:
     return next((sec for sec in inp.sections if sec[0] <= k <= sec[1]), None)
 
 
+def holds_once(inp: Input, k: int) -> bool:
+    """Whether snippet line k pins a place: distinctive, not generic, and once in the original."""
+    text = inp.snippet[k].strip()
+    return inp.counts.get(text) == 1 and distinctive(text) and not is_generic(text)
+
+
 def section_places(inp: Input) -> list[int | None]:
     """Each section's place in the original: the first of its lines that occurs once there (and
     pins: not generic), or None when it has none."""
     where = {line.strip(): i for i, line in enumerate(inp.original)}
     out: list[int | None] = []
     for a, b in inp.sections:
-        found = [where[t] for t in (inp.snippet[k].strip() for k in range(a, b + 1))
-                 if inp.counts.get(t) == 1 and distinctive(t) and not is_generic(t)]
+        found = [where[inp.snippet[k].strip()] for k in range(a, b + 1) if holds_once(inp, k)]
         out.append(found[0] if found else None)
     return out
+
+
+def between(inp: Input, places: list[int | None], n: int) -> tuple[int, int]:
+    """(lo, hi): the original indexes section n lies strictly between, by the `section_places` of
+    the sections before and after it (-1 and the file's length where none has one)."""
+    return (max((p for p in places[:n] if p is not None), default=-1),
+            min((p for p in places[n + 1:] if p is not None), default=len(inp.original)))

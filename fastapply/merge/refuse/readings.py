@@ -15,21 +15,19 @@ explain.py's.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from fastapply.merge.refuse.options import MAX_CONTEXT, below
-from fastapply.merge.refuse.reading import Input, unique
+from fastapply.merge.refuse.reading import Input, run_at, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import line_opcodes
 
 
-def _run_at(lines: Sequence[str], texts: list[str]) -> list[int]:
-    """Indexes in `lines` where the stripped non-blank `texts` stand one after the other (blank
-    lines between them skipped)."""
-    content = [i for i, line in enumerate(lines) if line.strip()]
-    n = len(texts)
-    return [content[m] for m in range(len(content) - n + 1)
-            if all(lines[content[m + j]].strip() == texts[j] for j in range(n))]
+def _to_original(inp: Input, cand: list[str]) -> dict[int, int]:
+    """Each line index of the reading `cand` that is an unchanged original line -> its original index."""
+    to_original: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
+        if tag == "equal":
+            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    return to_original
 
 
 def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Option, ...]:
@@ -40,20 +38,12 @@ def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Optio
     cand = reading.splitlines() if reading else []
     if not cand or cand == inp.original:  # a reading that changes nothing pins no change
         return ()
-    to_original: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
-        if tag == "equal":
-            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    to_original = _to_original(inp, cand)
     out: list[Option] = []
-    for a, b in inp.sections[:limit]:
-        texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
-        at = _run_at(cand, texts)
-        if len(at) != 1:
+    for (a, b), place in zip(inp.sections[:limit], _placed(inp, cand, limit)):
+        if place is None:
             continue
-        c = at[0]
-        end = c
-        for _ in texts[1:]:
-            end = next(j for j in range(end + 1, len(cand)) if cand[j].strip())
+        c, end = place
         edits, words = [], []
         for step, edge in ((-1, c), (+1, end)):
             run: list[int] = []  # original indexes, nearest first
@@ -81,13 +71,13 @@ def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Optio
 MAX_GAP = 24  # original lines an option may show in place of a marker
 
 
-def _placed(inp: Input, cand: list[str]) -> list[tuple[int, int] | None]:
-    """Each section's [first, last] line index in the reading `cand`, or None where its lines do
-    not stand there exactly once."""
+def _placed(inp: Input, cand: list[str], limit: int | None = None) -> list[tuple[int, int] | None]:
+    """Each section's (the first `limit`'s) [first, last] line index in the reading `cand`, or None
+    where its lines do not stand there exactly once."""
     out: list[tuple[int, int] | None] = []
-    for a, b in inp.sections:
+    for a, b in inp.sections[:limit]:
         texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
-        at = _run_at(cand, texts)
+        at = run_at(cand, texts)
         if len(at) != 1:
             out.append(None)
             continue
@@ -106,10 +96,7 @@ def gap_options(inp: Input, reading: str | None, other: str | None) -> tuple[Opt
         return ()
     cand, rival = reading.splitlines(), other.splitlines()
     places = _placed(inp, cand)
-    to_original: dict[int, int] = {}
-    for tag, i1, i2, j1, j2 in line_opcodes(inp.original, cand):
-        if tag == "equal":
-            to_original.update((j1 + d, i1 + d) for d in range(i2 - i1))
+    to_original = _to_original(inp, cand)
     hunks = [(j1, j2) for tag, i1, i2, j1, j2 in line_opcodes(rival, cand) if tag != "equal"]
     out: list[Option] = []
     for n in range(len(inp.sections) - 1):

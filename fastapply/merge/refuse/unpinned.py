@@ -14,10 +14,9 @@ This module builds options from an `Input` (reading.py); which refusal gets them
 
 from __future__ import annotations
 
-from fastapply.merge.refuse.deletions import run_places
 from fastapply.merge.refuse.new_lines import depth_places, settle
 from fastapply.merge.refuse.options import pin_option
-from fastapply.merge.refuse.reading import Input, section_places
+from fastapply.merge.refuse.reading import Input, between, run_at, section_places
 from fastapply.merge.refuse.refusal import Option
 
 
@@ -29,14 +28,13 @@ def unpinned(inp: Input, window: int = 200) -> tuple[Option, ...]:
         content = [k for k in range(a, b + 1) if inp.snippet[k].strip()]
         if not content or places[n] is not None:
             continue
-        lo = max((p for p in places[:n] if p is not None), default=-1)
-        hi = min((p for p in places[n + 1:] if p is not None), default=len(inp.original))
+        lo, hi = between(inp, places, n)
         if hi - lo > window:
             continue
         texts = [inp.snippet[k].strip() for k in content]
         if not any(inp.counts.get(t) for t in texts):
             continue  # new lines only: new_lines.py's places, in the window the merge searched
-        for p in run_places(inp, texts):
+        for p in run_at(inp.original, texts):
             if lo < p < hi:
                 opt = pin_option(inp, content[0], p)
                 if opt is not None and opt not in out:

@@ -179,3 +179,23 @@ def test_a_refusal_never_points_at_a_lone_bracket_and_names_the_line_the_sentenc
     refusal = explain(original, snippet, "section 1 (starting `{`): the line `/**` matches 2 places in the original "
                       "(lines 8, 16) equally well", language="java")
     assert refusal.options and all("below snippet line 6" in o.says for o in refusal.options[:2])
+
+
+def test_each_sections_pins_are_read_once_per_refusal(monkeypatch):
+    # explain._with_pins offers the pins at the places a section's edge lines fit, then (after the
+    # readings' pins) those where only a shorter part stands: one section_pins call gives both
+    import fastapply.merge.refuse.explain as explain_module
+
+    calls = []
+    real = explain_module.section_pins
+
+    def counted(inp, n, *args, **kwargs):
+        calls.append(n)
+        return real(inp, n, *args, **kwargs)
+
+    monkeypatch.setattr(explain_module, "section_pins", counted)
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(3))
+    snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
+    r = instant_merge(original, snippet)
+    assert r.refusal.kind == "ambiguous-place" and len([o for o in r.refusal.options if "for the place" in o.says]) == 3
+    assert calls == [0]

@@ -237,7 +237,7 @@ def test_section_pins_pin_where_only_a_head_of_the_sections_original_lines_stand
     original = ("def alpha():\n    data = load()\n    if not data:\n        return None\n    return alpha_done(data)\n"
                 "\n\ndef beta():\n    data = load()\n    return beta_done(data)\n")
     snippet = "# ... existing code ...\n    data = load()\n    if not data:\n        return None\n    return beta_done(data)\n"
-    options = section_pins(read_input(original, snippet, "python"), 0)
+    options = section_pins(read_input(original, snippet, "python"), 0)[1]
     assert [o.edits[0].text.splitlines()[-1] for o in options] == ["def alpha():", "def beta():"]
     merged = instant_merge(original, revise(snippet, options[1]), language="python")
     assert merged.text == original.replace("    data = load()\n    return beta_done",
