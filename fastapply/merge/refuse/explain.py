@@ -32,6 +32,7 @@ from fastapply.merge.refuse.options import (around, below, beside, deleted_head,
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
+from fastapply.merge.refuse.shown_copies import copies_shown
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
@@ -308,6 +309,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
