@@ -8,7 +8,7 @@ because the snippet shows the line fewer times than the result holds it. A plann
 both copies answers by showing the original's copy as unchanged context, between markers, where
 the file has it; the snippet then shows the line as often as the result holds it.
 
-`copies_shown(inp, refusal, candidate)` adds that option (one, after the refusal's own): for each
+`copies_shown(inp, refusal, candidate)` adds that option (one, before the refusal's own): for each
 line the candidate holds more often than the original and the snippet, each original copy the
 snippet's sections do not span, shown with its neighbours (until the block holds a line the file
 has once) in the gap between the two sections around it, where the snippet already has a marker.
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections import Counter
 
 from fastapply.merge.refuse.options import indented
-from fastapply.merge.refuse.reading import Input, unique
+from fastapply.merge.refuse.reading import Input, holds_once, unique
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
-from fastapply.merge.text.lines import distinctive, is_generic
+from fastapply.merge.text.lines import distinctive, is_generic, next_non_blank
 
 MAX_BLOCKS = 4  # blocks of original copies one option shows (more reads as a block kept twice, not meant copies)
 REACH = 3  # original lines on each side of a copy its block may take to hold a line the file has once
@@ -49,8 +49,8 @@ def _spans(inp: Input, extra: set[str]) -> list[tuple[int, int]] | None:
     where = {line.strip(): i for i, line in enumerate(inp.original)}
     spans = []
     for a, b in inp.sections:
-        found = [where[t] for t in (inp.snippet[k].strip() for k in range(a, b + 1))
-                 if t not in extra and inp.counts.get(t) == 1 and distinctive(t) and not is_generic(t)]
+        found = [where[inp.snippet[k].strip()] for k in range(a, b + 1)
+                 if holds_once(inp, k) and inp.snippet[k].strip() not in extra]
         if not found:
             return None
         spans.append((min(found), max(found)))
@@ -130,14 +130,6 @@ def _option(inp: Input, candidate: str) -> Option | None:
                   "between", tuple(edits))
 
 
-def _next_content(lines: list[str], i: int, step: int) -> int | None:
-    while 0 <= i < len(lines):
-        if lines[i].strip():
-            return i
-        i += step
-    return None
-
-
 def _gap_edits(inp: Input, j: int | None, m: int, blocks: list[tuple[int, int]]) -> list[Edit]:
     """The edits that show `blocks` in the gap before section j (after the last section when j is
     None), whose marker is snippet line m: each block, then a marker, except that a block the
@@ -146,7 +138,7 @@ def _gap_edits(inp: Input, j: int | None, m: int, blocks: list[tuple[int, int]])
     if j is None:
         last = inp.snippet[inp.sections[-1][1]].strip()
         lo, hi = blocks[0]
-        above = _next_content(inp.original, lo - 1, -1)
+        above = next_non_blank(inp.original, lo - 1, -1)
         if above is not None and inp.original[above].strip() == last:  # the last section runs into the block
             lines = inp.original[above + 1 : hi + 1]
             edits.append(Edit("insert", at=m + 1, text="\n".join(lines), original_line=above + 2))
@@ -157,7 +149,7 @@ def _gap_edits(inp: Input, j: int | None, m: int, blocks: list[tuple[int, int]])
     first = inp.snippet[inp.sections[j][0]].strip() if j is not None else None
     for n, (lo, hi) in enumerate(blocks):
         lines = inp.original[lo : hi + 1]
-        below = _next_content(inp.original, hi + 1, 1)
+        below = next_non_blank(inp.original, hi + 1)
         if n == len(blocks) - 1 and first is not None and below is not None and inp.original[below].strip() == first:
             edits.append(Edit("insert", at=at, text="\n".join(inp.original[lo:below]), original_line=lo + 1))
             continue  # the block runs into the section after it: no marker between
