@@ -136,12 +136,9 @@ def _follows(lines: Sequence[str], k: int, part: Sequence[str], step: int) -> bo
 def check_seam(window_original: str, answer: str, tail: str) -> str | None:
     """Refuse a window answer whose last non-blank line repeats the first non-blank line after
     the window although the original window did not end on that line."""
-    def last(text: str) -> str | None:
-        return next((l.strip() for l in reversed(text.split("\n")) if l.strip()), None)
-
-    after = next((l.strip() for l in tail.split("\n") if l.strip()), None)
-    ends = last(answer)
-    if after is None or ends != after or last(window_original) == after:
+    after, ends, was = (next((l.strip() for l in lines if l.strip()), None) for lines in (
+        tail.split("\n"), reversed(answer.split("\n")), reversed(window_original.split("\n"))))
+    if after is None or ends != after or was == after:
         return None
     return (f"the answer for the window goes on past it: it ends with `{after[:50]}`, the line that follows "
             "the window, which the file would then have twice")

@@ -113,18 +113,14 @@ def _imports(line: str, name: str) -> bool:
 def check_import_removals(original: str, result: str, instruction: str | None) -> Refusal | None:
     """A refusal when `result` keeps, unchanged, every original import line that names an import the
     instruction says to remove; None when it names none or one such line went or changed."""
-    targets = import_targets(instruction)
-    if not targets:
-        return None
     old, new = _split(original), _split(result)
-    for target in targets:
+    for target in import_targets(instruction):
         lines = [i for i, line in enumerate(old) if _imports(line, target)]
-        if not _all_kept(old, new, lines):
-            continue
-        if any(not _IMPORT_LINE.match(line) and _word(target).search(line) for line in new):
-            continue  # the result still uses it: the instruction means something else ("unused Logger instance")
-        return _unshown(f"the import of `{target}`", "imports", "the import lines just above and just below it",
-                        "the line as a `-` line", old, lines[0])
+        # still used in the result: the instruction means something else ("unused Logger instance")
+        if _all_kept(old, new, lines) and not any(not _IMPORT_LINE.match(line) and _word(target).search(line)
+                                                  for line in new):
+            return _unshown(f"the import of `{target}`", "imports", "the import lines just above and just below it",
+                            "the line as a `-` line", old, lines[0])
     return None
 
 
@@ -156,15 +152,11 @@ def check_removals(original: str, result: str, instruction: str | None) -> Refus
     """A refusal when `result` keeps every original line that defines a name the instruction
     says to remove, or every import line of an import it says to remove (`check_import_removals`);
     None when the instruction names no such definition or import, or one of its lines went."""
-    targets = removal_targets(instruction)
-    if not targets:
-        return check_import_removals(original, result, instruction)
     old, new = _split(original), _split(result)
-    for target in targets:
+    for target in removal_targets(instruction):
         wanted = _last(target)
         defining = [i for i, line in enumerate(old) if (d := defined_name(line)) and _last(d) == wanted]
-        if not _all_kept(old, new, defining):
-            continue
-        return _unshown(f"`{target}`", "defines", "the unchanged lines just above and just below the definition",
-                        "its lines as `-` lines", old, defining[0])
+        if _all_kept(old, new, defining):
+            return _unshown(f"`{target}`", "defines", "the unchanged lines just above and just below the definition",
+                            "its lines as `-` lines", old, defining[0])
     return check_import_removals(original, result, instruction)

@@ -33,7 +33,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
-from fastapply.merge.text.lines import block_end
+from fastapply.merge.text.lines import block_end, indent_len
 
 _PY_DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
 _RUST_FN = re.compile(r"^(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*fn\s+([A-Za-z_]\w*)")
@@ -83,7 +83,7 @@ def _parents(lines: Sequence[str]) -> list[int | None]:
     out: list[int | None] = []
     stack: list[tuple[int, int]] = []  # (indentation, index) of content lines, indentation rising
     for k, line in enumerate(lines):
-        width = len(line) - len(line.lstrip())
+        width = indent_len(line)
         if not line.strip():
             out.append(None)
             continue
@@ -107,22 +107,9 @@ def _in_trait(lines: Sequence[str], parent: int | None) -> bool:
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
 
 
-class _Words:
-    """The words of a file counted once: how often a name occurs outside a span of its lines."""
-
-    def __init__(self, lines: Sequence[str]) -> None:
-        self.lines = lines
-        self._total: Counter | None = None
-
-    @property
-    def total(self) -> Counter:
-        if self._total is None:
-            self._total = Counter(_TOKEN.findall("\n".join(self.lines)))
-        return self._total
-
-    def outside(self, name: str, skip: range) -> int:
-        """How often `name` occurs as a word outside the indexes `skip`."""
-        return self.total[name] - sum(_TOKEN.findall(self.lines[i]).count(name) for i in skip)
+def _outside(lines: Sequence[str], total: Counter, name: str, skip: range) -> int:
+    """How often `name` occurs as a word in `lines` (`total`: their words counted) outside the indexes `skip`."""
+    return total[name] - sum(_TOKEN.findall(lines[i]).count(name) for i in skip)
 
 
 def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str],
@@ -139,16 +126,16 @@ def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[st
     found = [d for d in private_definitions(original, language, gone) if original[d[0]].strip() not in shown]
     if not found:
         return []
-    old_words, new_words = _Words(original), _Words(result)
+    old_words, new_words = (Counter(_TOKEN.findall("\n".join(lines))) for lines in (original, result))
     at = {line: i for i, line in enumerate(result)}
     out = []
     for k, name in found:
         head = original[k]
         if old_lines[head] != 1 or new_lines[head] != 1:
             continue
-        if not old_words.outside(name, range(k, block_end(original, k))):
+        if not _outside(original, old_words, name, range(k, block_end(original, k))):
             continue
-        if not new_words.outside(name, range(at[head], block_end(result, at[head]))):
+        if not _outside(result, new_words, name, range(at[head], block_end(result, at[head]))):
             out.append((k, name))
     return out
 

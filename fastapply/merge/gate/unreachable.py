@@ -136,15 +136,10 @@ def check_code_after_kept_exit(
             continue
         if followed_by(exit_line, added, snippet, original):
             continue
-        if not is_complete_exit(exit_line):
-            return (f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
-                    f"(kept as line {before + 1}), its block's last value, which would do nothing there: the "
-                    "snippet's line may replace it; include the line before it in the snippet")
-        return (
-            f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
-            f"(kept as line {before + 1}), so it could never run: the snippet's line may replace that "
-            "exit; include the line before it in the snippet"
-        )
+        what = ("so it could never run: the snippet's line may replace that exit" if is_complete_exit(exit_line) else
+                "its block's last value, which would do nothing there: the snippet's line may replace it")
+        return (f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
+                f"(kept as line {before + 1}), {what}; include the line before it in the snippet")
     return None
 
 
