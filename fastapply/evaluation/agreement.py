@@ -18,7 +18,10 @@ refusal offers, as a planner knows its own intent (evaluation/retry.py plays the
 - every marker, given the original, must stand for consecutive original lines as they are in the
   expected file (between the two sections around it, or before / after a marked edge): where the
   intent changes or deletes lines under a marker, no revision that keeps it can be right;
-- removed lines, and lines shown deleted (`-`), must be absent from the expected file;
+- removed lines must be absent from the expected file, and lines shown deleted (`-`) too, or
+  (given the original) no more often there than the original has them less the deletion; a
+  revision with `-` lines and no line the original lacks reads as a diff: the original with each
+  section's run (its `-` lines included) replaced by its unchanged lines must be the expected file;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
 
@@ -136,11 +139,14 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     for edit in option.edits:
         if edit.action == "remove" and any(line in want for line in _content(lines[edit.start - 1 : edit.end])):
             return False
-        if edit.action == "deleted" and any(line in want for line in _content(edit.text.split("\n"))):
-            return False
+    if not _gone(option, lines, want, original):
+        return False
     try:
         tagged = _tagged(snippet, option, undone)
     except ValueError:
+        return False
+    if original is not None and any(e.action == "deleted" for e in option.edits) and not _diff_reads(
+            tagged, want, _content(original.splitlines())):
         return False
     sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
     flags: list[list[bool]] = []  # each section's content lines: True where the option put the line there
@@ -208,6 +214,60 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     held = _content(original.splitlines())
     return (_markers_keep(spans, want, held) and _deletions_shown(spans, expected, original)
             and (not reads or _reads_as_meant(sections, flags, spans, want, held)))
+
+
+def _diff_reads(tagged: list[tuple[str, bool]], want: list[str], held: list[str]) -> bool:
+    """A revision with `-` lines whose every other line is an original one reads as a diff (the
+    merge first applies it literally): each section, its `-` lines included, is a run of the
+    original, and the file is the original with each such run replaced by its unchanged lines;
+    markers keep exactly the original lines between. That file must be the expected one (a `-`
+    option that shows the deletions the candidate makes, where the intent deletes more under a
+    marker, does not agree). A revision with a line the original lacks is not checked here."""
+    images: list[tuple[list[str], list[str]]] = []  # per section: (its lines with the `-` ones, without)
+    image: list[str] = []
+    kept: list[str] = []
+    known = set(held)
+    for text, _ in tagged:
+        if text == _JOIN:
+            continue
+        if is_marker(text.strip()):
+            images.append((image, kept))
+            image, kept = [], []
+            continue
+        line = text[1:].strip() if text.startswith(_GONE) else text.strip()
+        if not line:
+            continue
+        if not text.startswith(_GONE):
+            if line not in known:
+                return True
+            kept.append(line)
+        image.append(line)
+    images.append((image, kept))
+    out: list[str] = []
+    pos = 0
+    for image, kept in images:
+        if not image:
+            continue
+        at = _find_run(image, held, pos)
+        if at is None:
+            return False
+        out += held[pos:at] + kept
+        pos = at + len(image)
+    return out + held[pos:] == want
+
+
+def _gone(option: Option, lines: list[str], want: list[str], original: str | None) -> bool:
+    """Lines the option shows deleted (`-`) are not in the expected file: without the original,
+    none of their texts is there; with it, no text is there more often than the original holds it
+    less the `-` lines that delete it (plus the snippet's lines the original lacks it for): a
+    deleted `return x` may stand elsewhere still, but not once more than the deletion leaves."""
+    gone = Counter(line for e in option.edits if e.action == "deleted" for line in _content(e.text.split("\n")))
+    if not gone:
+        return True
+    if original is None:
+        return not any(line in want for line in gone)
+    held, have, shown = Counter(_content(original.splitlines())), Counter(want), Counter(_content(lines))
+    return all(have[t] <= held[t] - n + max(0, shown[t] - held[t]) for t, n in gone.items())
 
 
 def _deletions_shown(spans: list[tuple[int, int] | None], expected: str, original: str) -> bool:

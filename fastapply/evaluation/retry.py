@@ -9,7 +9,9 @@ has unshown original lines, and the revision reads as meant).
 
 Every agreeing option is applied (a planner adds all the context it knows is true), unless two
 edit the same snippet line; where the whole does not read as meant, the options that do not on their
-own are left out and the rest chosen again. A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
+own are left out and the rest chosen again; a marker-only option at the snippet's start and one at
+its end are also tried as one, first (neither agrees alone where the file goes on on both sides).
+A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
 the refusal offered a wrong option: `summarise` counts those first, then tables each refusal kind
 by what its retry came to (`WHY`: right, wrong, refused again, no option agrees, no option offered).
 
@@ -39,7 +41,8 @@ def choose(refusal: Refusal | None, snippet: str, expected: str, original: str |
     content = [k + 1 for k, line in enumerate(lines) if line.strip()]
     head, tail = (content[0], content[-1] + 1) if content else (1, 1)
     # markers at an open edge first: the file goes on there or not, whatever else the revision adds
-    ordered = sorted(refusal.options, key=lambda o: not any(_edge_marker(e, head, tail) for e in o.edits))
+    ordered = sorted(_with_both_edges(refusal.options, head, tail),
+                     key=lambda o: not any(_edge_marker(e, head, tail) for e in o.edits))
     ordered = [o for o in ordered if agrees(o, snippet, expected, original, reads=False)]
     while ordered:
         chosen = _gather(ordered, snippet, expected, original, head, tail)
@@ -51,6 +54,20 @@ def choose(refusal: Refusal | None, snippet: str, expected: str, original: str |
             return None
         ordered = [o for o in ordered if o not in misread]
     return None
+
+
+def _with_both_edges(options: Sequence[Option], head: int, tail: int) -> list[Option]:
+    """The options, and first the one that joins a marker-only option at the snippet's start with
+    one at its end, where the refusal offers both apart: once one edge has a marker, the other
+    unmarked edge claims the file's start or end, so neither agrees alone where the file goes on
+    at both (a planner who knows the file goes on on both sides adds both markers)."""
+    only = [o for o in options if o.edits and all(_edge_marker(e, head, tail) for e in o.edits)]
+    lead = next((o for o in only if all(e.at <= head for e in o.edits)), None)
+    trail = next((o for o in only if all(e.at >= tail for e in o.edits)), None)
+    if lead is None or trail is None:
+        return list(options)
+    both = _joined([lead, trail], head, tail)
+    return [both] + [o for o in options if o != both]
 
 
 def _gather(ordered: list[Option], snippet: str, expected: str, original: str | None,

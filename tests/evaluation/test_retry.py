@@ -260,3 +260,17 @@ def test_no_option_agrees_where_the_intent_deletes_more_lines_at_a_marker_than_t
     row = run_retry([{"id": "r", "original": original, "snippet": snippet, "expected": changed,
                       "language": "python"}])["rows"][0]
     assert (row["first"], row["second"]) == ("refused", "right")
+
+
+def test_markers_at_both_edges_are_chosen_together_where_neither_agrees_alone():
+    # the file goes on above and below the snippet: a marker at one edge alone leaves the other
+    # edge claiming the file's start (end), so neither option agrees on its own
+    original = "import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+    snippet = "def b():\n    return 20\n"
+    expected = original.replace("return 2\n", "return 20\n")
+    lead = Option("add a marker line at the start of the snippet", (Edit("marker", at=1, text="# ... existing code ..."),))
+    trail = Option("add a marker line at the end of the snippet", (Edit("marker", at=3, text="# ... existing code ..."),))
+    refusal = Refusal("would-delete-edge", "the snippet stops without a marker", "add markers", options=(lead, trail))
+    chosen = choose(refusal, snippet, expected, original)
+    assert chosen is not None and [e.at for e in chosen.edits] == [1, 3]
+    assert revise(snippet, chosen) == "# ... existing code ...\ndef b():\n    return 20\n# ... existing code ...\n"

@@ -33,6 +33,7 @@ from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
 from fastapply.merge.refuse.shown_copies import copies_shown
+from fastapply.merge.refuse.shown_deletion import deletions_shown
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
@@ -310,6 +311,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     inp = read_input(original, snippet, language)
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
+    refusal = deletions_shown(inp, refusal, candidate)  # a deletion the intent may mean: show it as `-` lines
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
