@@ -21,7 +21,7 @@ from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed, reason
 from fastapply.merge.align.doubts import doubt_note
-from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
+from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_anchor, locate
 from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
 from fastapply.merge.result import Merged
 
@@ -95,7 +95,7 @@ def _bounded_retry(section, orig, lo, rung, next_section, amb: GreedyAmbiguous) 
     eq = EQUALS[rung]
     if next_section is not None and next_section.open_start:
         try:
-            nxt = find_forward(next_section.lines, orig, 0, len(next_section.lines), lo, len(orig), eq)
+            nxt = find_anchor(next_section.lines, orig, 0, len(next_section.lines), lo, len(orig), eq)
         except GreedyAmbiguous:
             nxt = None
         if nxt is not None:
