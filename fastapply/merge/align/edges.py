@@ -138,12 +138,12 @@ def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int
     return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p]) or edited_opener(line, orig[p])]
 
 
-def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
+def _best(cands: list[_Cand], line: str) -> _Cand:
     cands.sort(key=lambda c: (c.rank(), c.at))
     best = cands[0]
     rivals = sorted({c.at for c in cands if c.rank() == best.rank()})
     if len(rivals) > 1:
-        raise Ambiguous(line, rivals, guess=guess_of(best), regions=[(min(rivals), max(rivals) + 1)])
+        raise Ambiguous(line, rivals, regions=[(min(rivals), max(rivals) + 1)])
     return best
 
 
@@ -216,7 +216,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
                                        keys[max(lo, p - s_edge - 10) : p]))
         if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
             cands.append(replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
-    best = _best(cands, sec[0], lambda c: None)
+    best = _best(cands, sec[0])
     if not t.section.open_start and lo == 0 and best.at == o_edge and blank_only(orig[:o_edge]):
         return 0, True  # only blank lines above: the file's edge, the snippet's first lines its own
     split = _check_split_run(best, adjacent_head(sec, keys, index, key, sf, of, o_edge, lo), sec[0],
@@ -282,7 +282,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
                                  keys[q + 1 : min(hi, q + 1 + len(ins) + 10)])
             cands.append(replace(cand, valid=cand.valid and bracket_balance(ins[k + 1 :]) == 0, inserted=ins[k + 1 :],
                                  after_block=True))
-    best = _best(cands, sec[-1], lambda c: None)
+    best = _best(cands, sec[-1])
     split = _check_split_run(best, adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
                              lambda q, d: sec[sl + 1 + (q - d) - (ol + 1) : n - d])
     if split is not None:
