@@ -77,23 +77,34 @@ class Alignment:
 
     def result_keys(self, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
         """The reading's file as its non-blank lines, stripped: what two readings are compared by."""
-        at = {s.original: s for s in self.steps if s.original is not None}
-        inserted_before: dict[int, list[str]] = {}
-        n = len(self.original_index)
-        for s in self.steps:
-            if s.original is None:
-                inserted_before.setdefault(s.at, []).append(snippet[self.snippet_index[s.snippet]].strip())
-        gone = set(self.deleted)
-        out: list[str] = []
-        for k in range(n + 1):
-            out.extend(inserted_before.get(k, ()))
-            if k == n:
-                break
-            if k in gone:
-                continue
-            step = at.get(k)
-            out.append(snippet[self.snippet_index[step.snippet]].strip() if step else original[self.original_index[k]].strip())
-        return out
+        return [line.strip() for line in reading_lines(self, original, snippet) if line.strip()]
+
+
+def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
+    """The reading as a file: original lines kept as they are (whitespace included), a changed
+    line written as the snippet has it, new lines before the original line they precede, deleted
+    lines gone with the blank lines between them."""
+    matched = {s.original: s for s in alignment.steps if s.original is not None}
+    inserted: dict[int, list[str]] = {}
+    for s in alignment.steps:
+        if s.original is None:
+            inserted.setdefault(s.at, []).append(snippet[alignment.snippet_index[s.snippet]])
+    gone = set(alignment.deleted)
+    idx = alignment.original_index
+    out: list[str] = []
+    k = 0  # non-blank position of the next non-blank original line
+    for line in original:
+        if not line.strip():
+            if not (0 < k < len(idx) and k - 1 in gone and k in gone):  # a blank inside a deleted run goes
+                out.append(line)
+            continue
+        out.extend(inserted.get(k, ()))
+        if k not in gone:
+            step = matched.get(k)
+            out.append(line if step is None or step.kind == "equal" else snippet[alignment.snippet_index[step.snippet]])
+        k += 1
+    out.extend(inserted.get(len(idx), ()))
+    return out
 
 
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
