@@ -67,8 +67,6 @@ def place(section: Section, orig: Sequence[str], lo: int, next_section: Section 
             if doubt.span is not None and _near(doubt.span, span, len(section.lines)):
                 return span
             raise doubt
-        if span is None:
-            continue
         score = _edges_anchored(section, span, orig, EQUALS[rung])
         # A looser rung may only widen the stricter rung's span by lines next to it (an edge
         # line that differs in whitespace); it may not move the section somewhere else.
