@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import reason
-from fastapply.merge.text.lines import bracket_balance, indent_width as _indent, is_generic
+from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
 
@@ -46,7 +46,7 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
         return False
     if outer is None:  # the file's end: its trailing blank lines say nothing
-        region, repl = _trim_end(region), _trim_end(repl)
+        region, repl = (list(x[: blank_ends(x)[1]]) for x in (region, repl))  # both hold a non-blank line
         if not region or len(region) != len(repl):
             return False
         sides = [next((l for l in inner if l.strip()), None), None]
@@ -58,13 +58,6 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
         return False
     level = max(_indent(l) for l in sides if l is not None)
     return all(_indent(l) >= level for l in list(region) + list(repl) if l.strip())
-
-
-def _trim_end(lines: Sequence[str]) -> list[str]:
-    lines = list(lines)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return lines
 
 
 def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:

@@ -25,6 +25,7 @@ trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed, reason as refusal_reason
@@ -63,10 +64,8 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             first = result
         if result.rung == "ambiguous":
             break  # a looser rung never settles an ambiguity
-    assert first is not None
-    return Merged(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
-                     first.candidate, first.spans, shown, first.regions, doubted=first.doubted,
-                     alternative=first.alternative)
+    assert first is not None  # its shown_lines is `shown`, its lines None
+    return replace(first, rung=None if first.rung == "ambiguous" else first.rung)
 
 
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
