@@ -71,15 +71,12 @@ def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:
     return i if same_edit(new, region[i]) or similar(new, region[i]) else None
 
 
-def doubt_note(shown: str, original: Sequence[str], at: int | None, step: int) -> str:  # a refusal.Reason
-    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based;
-    None when the edge rules did not say which line): if `shown` is new, showing that original
+def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str:  # a refusal.Reason
+    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based,
+    in the original): if `shown` is new, showing that original
     line unchanged next to it settles it; if it replaces that line, showing the unchanged line
     beyond it (`step` away from the section: +1 after a tail, -1 before a head) does."""
     line = shown.strip()[:60]
-    if at is None or not 0 <= at < len(original):
-        return (f"`{line}` could be a new line or a change to the similar original line next to it; "
-                "include the unchanged line beyond it so the change is clear")
     old = original[at].strip()[:60]
     beyond = at + step
     while 0 <= beyond < len(original) and not original[beyond].strip():

@@ -369,8 +369,8 @@ def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubt
         inner = nearest_line(orig, start - step, -step)  # the matched line at the edge
         return edge_edit(inserted, [orig[i] for i in range(start, stop, step)], forward=step > 0, inner=inner)
     except EdgeDoubt as doubt:
-        at = None if doubt.at is None else start + step * doubt.at
-        other = None if at is None else ("end", at + 1) if step > 0 else ("start", at)
+        at = start + step * doubt.at
+        other = ("end", at + 1) if step > 0 else ("start", at)
         doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step),
-                                other=other, pair=None if at is None else (at, doubt.shown)))
+                                other=other, pair=(at, doubt.shown)))
         return 0

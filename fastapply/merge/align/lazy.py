@@ -237,11 +237,8 @@ def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) ->
 
 def _ambiguous_reason(label: str, amb: Ambiguous, lines: Sequence[str]) -> str:
     line = line_label(amb.line, lines)
-    if amb.note:
+    if amb.note:  # every doubt has one
         return prefixed(label, amb.note)
-    if amb.doubt:
-        return (f"{label}: {line} could be a new line or a change to the similar original line next to "
-                "it; include the unchanged line beyond it so the change is clear")
     places = ", ".join(str(p + 1) for p in amb.places[:4])
     more = "" if len(amb.places) <= 4 else ", ..."
     return (f"{label}: {line} matches {len(amb.places)} places in the original (lines {places}{more}) "
