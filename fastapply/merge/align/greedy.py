@@ -103,9 +103,7 @@ def _bounded_retry(section, orig, lo, rung, next_section, amb: GreedyAmbiguous) 
                 span = None
             if span is not None:
                 return span
-    err = GreedyAmbiguous(amb.what, amb.places, amb.s)
-    err.span = locate(section, orig, lo, rung, pick_first=True)
-    raise err
+    raise GreedyAmbiguous(amb.what, amb.places, amb.s, span=locate(section, orig, lo, rung, pick_first=True))
 
 
 # --------------------------------------------------------------------------- the merge

@@ -68,14 +68,15 @@ class _Anchor:
 class GreedyAmbiguous(Exception):
     """Several places fit equally well; `s` is the section line that could not be pinned."""
 
-    def __init__(self, what: str, places: Sequence[int], s: int = 0, doubt: bool = False):
+    def __init__(self, what: str, places: Sequence[int], s: int = 0, doubt: bool = False,
+                 span: Span | None = None, near: int | None = None):
         super().__init__(what)
         self.what = what
         self.places = tuple(places)
         self.s = s
         self.doubt = doubt  # not several places: an inserted line that may be a changed one
-        self.span: Span | None = None
-        self.near: int | None = None  # for a doubt: the similar original line (0-based), if one
+        self.span = span  # a best-guess span, if any
+        self.near = near  # for a doubt: the similar original line (0-based), if one
 
 
 def find_anchor(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False, step=1) -> _Anchor | None:
@@ -170,10 +171,8 @@ def locate(
         near = range(span.end, min(hi, span.end + len(leftover) + 2))
         doubtful = next((l for l in leftover if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None or not any(l.strip() for l in leftover):
-            err = GreedyAmbiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
-            err.span = span
-            err.near = next((o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None)
-            raise err
+            raise GreedyAmbiguous(doubtful or "(blank lines at the end)", (), 0, True, span, next(
+                (o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None))
     if not pick_first:
         _check_insertions(section, orig, lo, s0, start, span)
     return span
@@ -253,10 +252,7 @@ def _check_insertions(section, orig, lo, s0, start, span: Span) -> None:
         near = range(max(lo, start - s0 - 2), start)
         doubtful = next((l for l in sec[:s0] if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None:
-            err = GreedyAmbiguous(doubtful, (), 0, doubt=True)
-            err.span = span
-            err.near = next(o for o in near if _similar(doubtful, orig[o]))
-            raise err
+            raise GreedyAmbiguous(doubtful, (), 0, True, span, next(o for o in near if _similar(doubtful, orig[o])))
 
 
 def _head_before_tail(sec, orig, lo, hi, eq, amb: GreedyAmbiguous) -> _Anchor | None:

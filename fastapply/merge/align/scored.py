@@ -39,7 +39,7 @@ opinion.py's question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -219,11 +219,10 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
             through_insert = np.full_like(through_insert, NEG)
         alt = max(through_match.max() if n else NEG, through_insert.max())
         gaps.append((best - alt, j, k))
-    margin, weakest, places = _margin(items, O, best, gaps, chosen, Alignment(
-        float(best), tuple(steps), tuple(deleted), 0.0, None, None, tuple(original_index), tuple(snippet_index)),
-        original, snippet, at_line)
-    return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, places, tuple(original_index),
-                     tuple(snippet_index))
+    reading = Alignment(float(best), tuple(steps), tuple(deleted), 0.0, None, None, tuple(original_index),
+                        tuple(snippet_index))
+    margin, weakest, places = _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line)
+    return replace(reading, margin=float(margin), weakest=weakest, places=places)
 
 
 RIVALS = 12  # rival readings re-aligned per alignment (at most) to find the best one writing a different file
