@@ -187,7 +187,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     vocab = frozenset().union(*(costs.tokens(x) for x in items if x is not MARKER))
     O = costs.Original([costs.key(original[k]) for k in original_index], vocab)
     F, D_all = _forward(items, O)
-    R, _ = _forward(items[::-1], O.reversed())
+    R, _ = _forward(items[::-1], costs.Reversed(O))
     n, m = O.n, len(items)
     best = F[m, n]
     steps, deleted = _traceback(items, O, F, D_all)
