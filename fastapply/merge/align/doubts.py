@@ -23,10 +23,6 @@ from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
 
 
-def _alike(new: str, old: str) -> bool:
-    return new.strip() == old.strip() or same_edit(new, old) or similar(new, old)
-
-
 def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
                  outer: Sequence[str] | None) -> bool:
     """True when the new lines `repl`, shown between two runs of lines the section matches in
@@ -43,7 +39,10 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
     if not pairs or any(not n.strip() or not o.strip() or _indent(n) != _indent(o) for n, o in pairs):
         return False
-    if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
+    new, old = pairs[0]
+    if not (new.strip() == old.strip() or same_edit(new, old) or similar(new, old)):
+        return False
+    if bracket_balance(region) != 0 or bracket_balance(repl) != 0:
         return False
     if outer is None:  # the file's end: its trailing blank lines say nothing
         region, repl = (list(x[: blank_ends(x)[1]]) for x in (region, repl))  # both hold a non-blank line

@@ -170,13 +170,8 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
     """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
     None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
     other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
-    best = best_similar(line, orig, lo, hi)
+    best = set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
     return next(iter(best)) if len(best) == 1 else None
-
-
-def best_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> set[int]:
-    """The original lines in [lo, hi) most similar to `line`, ties included."""
-    return set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
 
 
 def _pairs(new: str, old: str, key) -> bool:

@@ -126,7 +126,6 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         try:
             span = place(section, original, cursor, nxt)
         except GreedyAmbiguous as amb:
-            guess = amb.span
             if amb.doubt:
                 reason = prefixed(label, _doubt_note(amb, original))
             else:
@@ -136,9 +135,9 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
                     "add a few more unchanged lines around it so it is unique"
                 )
             refusal = refusal or reason
-            if guess is None:
+            if amb.span is None:
                 return Merged(None, refusal, None, None, tuple(spans), shown)
-            span = Span(guess.start, guess.end, guess.rung, skip=guess.skip)
+            span = amb.span
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "
