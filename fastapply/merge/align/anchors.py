@@ -61,6 +61,14 @@ class LineIndex:
         b = bisect.bisect_left(found, hi) if hi is not None else len(found)
         return found[a:b]
 
+    def run(self, lines: Sequence[str], key, j: int, o: int, limit: int, lo: int, hi: int, step: int = 1) -> int:
+        """How many of `lines` from index j on equal (by `key`) the original's from line o on, both
+        walked by `step`: at most `limit`, over original lines within [lo, hi)."""
+        c = 0
+        while c < limit and lo <= o + step * c < hi and key(lines[j + step * c]) == self.keys[o + step * c]:
+            c += 1
+        return c
+
 
 def longest_chain(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of (snippet index, original index) pairs, given in snippet order,

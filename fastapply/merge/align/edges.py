@@ -194,9 +194,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge > 0:
         for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
-            c = 0
-            while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
-                c += 1
+            c = index.run(sec, key, 0, p, s_edge, 0, o_edge)
             if o_edge - (p + c) <= MAX_REGION:
                 cand = replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
                                      keys[max(lo, p - s_edge - 10) : p])
@@ -249,9 +247,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge < n:
         for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
-            c = 0
-            while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
-                c += 1
+            c = index.run(sec, key, n - 1, p, n - s_edge, o_edge, hi, -1)
             if (p - c + 1) - o_edge <= MAX_REGION:
                 cand = replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
                                      keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
@@ -325,9 +321,7 @@ def adjacent_head(sec, index: LineIndex, key, sf: int, of: int, o_edge: int, lo:
     right before the run matched back from the anchor, with only new lines between."""
     found = []
     for p in index.places(key(sec[0]), max(lo, o_edge), of):
-        c = 0
-        while p + c < of and c < sf and key(sec[c]) == index.keys[p + c]:
-            c += 1
+        c = index.run(sec, key, 0, p, sf, 0, of)
         kept = of - (p + c)  # the anchor run's last lines, which still match before the anchor
         if c >= 2 and sf - kept > c and any(l.strip() for l in sec[c : sf - kept]):
             found.append((p, c))
@@ -339,9 +333,7 @@ def adjacent_tail(sec, index: LineIndex, key, sl: int, ol: int, o_edge: int, hi:
     lines matched)."""
     n, found = len(sec), []
     for q in index.places(key(sec[-1]), ol + 1, min(hi, o_edge)):
-        d = 0
-        while q - d > ol and d < n - sl - 1 and key(sec[n - 1 - d]) == index.keys[q - d]:
-            d += 1
+        d = index.run(sec, key, n - 1, q, n - sl - 1, ol + 1, len(index.keys), -1)
         kept = (q - d + 1) - (ol + 1)
         if d >= 2 and (n - d) - (sl + 1 + kept) > 0 and any(l.strip() for l in sec[sl + 1 + kept : n - d]):
             found.append((q + 1, d))
