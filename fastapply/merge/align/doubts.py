@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import reason
-from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic
+from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic, next_non_blank
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
 
@@ -71,21 +71,18 @@ def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:
 
 
 def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str:  # a refusal.Reason
-    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based,
-    in the original): if `shown` is new, showing that original
-    line unchanged next to it settles it; if it replaces that line, showing the unchanged line
-    beyond it (`step` away from the section: +1 after a tail, -1 before a head) does."""
+    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based):
+    if `shown` is new, showing that original line unchanged next to it settles it; if it replaces
+    that line, showing the unchanged line beyond it (`step` away from the section: +1 after a
+    tail, -1 before a head) does."""
     line = shown.strip()[:60]
     old = original[at].strip()[:60]
-    beyond = at + step
-    while 0 <= beyond < len(original) and not original[beyond].strip():
-        beyond += step
+    beyond = next_non_blank(original, at + step, step)
     settle = f"the unchanged original line {at + 1} (`{old}`) if it is new"
-    if 0 <= beyond < len(original):
+    if beyond is not None:
         settle += f", or line {beyond + 1} (`{original[beyond].strip()[:60]}`) if it replaces it"
     return reason("new-or-changed", f"`{line}` could be a new line or a change to the similar original line {at + 1} "
-                  f"(`{old}`) next to it", f"include {settle}", shown=shown.strip(), at=at,
-                  beyond=beyond if 0 <= beyond < len(original) else None, step=step)
+                  f"(`{old}`) next to it", f"include {settle}", shown=shown.strip(), at=at, beyond=beyond, step=step)
 
 
 def rival_note(shown: str, original: Sequence[str], at: int) -> str:
