@@ -14,6 +14,7 @@ This module knows lines only, not sections' markers or languages.
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -98,10 +99,7 @@ def unique_anchors(
 ) -> list[tuple[int, int]]:
     """Chained anchors for snippet lines with keys `keys` (None: never an anchor) in
     original[lo:hi]: lines unique there and unique among `keys`, chained in order."""
-    counts: dict[str, int] = {}
-    for k in keys:
-        if k is not None:
-            counts[k] = counts.get(k, 0) + 1
+    counts = Counter(k for k in keys if k is not None)
     pairs = []
     for s, k in enumerate(keys):
         if k is None or counts[k] != 1:

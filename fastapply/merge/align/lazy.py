@@ -25,6 +25,7 @@ trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Sequence
 
@@ -108,10 +109,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
         in the original at all, none of which any window changes."""
         if i not in own_keys:
             sub = keys[first_key[i] : first_key[i] + len(trimmed[i].lines)]
-            counts: dict[str, int] = {}
-            for k in sub:
-                if k is not None:
-                    counts[k] = counts.get(k, 0) + 1
+            counts = Counter(k for k in sub if k is not None)
             own_keys[i] = [k if k is not None and counts[k] == 1 and k in index.positions else None for k in sub]
         return own_keys[i]
 
