@@ -97,9 +97,11 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
 
 def rival(original: Sequence[str], reading: Sequence[str], merged: Sequence[str]) -> bool:
     """Whether the aligner's reading, which differs from `merged`, is a rival worth refusing for: it
-    keeps the original's bracket balance (`balanced_reading`) and keeps every definition the merge
-    keeps (`drops_a_definition`)."""
-    return balanced_reading(original, reading) and not drops_a_definition(reading, merged)
+    opens and closes as many brackets as the original (the DP places lines, not blocks: a reading
+    that drops a header and keeps its body, or inserts an opener it never closes, is no confident
+    rival of a merge, which the guards keep balanced) and keeps every definition the merge keeps
+    (`drops_a_definition`)."""
+    return bracket_balance(reading) == bracket_balance(original) and not drops_a_definition(reading, merged)
 
 
 def drops_a_definition(reading: Sequence[str], merged: Sequence[str]) -> bool:
@@ -130,13 +132,6 @@ def _opens_definition(line: str, following: str = "") -> bool:
         return True
     return balance == 0 and (following == "{" or (
         bool(_KEYWORD_OPENS.match(line)) and not line.endswith(("end", ";", "}"))))
-
-
-def balanced_reading(original: Sequence[str], reading: Sequence[str]) -> bool:
-    """Whether the aligner's reading opens and closes as many brackets as the original (the DP places
-    lines, not blocks: a reading that drops a header and keeps its body, or inserts an opener it
-    never closes, is no confident rival of a merge, which the guards keep balanced)."""
-    return bracket_balance(reading) == bracket_balance(original)
 
 
 def deletes_more(original: Sequence[str], reading: Sequence[str], merged: Sequence[str]) -> bool:

@@ -3,6 +3,7 @@
 from fastapply.merge import instant
 from fastapply.merge.align.scored import align, reading_lines
 from fastapply.merge.decide import opinion
+from fastapply.merge.text.lines import bracket_balance
 
 M = "// ... existing code ..."
 
@@ -22,7 +23,8 @@ def test_judge_ignores_a_reading_that_opens_a_block_it_never_closes():
     alignment = align(original, snippet)
     reading = reading_lines(alignment, original, snippet)
     assert alignment.margin >= opinion.JUDGE_MARGIN and reading != merged
-    assert not opinion.balanced_reading(original, reading) and opinion.balanced_reading(original, merged)
+    assert bracket_balance(reading) != bracket_balance(original) == bracket_balance(merged)
+    assert not opinion.rival(original, reading, merged)
     assert opinion.judge(original, snippet, merged) is None
 
 
@@ -101,7 +103,7 @@ def test_judge_leaves_to_intent_a_definition_the_merge_keeps():
     alignment = align(original, snippet)
     reading = reading_lines(alignment, original, snippet)
     assert alignment.margin >= opinion.JUDGE_MARGIN and "func (e *Engine) Run(addr string) {" not in reading
-    assert opinion.drops_a_definition(reading, merged) and opinion.balanced_reading(original, reading)
+    assert opinion.drops_a_definition(reading, merged) and bracket_balance(reading) == bracket_balance(original)
     assert opinion.judge(original, snippet, merged) is None
     # the other way round (the merge rewrote `Run`, the aligner keeps it) is no such case
     assert not opinion.drops_a_definition(merged, reading)
