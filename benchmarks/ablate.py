@@ -231,8 +231,9 @@ def switch_off(switch: Switch) -> None:
         at = switch.off[1]
         new = (lambda *a, **k: tuple(a[i] for i in at)) if isinstance(at, tuple) else (lambda *a, **k: a[at])
     elif kind == "refuse":
-        def new(orig, snip_lines, language, converted, read, result_type):
-            return result_type(None, f"{switch.name} switched off", None, None, None)
+        def new(*a, **k):
+            from fastapply.merge.result import MergeResult
+            return MergeResult(None, f"{switch.name} switched off", None, None, None)
     elif kind == "source":
         new = _recompiled(module, fn, switch.off[1], switch.off[2])
     else:

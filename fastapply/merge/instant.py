@@ -191,7 +191,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         return read if read.merged or diff_snippet else _by_name(orig, snip_lines, language, converted, read)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
-        read = excerpt.read_excerpt(orig, snip_lines, language, converted, two_readings, MergeResult)
+        read = excerpt.read_excerpt(orig, snip_lines, language, converted)
         if read.merged or not definitions.shows_definitions(snip_lines, language):
             return read  # not whole definitions: the excerpt's reason is the one that helps
     return finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))

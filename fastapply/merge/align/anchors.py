@@ -14,6 +14,7 @@ This module knows lines only, not sections' markers or languages.
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -61,6 +62,14 @@ class LineIndex:
         b = bisect.bisect_left(found, hi) if hi is not None else len(found)
         return found[a:b]
 
+    def run(self, lines: Sequence[str], key, j: int, o: int, limit: int, lo: int, hi: int, step: int = 1) -> int:
+        """How many of `lines` from index j on equal (by `key`) the original's from line o on, both
+        walked by `step`: at most `limit`, over original lines within [lo, hi)."""
+        c = 0
+        while c < limit and lo <= o + step * c < hi and key(lines[j + step * c]) == self.keys[o + step * c]:
+            c += 1
+        return c
+
 
 def longest_chain(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of (snippet index, original index) pairs, given in snippet order,
@@ -90,10 +99,7 @@ def unique_anchors(
 ) -> list[tuple[int, int]]:
     """Chained anchors for snippet lines with keys `keys` (None: never an anchor) in
     original[lo:hi]: lines unique there and unique among `keys`, chained in order."""
-    counts: dict[str, int] = {}
-    for k in keys:
-        if k is not None:
-            counts[k] = counts.get(k, 0) + 1
+    counts = Counter(k for k in keys if k is not None)
     pairs = []
     for s, k in enumerate(keys):
         if k is None or counts[k] != 1:

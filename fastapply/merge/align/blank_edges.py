@@ -18,7 +18,7 @@ from typing import Sequence
 
 from fastapply.merge.snippet.sections import Section
 from fastapply.merge.text.imports import bound_names
-from fastapply.merge.text.lines import blank_ends, bracket_balance
+from fastapply.merge.text.lines import blank_ends, bracket_balance, next_non_blank
 
 
 @dataclass(frozen=True)
@@ -73,10 +73,7 @@ def blank_separation(run: Sequence[str], beyond: str, new_edge: str = "", tail: 
     `beyond`)."""
     if not beyond.strip() or (tail and _LEAD_IN.match(new_edge.strip())) or (_import(new_edge) and _import(beyond)):
         return 0
-    k = 0
-    while k < len(run) and not run[k].strip():
-        k += 1
-    return k if k < len(run) else 0
+    return next_non_blank(run, 0) or 0  # none when the run is all blank
 
 
 def sibling_spacing(orig: Sequence[str], at: int, trail: int) -> int:

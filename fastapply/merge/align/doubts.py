@@ -18,13 +18,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import reason
-from fastapply.merge.text.lines import bracket_balance, indent_width as _indent, is_generic
+from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic, next_non_blank
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
-
-
-def _alike(new: str, old: str) -> bool:
-    return new.strip() == old.strip() or same_edit(new, old) or similar(new, old)
 
 
 def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
@@ -43,10 +39,13 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     pairs = [(n, o) for n, o in zip(repl, region) if n.strip() or o.strip()]
     if not pairs or any(not n.strip() or not o.strip() or _indent(n) != _indent(o) for n, o in pairs):
         return False
-    if not _alike(*pairs[0]) or bracket_balance(region) != 0 or bracket_balance(repl) != 0:
+    new, old = pairs[0]
+    if not (new.strip() == old.strip() or same_edit(new, old) or similar(new, old)):
+        return False
+    if bracket_balance(region) != 0 or bracket_balance(repl) != 0:
         return False
     if outer is None:  # the file's end: its trailing blank lines say nothing
-        region, repl = _trim_end(region), _trim_end(repl)
+        region, repl = (list(x[: blank_ends(x)[1]]) for x in (region, repl))  # both hold a non-blank line
         if not region or len(region) != len(repl):
             return False
         sides = [next((l for l in inner if l.strip()), None), None]
@@ -60,13 +59,6 @@ def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str
     return all(_indent(l) >= level for l in list(region) + list(repl) if l.strip())
 
 
-def _trim_end(lines: Sequence[str]) -> list[str]:
-    lines = list(lines)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return lines
-
-
 def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:
     """Index in `region` of its first non-blank line when the first non-blank line of `repl` is
     alike (an edited copy or `similar`, not generic): a reading that replaces `region` by `repl`
@@ -78,25 +70,19 @@ def starts_alike(region: Sequence[str], repl: Sequence[str]) -> int | None:
     return i if same_edit(new, region[i]) or similar(new, region[i]) else None
 
 
-def doubt_note(shown: str, original: Sequence[str], at: int | None, step: int) -> str:  # a refusal.Reason
-    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based;
-    None when the edge rules did not say which line): if `shown` is new, showing that original
-    line unchanged next to it settles it; if it replaces that line, showing the unchanged line
-    beyond it (`step` away from the section: +1 after a tail, -1 before a head) does."""
+def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str:  # a refusal.Reason
+    """The refusal message for a doubtful edge line `shown`, similar to `original[at]` (0-based):
+    if `shown` is new, showing that original line unchanged next to it settles it; if it replaces
+    that line, showing the unchanged line beyond it (`step` away from the section: +1 after a
+    tail, -1 before a head) does."""
     line = shown.strip()[:60]
-    if at is None or not 0 <= at < len(original):
-        return (f"`{line}` could be a new line or a change to the similar original line next to it; "
-                "include the unchanged line beyond it so the change is clear")
     old = original[at].strip()[:60]
-    beyond = at + step
-    while 0 <= beyond < len(original) and not original[beyond].strip():
-        beyond += step
+    beyond = next_non_blank(original, at + step, step)
     settle = f"the unchanged original line {at + 1} (`{old}`) if it is new"
-    if 0 <= beyond < len(original):
+    if beyond is not None:
         settle += f", or line {beyond + 1} (`{original[beyond].strip()[:60]}`) if it replaces it"
     return reason("new-or-changed", f"`{line}` could be a new line or a change to the similar original line {at + 1} "
-                  f"(`{old}`) next to it", f"include {settle}", shown=shown.strip(), at=at,
-                  beyond=beyond if 0 <= beyond < len(original) else None, step=step)
+                  f"(`{old}`) next to it", f"include {settle}", shown=shown.strip(), at=at, beyond=beyond, step=step)
 
 
 def rival_note(shown: str, original: Sequence[str], at: int) -> str:

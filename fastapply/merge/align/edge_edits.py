@@ -25,10 +25,10 @@ class EdgeDoubt(Exception):
     `line`: the line the message names; `shown`: the inserted line; `at`: the index in `beyond`
     (`edge_edit`) of the original line it may change."""
 
-    def __init__(self, line: str, shown: str | None = None, at: int | None = None):
+    def __init__(self, line: str, shown: str, at: int):
         super().__init__(line)
         self.line = line
-        self.shown = shown if shown is not None else line
+        self.shown = shown
         self.at = at
 
 

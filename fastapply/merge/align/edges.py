@@ -13,7 +13,7 @@ first matched run, its *tail* after its last) is read one of three ways, each a 
 Candidates are ranked by (bracket balance of the replaced region equals that of its replacement,
 fewest original lines deleted without being shown, most lines of context); equal ones that give
 different files raise `Ambiguous`. A best candidate that deletes yields to the one reading that
-keeps the edge's lines adjacent to the matched run (adjacent.py, `_check_split_run`).
+keeps the edge's lines adjacent to the matched run (`adjacent_head`, `_check_split_run`).
 
 Inserted lines next to a marker go through the edge rules (edge_edits.py; doubts.py names the
 line); a reading that only adds lines is doubted when a nearby reading would change a similar
@@ -31,7 +31,6 @@ from fastapply.merge.align.anchors import LineIndex, Span
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
 from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
-from fastapply.merge.align.adjacent import adjacent_head, adjacent_tail
 from fastapply.merge.align.edge_edits import EdgeDoubt, another_definition, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
@@ -49,15 +48,8 @@ class Ambiguous(Exception):
                  note: str | None = None, other: tuple[str, int] | None = None,
                  pair: tuple[int, str] | None = None):
         super().__init__(line)
-        self.note = note
-        self.other = other
-        self.pair = pair
-        self.alternative = None
-        self.line = line
-        self.places = tuple(places)
-        self.doubt = doubt
-        self.guess = guess
-        self.regions = tuple(regions)
+        self.line, self.places, self.doubt, self.guess, self.regions = line, tuple(places), doubt, guess, tuple(regions)
+        self.note, self.other, self.pair, self.alternative = note, other, pair, None
 
 
 class Unplaceable(Exception):
@@ -138,12 +130,12 @@ def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int
     return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p]) or edited_opener(line, orig[p])]
 
 
-def _best(cands: list[_Cand], line: str, guess_of) -> _Cand:
+def _best(cands: list[_Cand], line: str) -> _Cand:
     cands.sort(key=lambda c: (c.rank(), c.at))
     best = cands[0]
     rivals = sorted({c.at for c in cands if c.rank() == best.rank()})
     if len(rivals) > 1:
-        raise Ambiguous(line, rivals, guess=guess_of(best), regions=[(min(rivals), max(rivals) + 1)])
+        raise Ambiguous(line, rivals, regions=[(min(rivals), max(rivals) + 1)])
     return best
 
 
@@ -202,9 +194,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, b, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge > 0:
         for p in reversed(index.places(key(sec[0]), lo, o_edge)[-MAX_CANDIDATES:]):
-            c = 0
-            while c < s_edge and p + c < o_edge and key(sec[c]) == keys[p + c]:
-                c += 1
+            c = index.run(sec, key, 0, p, s_edge, 0, o_edge)
             if o_edge - (p + c) <= MAX_REGION:
                 cand = replace_cand(p, orig[p + c : o_edge], sec[c:s_edge], key, b + c,
                                      keys[max(lo, p - s_edge - 10) : p])
@@ -216,10 +206,10 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
                                        keys[max(lo, p - s_edge - 10) : p]))
         if not t.section.open_start and lo == 0 and 0 < o_edge <= MAX_REGION:
             cands.append(replace_cand(0, orig[:o_edge], sec[:s_edge], key, b))
-    best = _best(cands, sec[0], lambda c: None)
+    best = _best(cands, sec[0])
     if not t.section.open_start and lo == 0 and best.at == o_edge and blank_only(orig[:o_edge]):
         return 0, True  # only blank lines above: the file's edge, the snippet's first lines its own
-    split = _check_split_run(best, adjacent_head(sec, keys, index, key, sf, of, o_edge, lo), sec[0],
+    split = _check_split_run(best, adjacent_head(sec, index, key, sf, of, o_edge, lo), sec[0],
                              lambda p, c: sec[c : sf - (of - p - c)])
     if split is not None:
         return split, False
@@ -257,9 +247,7 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
     cands = [_Cand(o_edge, bracket_balance(ins) == 0, dup, e, ins, new=tuple(l for l in ins if l.strip()))]
     if s_edge < n:
         for p in index.places(key(sec[-1]), o_edge, hi)[:MAX_CANDIDATES]:
-            c = 0
-            while c < n - s_edge and p - c >= o_edge and key(sec[n - 1 - c]) == keys[p - c]:
-                c += 1
+            c = index.run(sec, key, n - 1, p, n - s_edge, o_edge, hi, -1)
             if (p - c + 1) - o_edge <= MAX_REGION:
                 cand = replace_cand(p + 1, orig[o_edge : p - c + 1], sec[s_edge : n - c], key, e + c,
                                      keys[p + 1 : min(hi, p + 1 + n - s_edge + 10)])
@@ -282,8 +270,8 @@ def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, do
                                  keys[q + 1 : min(hi, q + 1 + len(ins) + 10)])
             cands.append(replace(cand, valid=cand.valid and bracket_balance(ins[k + 1 :]) == 0, inserted=ins[k + 1 :],
                                  after_block=True))
-    best = _best(cands, sec[-1], lambda c: None)
-    split = _check_split_run(best, adjacent_tail(sec, keys, index, key, sl, ol, o_edge, hi), sec[-1],
+    best = _best(cands, sec[-1])
+    split = _check_split_run(best, adjacent_tail(sec, index, key, sl, ol, o_edge, hi), sec[-1],
                              lambda q, d: sec[sl + 1 + (q - d) - (ol + 1) : n - d])
     if split is not None:
         return split, False
@@ -317,7 +305,7 @@ def _block_end(ins, orig, key, o_edge: int, hi: int) -> tuple[int, int] | None:
 
 def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, middle) -> int | None:
     """When the chosen reading closes an edge on a match that deletes original lines while
-    another keeps the edge's lines adjacent (adjacent.py) and deletes nothing, take that one if it
+    another keeps the edge's lines adjacent (`adjacent_head`) and deletes nothing, take that one if it
     is the only one and its new lines (`middle(place, matched)`) balance; else refuse."""
     if not adjacent or best.deleted == 0 and not best.inserted:
         return None
@@ -326,6 +314,30 @@ def _check_split_run(best: _Cand, adjacent: list[tuple[int, int]], line: str, mi
         return good[0]
     places = sorted({best.at} | {p for p, _ in adjacent})
     raise Ambiguous(line, places, regions=[(min(places), max(places) + 1)])
+
+
+def adjacent_head(sec, index: LineIndex, key, sf: int, of: int, o_edge: int, lo: int) -> list[tuple[int, int]]:
+    """(place, lines matched) for readings where the section's first lines match the original
+    right before the run matched back from the anchor, with only new lines between."""
+    found = []
+    for p in index.places(key(sec[0]), max(lo, o_edge), of):
+        c = index.run(sec, key, 0, p, sf, 0, of)
+        kept = of - (p + c)  # the anchor run's last lines, which still match before the anchor
+        if c >= 2 and sf - kept > c and any(l.strip() for l in sec[c : sf - kept]):
+            found.append((p, c))
+    return found
+
+
+def adjacent_tail(sec, index: LineIndex, key, sl: int, ol: int, o_edge: int, hi: int) -> list[tuple[int, int]]:
+    """The mirror of `adjacent_head` for a section's last lines (place of the last line + 1,
+    lines matched)."""
+    n, found = len(sec), []
+    for q in index.places(key(sec[-1]), ol + 1, min(hi, o_edge)):
+        d = index.run(sec, key, n - 1, q, n - sl - 1, ol + 1, len(index.keys), -1)
+        kept = (q - d + 1) - (ol + 1)
+        if d >= 2 and (n - d) - (sl + 1 + kept) > 0 and any(l.strip() for l in sec[sl + 1 + kept : n - d]):
+            found.append((q + 1, d))
+    return found
 
 
 def _proven(cand: _Cand, region, repl, inner, outer) -> _Cand:
@@ -369,8 +381,8 @@ def _edge(inserted: list[str], orig: Sequence[str], start: int, stop: int, doubt
         inner = nearest_line(orig, start - step, -step)  # the matched line at the edge
         return edge_edit(inserted, [orig[i] for i in range(start, stop, step)], forward=step > 0, inner=inner)
     except EdgeDoubt as doubt:
-        at = None if doubt.at is None else start + step * doubt.at
-        other = None if at is None else ("end", at + 1) if step > 0 else ("start", at)
+        at = start + step * doubt.at
+        other = ("end", at + 1) if step > 0 else ("start", at)
         doubts.append(Ambiguous(doubt.line, (), doubt=True, note=doubt_note(doubt.shown, orig, at, step),
-                                other=other, pair=None if at is None else (at, doubt.shown)))
+                                other=other, pair=(at, doubt.shown)))
         return 0

@@ -52,17 +52,13 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             f"{len(heads)} place(s): too many readings to weigh; include a distinct unchanged line next to the change"))
     cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
     for p in tried:
-        c = 0
-        while c < n and p + c < hi and key(sec[c]) == keys[p + c]:
-            c += 1
+        c = index.run(sec, key, 0, p, n, lo, hi)
         rest = sec[c:]
         options = [((not t.balance - bracket_balance(sec[:c]) == 0, 0, -c), p + c)] if t.section.open_end else []
         if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
             options.append((replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
         for q in index.places(key(sec[-1]), p + c, hi)[:3]:
-            d = 0
-            while d < n - c and q - d >= p + c and key(sec[n - 1 - d]) == keys[q - d]:
-                d += 1
+            d = index.run(sec, key, n - 1, q, n - c, p + c, hi, -1)
             region, repl = orig[p + c : q - d + 1], sec[c : n - d]
             if len(region) <= MAX_REGION:
                 cand = replace_cand(q + 1, region, repl, key, c + d)
@@ -73,9 +69,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     inserted: set[tuple[int, int]] = set()  # places read as new lines above matched closers: a blank lead goes with them
     if not heads and t.section.open_start:
         for q in index.places(key(sec[-1]), lo, hi)[:MAX_CANDIDATES]:
-            d = 0
-            while d < n and q - d >= lo and key(sec[n - 1 - d]) == keys[q - d]:
-                d += 1
+            d = index.run(sec, key, n - 1, q, n, lo, hi, -1)
             cands.append(((not t.balance - bracket_balance(sec[n - d :]) == 0, 0, -d), q - d + 1, q + 1))
             # Generic closers match greedily: a new last method's `}` then the class's `}` match the
             # original's last two lines, which leaves the new method's body inside the old one.
@@ -170,13 +164,8 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
     """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
     None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
     other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
-    best = best_similar(line, orig, lo, hi)
+    best = set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
     return next(iter(best)) if len(best) == 1 else None
-
-
-def best_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> set[int]:
-    """The original lines in [lo, hi) most similar to `line`, ties included."""
-    return set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
 
 
 def _pairs(new: str, old: str, key) -> bool:

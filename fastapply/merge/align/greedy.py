@@ -21,7 +21,7 @@ from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed, reason
 from fastapply.merge.align.doubts import doubt_note
-from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_forward, locate
+from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_anchor, locate
 from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
 from fastapply.merge.result import Merged
 
@@ -67,8 +67,6 @@ def place(section: Section, orig: Sequence[str], lo: int, next_section: Section 
             if doubt.span is not None and _near(doubt.span, span, len(section.lines)):
                 return span
             raise doubt
-        if span is None:
-            continue
         score = _edges_anchored(section, span, orig, EQUALS[rung])
         # A looser rung may only widen the stricter rung's span by lines next to it (an edge
         # line that differs in whitespace); it may not move the section somewhere else.
@@ -95,7 +93,7 @@ def _bounded_retry(section, orig, lo, rung, next_section, amb: GreedyAmbiguous) 
     eq = EQUALS[rung]
     if next_section is not None and next_section.open_start:
         try:
-            nxt = find_forward(next_section.lines, orig, 0, len(next_section.lines), lo, len(orig), eq)
+            nxt = find_anchor(next_section.lines, orig, 0, len(next_section.lines), lo, len(orig), eq)
         except GreedyAmbiguous:
             nxt = None
         if nxt is not None:
@@ -105,9 +103,7 @@ def _bounded_retry(section, orig, lo, rung, next_section, amb: GreedyAmbiguous) 
                 span = None
             if span is not None:
                 return span
-    err = GreedyAmbiguous(amb.what, amb.places, amb.s)
-    err.span = locate(section, orig, lo, rung, pick_first=True)
-    raise err
+    raise GreedyAmbiguous(amb.what, amb.places, amb.s, span=locate(section, orig, lo, rung, pick_first=True))
 
 
 # --------------------------------------------------------------------------- the merge
@@ -130,7 +126,6 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
         try:
             span = place(section, original, cursor, nxt)
         except GreedyAmbiguous as amb:
-            guess = amb.span
             if amb.doubt:
                 reason = prefixed(label, _doubt_note(amb, original))
             else:
@@ -140,9 +135,9 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
                     "add a few more unchanged lines around it so it is unique"
                 )
             refusal = refusal or reason
-            if guess is None:
+            if amb.span is None:
                 return Merged(None, refusal, None, None, tuple(spans), shown)
-            span = Span(guess.start, guess.end, guess.rung, skip=guess.skip)
+            span = amb.span
         except LookupError:
             reason = (
                 f"{label} could not be found in the original after the previous section; "

@@ -68,57 +68,44 @@ class _Anchor:
 class GreedyAmbiguous(Exception):
     """Several places fit equally well; `s` is the section line that could not be pinned."""
 
-    def __init__(self, what: str, places: Sequence[int], s: int = 0, doubt: bool = False):
+    def __init__(self, what: str, places: Sequence[int], s: int = 0, doubt: bool = False,
+                 span: Span | None = None, near: int | None = None):
         super().__init__(what)
         self.what = what
         self.places = tuple(places)
         self.s = s
         self.doubt = doubt  # not several places: an inserted line that may be a changed one
-        self.span: Span | None = None
-        self.near: int | None = None  # for a doubt: the similar original line (0-based), if one
+        self.span = span  # a best-guess span, if any
+        self.near = near  # for a doubt: the similar original line (0-based), if one
 
 
-def find_forward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
+def find_anchor(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False, step=1) -> _Anchor | None:
     """First non-blank section line in [s_from, s_to) found in orig[lo:hi], extended forward
-    until unique. Raises `GreedyAmbiguous` when several places stay equally good."""
-    for s in range(s_from, s_to):
+    until unique (`step` -1: the last one, extended backward). Raises `GreedyAmbiguous` when
+    several places stay equally good."""
+    for s in (range(s_from, s_to) if step > 0 else range(s_to - 1, s_from - 1, -1)):
         places = [o for o in range(lo, hi) if eq(orig[o], sec[s])]
         if not places:
-            continue  # an inserted line: the anchor is further down
+            continue  # an inserted line: the anchor is further on
         n = 1
         # Narrow while several places fit, and also while the anchor is only blank lines.
-        while (len(places) > 1 or not any(l.strip() for l in sec[s : s + n])) and s + n < s_to:
-            narrowed = [o for o in places if o + n < hi and eq(orig[o + n], sec[s + n])]
+        while (len(places) > 1 or not _shows_code(sec, s, n, step)) and s_from <= s + step * n < s_to:
+            narrowed = [o for o in places if lo <= o + step * n < hi and eq(orig[o + step * n], sec[s + step * n])]
             if not narrowed:
                 break
             places, n = narrowed, n + 1
-        if not any(line.strip() for line in sec[s : s + n]):
+        if not _shows_code(sec, s, n, step):
             continue  # blank lines alone are no anchor, however few of them the original has
         if len(places) > 1 and not pick_first:
             raise GreedyAmbiguous(sec[s], places, s)
-        return _Anchor(s, places[0], n, tuple(places))
+        back = 0 if step > 0 else n - 1  # `s` and `o` name the anchor's first line
+        return _Anchor(s - back, places[0] - back, n, tuple(places))
     return None
 
 
-def _find_backward(sec, orig, s_from, s_to, lo, hi, eq, pick_first=False) -> _Anchor | None:
-    """Mirror of `find_forward`: the last non-blank line in [s_from, s_to) that occurs in
-    orig[lo:hi], extended backward until unique. `o` is the original index of its first line."""
-    for s in range(s_to - 1, s_from - 1, -1):
-        places = [o for o in range(lo, hi) if eq(orig[o], sec[s])]
-        if not places:
-            continue
-        n = 1
-        while (len(places) > 1 or not any(l.strip() for l in sec[s - n + 1 : s + 1])) and s - n >= s_from:
-            narrowed = [o for o in places if o - n >= lo and eq(orig[o - n], sec[s - n])]
-            if not narrowed:
-                break
-            places, n = narrowed, n + 1
-        if not any(line.strip() for line in sec[s - n + 1 : s + 1]):
-            continue
-        if len(places) > 1 and not pick_first:
-            raise GreedyAmbiguous(sec[s], places, s)
-        return _Anchor(s - n + 1, places[0] - n + 1, n, tuple(places))
-    return None
+def _shows_code(sec, s: int, n: int, step: int) -> bool:
+    """Whether the n section lines from `s` walking by `step` hold a non-blank line."""
+    return any(l.strip() for l in (sec[s : s + n] if step > 0 else sec[s - n + 1 : s + 1]))
 
 
 def _extend_forward(sec, orig, s, o, s_to, hi, eq) -> int:
@@ -153,7 +140,7 @@ def locate(
     # Head: where the span starts, and how far the section runs along the original from there.
     if section.open_start:
         try:
-            head = find_forward(sec, orig, 0, len(sec), lo, hi, eq, pick_first)
+            head = find_anchor(sec, orig, 0, len(sec), lo, hi, eq, pick_first)
         except GreedyAmbiguous as amb:
             head = _head_before_tail(sec, orig, lo, hi, eq, amb) if section.open_end else None
             if head is None:
@@ -184,10 +171,8 @@ def locate(
         near = range(span.end, min(hi, span.end + len(leftover) + 2))
         doubtful = next((l for l in leftover if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None or not any(l.strip() for l in leftover):
-            err = GreedyAmbiguous(doubtful or "(blank lines at the end)", (), 0, doubt=True)
-            err.span = span
-            err.near = next((o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None)
-            raise err
+            raise GreedyAmbiguous(doubtful or "(blank lines at the end)", (), 0, True, span, next(
+                (o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None))
     if not pick_first:
         _check_insertions(section, orig, lo, s0, start, span)
     return span
@@ -203,7 +188,7 @@ def blank_lead(section: Section, s0: int) -> int:
 
 def _tail(sec, orig, s0, start, run, hi, eq, pick_first, rung) -> tuple[Span, list[str]]:
     """The span's end, and the section lines left over after it (inserted there)."""
-    tail = _find_backward(sec, orig, s0 + run, len(sec), start + run, hi, eq, pick_first)
+    tail = find_anchor(sec, orig, s0 + run, len(sec), start + run, hi, eq, pick_first, -1)
     if tail is not None and _own_block_inserted(sec[s0 + run :], sec[tail.s : tail.s + tail.n],
                                                 orig[start + run : tail.o], sec[s0 + run : tail.s]):
         tail = None  # the run's `}` closes its own block, wherever a `}` happens to match
@@ -267,17 +252,14 @@ def _check_insertions(section, orig, lo, s0, start, span: Span) -> None:
         near = range(max(lo, start - s0 - 2), start)
         doubtful = next((l for l in sec[:s0] if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None:
-            err = GreedyAmbiguous(doubtful, (), 0, doubt=True)
-            err.span = span
-            err.near = next(o for o in near if _similar(doubtful, orig[o]))
-            raise err
+            raise GreedyAmbiguous(doubtful, (), 0, True, span, next(o for o in near if _similar(doubtful, orig[o])))
 
 
 def _head_before_tail(sec, orig, lo, hi, eq, amb: GreedyAmbiguous) -> _Anchor | None:
     """Settle an ambiguous head with a unique tail: of the places the head fits, take the last
     one before the tail (the reading that deletes the least). None when the tail is no help."""
     try:
-        tail = _find_backward(sec, orig, amb.s + 1, len(sec), lo, hi, eq)
+        tail = find_anchor(sec, orig, amb.s + 1, len(sec), lo, hi, eq, step=-1)
     except GreedyAmbiguous:
         return None
     if tail is None:

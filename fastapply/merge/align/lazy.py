@@ -25,6 +25,8 @@ trustworthy (guards.py decides that); it reports ambiguity instead of guessing.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import replace
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed, reason as refusal_reason
@@ -63,10 +65,8 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             first = result
         if result.rung == "ambiguous":
             break  # a looser rung never settles an ambiguity
-    assert first is not None
-    return Merged(None, first.refused_reason, None if first.rung == "ambiguous" else first.rung,
-                     first.candidate, first.spans, shown, first.regions, doubted=first.doubted,
-                     alternative=first.alternative)
+    assert first is not None  # its shown_lines is `shown`, its lines None
+    return replace(first, rung=None if first.rung == "ambiguous" else first.rung)
 
 
 def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
@@ -109,10 +109,7 @@ def _merge_rung(orig: list[str], sections: list[Section], rung: str, shown: int,
         in the original at all, none of which any window changes."""
         if i not in own_keys:
             sub = keys[first_key[i] : first_key[i] + len(trimmed[i].lines)]
-            counts: dict[str, int] = {}
-            for k in sub:
-                if k is not None:
-                    counts[k] = counts.get(k, 0) + 1
+            counts = Counter(k for k in sub if k is not None)
             own_keys[i] = [k if k is not None and counts[k] == 1 and k in index.positions else None for k in sub]
         return own_keys[i]
 
@@ -238,11 +235,8 @@ def _reindented(lines: list[str], orig: Sequence[str], span: Span, rung: str) ->
 
 def _ambiguous_reason(label: str, amb: Ambiguous, lines: Sequence[str]) -> str:
     line = line_label(amb.line, lines)
-    if amb.note:
+    if amb.note:  # every doubt has one
         return prefixed(label, amb.note)
-    if amb.doubt:
-        return (f"{label}: {line} could be a new line or a change to the similar original line next to "
-                "it; include the unchanged line beyond it so the change is clear")
     places = ", ".join(str(p + 1) for p in amb.places[:4])
     more = "" if len(amb.places) <= 4 else ", ..."
     return (f"{label}: {line} matches {len(amb.places)} places in the original (lines {places}{more}) "

@@ -150,18 +150,14 @@ class Original:
         """What inserting `line` costs: a line the original already has is a pasted twin."""
         return TWIN * self.weight[self.where[line]].max() if line in self.where else 0.0
 
-    def reversed(self) -> "Reversed":
-        return Reversed(self)
-
 
 class Reversed:
-    """The same original read backwards (for the backward pass): line i is the original's n-1-i."""
+    """The same original read backwards (for the backward pass): line i is the original's n-1-i
+    (what scored._forward reads: n, cumdel, scores, twin)."""
 
     def __init__(self, forward: Original):
         self._f = forward
         self.n = forward.n
-        self.keys = forward.keys[::-1]
-        self.generic = forward.generic[::-1]
         self.cumdel = np.concatenate([[0.0], np.cumsum(forward.dele[::-1])])
 
     def scores(self, line: str) -> np.ndarray:

@@ -39,7 +39,7 @@ opinion.py's question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -77,23 +77,34 @@ class Alignment:
 
     def result_keys(self, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
         """The reading's file as its non-blank lines, stripped: what two readings are compared by."""
-        at = {s.original: s for s in self.steps if s.original is not None}
-        inserted_before: dict[int, list[str]] = {}
-        n = len(self.original_index)
-        for s in self.steps:
-            if s.original is None:
-                inserted_before.setdefault(s.at, []).append(snippet[self.snippet_index[s.snippet]].strip())
-        gone = set(self.deleted)
-        out: list[str] = []
-        for k in range(n + 1):
-            out.extend(inserted_before.get(k, ()))
-            if k == n:
-                break
-            if k in gone:
-                continue
-            step = at.get(k)
-            out.append(snippet[self.snippet_index[step.snippet]].strip() if step else original[self.original_index[k]].strip())
-        return out
+        return [line.strip() for line in reading_lines(self, original, snippet) if line.strip()]
+
+
+def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
+    """The reading as a file: original lines kept as they are (whitespace included), a changed
+    line written as the snippet has it, new lines before the original line they precede, deleted
+    lines gone with the blank lines between them."""
+    matched = {s.original: s for s in alignment.steps if s.original is not None}
+    inserted: dict[int, list[str]] = {}
+    for s in alignment.steps:
+        if s.original is None:
+            inserted.setdefault(s.at, []).append(snippet[alignment.snippet_index[s.snippet]])
+    gone = set(alignment.deleted)
+    idx = alignment.original_index
+    out: list[str] = []
+    k = 0  # non-blank position of the next non-blank original line
+    for line in original:
+        if not line.strip():
+            if not (0 < k < len(idx) and k - 1 in gone and k in gone):  # a blank inside a deleted run goes
+                out.append(line)
+            continue
+        out.extend(inserted.get(k, ()))
+        if k not in gone:
+            step = matched.get(k)
+            out.append(line if step is None or step.kind == "equal" else snippet[alignment.snippet_index[step.snippet]])
+        k += 1
+    out.extend(inserted.get(len(idx), ()))
+    return out
 
 
 def _items(snippet: Sequence[str], original: Sequence[str]) -> tuple[list[str | None], list[int]]:
@@ -176,7 +187,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     vocab = frozenset().union(*(costs.tokens(x) for x in items if x is not MARKER))
     O = costs.Original([costs.key(original[k]) for k in original_index], vocab)
     F, D_all = _forward(items, O)
-    R, _ = _forward(items[::-1], O.reversed())
+    R, _ = _forward(items[::-1], costs.Reversed(O))
     n, m = O.n, len(items)
     best = F[m, n]
     steps, deleted = _traceback(items, O, F, D_all)
@@ -208,11 +219,10 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
             through_insert = np.full_like(through_insert, NEG)
         alt = max(through_match.max() if n else NEG, through_insert.max())
         gaps.append((best - alt, j, k))
-    margin, weakest, places = _margin(items, O, best, gaps, chosen, Alignment(
-        float(best), tuple(steps), tuple(deleted), 0.0, None, None, tuple(original_index), tuple(snippet_index)),
-        original, snippet, at_line)
-    return Alignment(float(best), tuple(steps), tuple(deleted), float(margin), weakest, places, tuple(original_index),
-                     tuple(snippet_index))
+    reading = Alignment(float(best), tuple(steps), tuple(deleted), 0.0, None, None, tuple(original_index),
+                        tuple(snippet_index))
+    margin, weakest, places = _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line)
+    return replace(reading, margin=float(margin), weakest=weakest, places=places)
 
 
 RIVALS = 12  # rival readings re-aligned per alignment (at most) to find the best one writing a different file

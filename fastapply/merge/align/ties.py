@@ -98,24 +98,14 @@ def pinned_place(place: Callable, i: int, sec: Sequence[str], orig: Sequence[str
 # --------------------------------------------------------------------------- open blocks
 
 
-def open_depth(lines: Sequence[str]) -> int:
-    """How many blocks `lines` open and leave open (final depth above the lowest reached)."""
-    depth, lowest = _depths(lines)
-    return depth - lowest
-
-
-def closed_depth(lines: Sequence[str]) -> int:
-    """How many blocks `lines` close that they did not open."""
-    return -_depths(lines)[1]
-
-
-def _depths(lines: Sequence[str]) -> tuple[int, int]:
-    """The final running bracket depth of `lines` and the lowest it reached (0 at most)."""
+def depths(lines: Sequence[str]) -> tuple[int, int]:
+    """How many blocks `lines` open and leave open (final running bracket depth above the lowest
+    reached), and how many they close that they did not open (the lowest depth, negated)."""
     depth = lowest = 0
     for line in lines:
         depth += bracket_balance([line])
         lowest = min(lowest, depth)
-    return depth, lowest
+    return depth - lowest, -lowest
 
 
 def enclosed_places(prev: Sequence[str], sec: Sequence[str], orig: Sequence[str], cursor: int,
@@ -123,8 +113,8 @@ def enclosed_places(prev: Sequence[str], sec: Sequence[str], orig: Sequence[str]
     """The rival places (after `cursor`, the previous section's end) that the lines the marker
     keeps reach without closing the blocks the previous section left open, when the section closes
     at least as many blocks itself; all places when that structure is absent (nothing to settle)."""
-    d = open_depth(prev)
-    if d <= 0 or closed_depth(sec) < d:
+    d = depths(prev)[0]
+    if d <= 0 or depths(sec)[1] < d:
         return list(places)
     kept = []
     for p in places:

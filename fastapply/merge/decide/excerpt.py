@@ -12,16 +12,18 @@ at each end (`read_excerpt`), by the lazy readings and every guard. What pins it
 - `edited_pin`: a change with no unique unchanged line on its inner side is still pinned when it
   replaces a distinctive original line by its edited copy that edits no other original line.
 
-This module knows lines and the original's line counts; the readings themselves are instant.py's
-(passed in as `read`), the guards guards.py's.
+This module knows lines and the original's line counts; the readings themselves are
+two_readings.py's, the guards guards.py's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Sequence
+from typing import Sequence
 
 from fastapply.merge.align import edge_edits
+from fastapply.merge.decide.two_readings import two_readings
+from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet.sections import line_label
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
@@ -136,31 +138,31 @@ def dropped_lines(original: Sequence[str], result: Sequence[str]) -> int:
     return dropped
 
 
-def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool, read: Callable, result_type):
-    """Read a marker-free excerpt with a marker at each end (`read`: two_readings.two_readings);
+def read_excerpt(orig: Text, snip_lines: list[str], language: str | None, converted: bool) -> MergeResult:
+    """Read a marker-free excerpt with a marker at each end (two_readings.two_readings);
     refuse when the original itself has the marker line, when the reading changes nothing, or
     when a loose end (`loose_edge`) is not settled by the merged file (`edge_holds`). A refusal keeps
     the reading's alternatives: the model path must know when its answer is one of them."""
     unmarked = ("the snippet has no `... existing code ...` markers and is not the whole file; "
                 "mark the elided parts so it can be placed")
     if any(line == EXCERPT_MARKER for line in orig.lines):
-        return result_type(None, unmarked, None, None, None)
+        return MergeResult(None, unmarked, None, None, None)
     loose = loose_edge(orig.lines, snip_lines)
-    result = read(orig, [EXCERPT_MARKER, *snip_lines, EXCERPT_MARKER], language, converted)
+    result = two_readings(orig, [EXCERPT_MARKER, *snip_lines, EXCERPT_MARKER], language, converted)
     if loose is not None:
         if not result.merged:
-            return result_type(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", None, None, result.candidate,
+            return MergeResult(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", None, None, result.candidate,
                                result.regions, result.alternatives, result.choice)
         if not edge_holds(orig.lines, split_text(result.text).lines, snip_lines, loose):
-            return result_type(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", "lazy", result.rung,
+            return MergeResult(None, f"{unmarked} ({_loose_note(loose, snip_lines)})", "lazy", result.rung,
                                result.text)
     if result.merged and split_text(result.text).lines == orig.lines:
-        return result_type(None, "the snippet, read as an excerpt (it has no markers), changes nothing where it fits; "
+        return MergeResult(None, "the snippet, read as an excerpt (it has no markers), changes nothing where it fits; "
                            "mark the elided parts and show the change with the lines around it", "lazy", None, None)
     if result.merged:
         return result
     reason = (result.refused_reason or "").replace("section 1 ", "the snippet ", 1)
-    return result_type(None, f"{reason} (read as an excerpt: the snippet has no markers)", "lazy",
+    return MergeResult(None, f"{reason} (read as an excerpt: the snippet has no markers)", "lazy",
                        result.rung, result.candidate, result.regions, result.alternatives, result.choice)
 
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge.align.scored import Alignment, align
+from fastapply.merge.align.scored import align, reading_lines
 from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance, is_generic, nearest_distinctive
@@ -39,33 +39,6 @@ from fastapply.merge.text.markers import is_marker
 JUDGE_MARGIN = 4.0
 JUDGE = os.environ.get("FASTAPPLY_JUDGE", "1") != "0"
 JUDGE_CELLS = 1_000_000  # original x snippet lines above which the judge declines (the aligner is a DP)
-
-
-def reading_lines(alignment: Alignment, original: Sequence[str], snippet: Sequence[str]) -> list[str]:
-    """The reading as a file: original lines kept as they are (whitespace included), a changed
-    line written as the snippet has it, new lines before the original line they precede, deleted
-    lines gone with the blank lines between them."""
-    matched = {s.original: s for s in alignment.steps if s.original is not None}
-    inserted: dict[int, list[str]] = {}
-    for s in alignment.steps:
-        if s.original is None:
-            inserted.setdefault(s.at, []).append(snippet[alignment.snippet_index[s.snippet]])
-    gone = set(alignment.deleted)
-    idx = alignment.original_index
-    out: list[str] = []
-    k = 0  # non-blank position of the next non-blank original line
-    for line_no, line in enumerate(original):
-        if not line.strip():
-            if not (0 < k < len(idx) and k - 1 in gone and k in gone):  # a blank inside a deleted run goes
-                out.append(line)
-            continue
-        out.extend(inserted.get(k, ()))
-        if k not in gone:
-            step = matched.get(k)
-            out.append(line if step is None or step.kind == "equal" else snippet[alignment.snippet_index[step.snippet]])
-        k += 1
-    out.extend(inserted.get(len(idx), ()))
-    return out
 
 
 @dataclass(frozen=True)
@@ -124,9 +97,11 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
 
 def rival(original: Sequence[str], reading: Sequence[str], merged: Sequence[str]) -> bool:
     """Whether the aligner's reading, which differs from `merged`, is a rival worth refusing for: it
-    keeps the original's bracket balance (`balanced_reading`) and keeps every definition the merge
-    keeps (`drops_a_definition`)."""
-    return balanced_reading(original, reading) and not drops_a_definition(reading, merged)
+    opens and closes as many brackets as the original (the DP places lines, not blocks: a reading
+    that drops a header and keeps its body, or inserts an opener it never closes, is no confident
+    rival of a merge, which the guards keep balanced) and keeps every definition the merge keeps
+    (`drops_a_definition`)."""
+    return bracket_balance(reading) == bracket_balance(original) and not drops_a_definition(reading, merged)
 
 
 def drops_a_definition(reading: Sequence[str], merged: Sequence[str]) -> bool:
@@ -157,13 +132,6 @@ def _opens_definition(line: str, following: str = "") -> bool:
         return True
     return balance == 0 and (following == "{" or (
         bool(_KEYWORD_OPENS.match(line)) and not line.endswith(("end", ";", "}"))))
-
-
-def balanced_reading(original: Sequence[str], reading: Sequence[str]) -> bool:
-    """Whether the aligner's reading opens and closes as many brackets as the original (the DP places
-    lines, not blocks: a reading that drops a header and keeps its body, or inserts an opener it
-    never closes, is no confident rival of a merge, which the guards keep balanced)."""
-    return bracket_balance(reading) == bracket_balance(original)
 
 
 def deletes_more(original: Sequence[str], reading: Sequence[str], merged: Sequence[str]) -> bool:

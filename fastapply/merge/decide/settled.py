@@ -36,7 +36,7 @@ from fastapply.merge.gate.repeats import check_name_defined_twice, check_stutter
 from fastapply.merge.snippet import sections
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.conventions import Text, join_lines, split_text
-from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, run_starts
+from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _depth, run_starts
 from fastapply.merge.text.names import keyword_name
 
 
@@ -169,9 +169,7 @@ def insert_before_next(original: Sequence[str], result: Sequence[str], snippet: 
         b += 1
     if b >= len(result) or orig_of.get(b) != end:
         return None  # the definition must end right before the original's next line at its depth
-    block = list(result[a:b])
-    while block and not block[-1].strip():
-        block.pop()
+    block = list(result[a : a + blank_ends(result[a:b])[1]])  # result[a] is the header or a line above it
     rp = next((k for k, i in orig_of.items() if i == parent), None)
     if rp is None or rp >= a or bracket_balance(block) != 0 or not _shown_whole(block, snippet):
         return None

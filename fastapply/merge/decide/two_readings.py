@@ -10,7 +10,7 @@ One difference no rule settles is a *final block* (`differ_by_final_block`): the
 without a marker just before the file's short final block, one reading keeps it and the other
 deletes it; real commits do both, so the caller refuses.
 
-instant.py (and implied.py and excerpt.py, passed it as `read`) call it; it builds on text/ (and,
+instant.py and excerpt.py (and implied.py, passed it as `read`) call it; it builds on text/ (and,
 through imports.py, import lines), snippet/, align/, gate/ and the rest of decide/; it does not
 know how either reading was made.
 """

@@ -134,7 +134,6 @@ def test_doubt_note_names_the_line_and_the_unchanged_line_that_settles_it():
     assert "similar original line 2 (`value = old(1)`)" in note
     assert "line 4 (`b = 2`) if it replaces it" in note
     assert "line 1 (`a = 1`)" in doubt_note("value = new(1)", orig, 1, -1)
-    assert "next to it; include the unchanged line beyond it" in doubt_note("x", orig, None, 1)
 
 
 

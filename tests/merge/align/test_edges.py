@@ -2,7 +2,7 @@
 
 import pytest
 
-from fastapply.merge.align import adjacent, edges
+from fastapply.merge.align import edges
 from fastapply.merge.align.edges import Ambiguous, _Cand
 from fastapply.merge.align.lazy import merge_lazy
 
@@ -89,9 +89,9 @@ def test_adjacent_tail_mirrors_the_head():
     index = edges.LineIndex.build(orig, "exact")
     sec = ["A()", "{", "n", "}", "{", "x"]  # anchor A() at 0; a new block, then `}` `{` ... of the old
     # the run forward from the anchor matches `{` only; `}` `{`... would need an adjacent pair after it
-    assert adjacent.adjacent_tail(sec, index.keys, index, key, 0, 0, 2, len(orig)) == []
+    assert edges.adjacent_tail(sec, index, key, 0, 0, 2, len(orig)) == []
     sec = ["A()", "{", "x", "}", "{", "z", "}", "{", "x", "}"]
-    found = adjacent.adjacent_tail(sec, index.keys, index, key, 0, 0, 4, len(orig))
+    found = edges.adjacent_tail(sec, index, key, 0, 0, 4, len(orig))
     assert found == [(4, 3)]  # `{ x }` of the section's end matches original lines 1-3, adjacent to the anchor
 
 

@@ -7,8 +7,7 @@ import pytest
 
 from fastapply.merge import instant
 from fastapply.merge.decide import opinion
-from fastapply.merge.decide.opinion import reading_lines
-from fastapply.merge.align.scored import align
+from fastapply.merge.align.scored import align, reading_lines
 
 M = "# ... existing code ..."
 

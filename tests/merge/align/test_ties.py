@@ -4,7 +4,7 @@ and sections in order (settled by the twins' readings)."""
 from fastapply.merge.align.anchors import key_function
 from fastapply.merge.align.lazy import merge_lazy
 from fastapply.merge.align.ties import (
-    closed_depth, enclosed_places, open_depth, pinned_stretch, twin_free_stretch,
+    depths, enclosed_places, pinned_stretch, twin_free_stretch,
 )
 from fastapply.merge.result import Merged
 
@@ -206,8 +206,8 @@ func (_ plainTextRender) Render(w Writer, data []string) (err error) {
 
 
 def test_depths():
-    assert open_depth(["}", "if x {", "if y {"]) == 2
-    assert closed_depth(["x", "}", "return", "}"]) == 2
+    assert depths(["}", "if x {", "if y {"]) == (2, 1)  # opens two, closes one
+    assert depths(["x", "}", "return", "}"]) == (0, 2)
     # From depth 2, `} else {` stays inside; `}` `return err` `}` closes both blocks.
     assert enclosed_places(["f() {", "if x {"], ["y", "}", "}"], ENCLOSED_ORIGINAL, 7, [8, 19]) == [8]
     assert enclosed_places(["f() {"], ["y"], ENCLOSED_ORIGINAL, 7, [8, 19]) == [8, 19]

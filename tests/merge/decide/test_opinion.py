@@ -1,8 +1,9 @@
 """The judge's reading-level checks (decide/opinion.py): bracket balance, and the chosen path."""
 
 from fastapply.merge import instant
-from fastapply.merge.align.scored import align
+from fastapply.merge.align.scored import align, reading_lines
 from fastapply.merge.decide import opinion
+from fastapply.merge.text.lines import bracket_balance
 
 M = "// ... existing code ..."
 
@@ -20,9 +21,10 @@ def test_judge_ignores_a_reading_that_opens_a_block_it_never_closes():
     snippet = lines(f'{M}\n    log("stop");\n    flush("stop");\n    if (ready) {{\n        x = 2;\n{M}')
     merged = original[:8] + ["    if (ready) {", "        x = 2;", "    }"] + original[9:]
     alignment = align(original, snippet)
-    reading = opinion.reading_lines(alignment, original, snippet)
+    reading = reading_lines(alignment, original, snippet)
     assert alignment.margin >= opinion.JUDGE_MARGIN and reading != merged
-    assert not opinion.balanced_reading(original, reading) and opinion.balanced_reading(original, merged)
+    assert bracket_balance(reading) != bracket_balance(original) == bracket_balance(merged)
+    assert not opinion.rival(original, reading, merged)
     assert opinion.judge(original, snippet, merged) is None
 
 
@@ -35,7 +37,7 @@ def test_judge_of_a_chosen_merge_asks_that_the_aligner_deletes_more():
     assert opinion.judge(original, snippet, same_count, chosen=True) is None
     original = lines("a()\nx = 1\nb()\ny = 3\nx = 1\nc()")
     keeps_y = lines("a()\nx = 2\nb()\ny = 3\nx = 1\nc()")  # the aligner deletes `y = 3` as well
-    assert opinion.deletes_more(original, opinion.reading_lines(align(original, snippet), original, snippet), keeps_y)
+    assert opinion.deletes_more(original, reading_lines(align(original, snippet), original, snippet), keeps_y)
     refused = opinion.judge(original, snippet, keeps_y, chosen=True)
     assert refused is not None and refused.reason.refusal.kind == "ambiguous-place"
 
@@ -99,9 +101,9 @@ def test_judge_leaves_to_intent_a_definition_the_merge_keeps():
     original, snippet = lines(ENGINE), lines(SOCKET)
     merged = original[:11] + snippet[3:11] + [""] + original[11:]
     alignment = align(original, snippet)
-    reading = opinion.reading_lines(alignment, original, snippet)
+    reading = reading_lines(alignment, original, snippet)
     assert alignment.margin >= opinion.JUDGE_MARGIN and "func (e *Engine) Run(addr string) {" not in reading
-    assert opinion.drops_a_definition(reading, merged) and opinion.balanced_reading(original, reading)
+    assert opinion.drops_a_definition(reading, merged) and bracket_balance(reading) == bracket_balance(original)
     assert opinion.judge(original, snippet, merged) is None
     # the other way round (the merge rewrote `Run`, the aligner keeps it) is no such case
     assert not opinion.drops_a_definition(merged, reading)
@@ -116,7 +118,7 @@ def test_judge_refuses_a_joint_merge_the_aligner_reads_as_deleting_more_at_a_sma
     s = lines(f"{M}\nstart()\nvalue = 2\nstop()\ndone()\n{M}")
     merged = lines("setup()\nstart()\nvalue = 2\nstop()\ndone()\nmid()\nstart()\nvalue = 1\nextra()\nstop()\ndone()\nend()")
     alignment = align(o, s)
-    reading = opinion.reading_lines(alignment, o, s)
+    reading = reading_lines(alignment, o, s)
     assert alignment.margin < opinion.JUDGE_MARGIN and opinion.deletes_more(o, reading, merged)
     refused = opinion.judge(o, s, merged)
     assert refused is not None and refused.reason.refusal.kind == "ambiguous-place"

@@ -2,8 +2,7 @@
 the relanded new definition."""
 
 from fastapply.merge.text.conventions import split_text
-from fastapply.merge.decide.settled import new_reading_repeats
-from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_unindented
+from fastapply.merge.decide.settled import doubt_by_repeats, exit_replaced, new_reading_repeats, new_reading_unindented
 from fastapply.merge.instant import instant_merge
 from tests.merge.shop_file import SHOP
 
@@ -120,7 +119,6 @@ def test_a_new_line_reading_that_leaves_an_opener_without_a_body_is_no_reading()
 # --------------------------------------------------------------------------- the relanded reading
 
 from fastapply.merge.align import greedy
-from fastapply.merge.instant import instant_merge
 from fastapply.merge.gate.landing import check_definition_split
 from fastapply.merge.decide.settled import insert_before_next
 
