@@ -25,6 +25,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from fastapply.merge.refuse.fused import fused
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_side,
@@ -111,6 +112,46 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
         fix = ("add the unchanged lines that pin the place you mean: " +
                "; or ".join(o.says for o in options[:3]))
     return Refusal("ambiguous-place", cause, fix or FORM_FIX, lines, shown, tuple(options))
+
+
+def _fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
+    """new_places for section n when most of its lines (two in three) are new: a new block ends as
+    blocks in the file do (`end`, `}`) and may repeat a comment line of a block like it, and those
+    lines made it look like original code (a change of the block it copies from). Sections none
+    of whose lines the original has get them elsewhere."""
+    if n is None or n >= len(inp.sections):
+        return ()
+    a, b = inp.sections[n]
+    texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+    held = [t for t in texts if inp.counts.get(t)]
+    if not held or 3 * (len(texts) - len(held)) < 2 * len(texts) or len(texts) - len(held) < 2:
+        return ()
+    return new_places(inp, (a, b))
+
+
+def _as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
+    """An ambiguous section whose first line is new text that stands unchanged elsewhere in the
+    file (`res.render('user.jade');` where the intent drops the `{}` of `res.render('user.jade', {});`
+    at one of the places the sentence lists): at each listed place whose line it is not, the lines
+    that close it in as a change of that line (new_lines.settle). The one-sided pins read it as a
+    new line there, and the pins of `_ambiguous`'s lines-the-original-lacks case are not offered
+    because the original has the line."""
+    m, sec = _PLACES.search(sentence), _SECTION.match(sentence)
+    if m is None or sec is None or int(sec.group(1)) > len(inp.sections):
+        return ()
+    a, b = inp.sections[int(sec.group(1)) - 1]
+    first = next((j for j in range(a, b + 1) if inp.snippet[j].strip()), None)
+    named = _NAMED.match(sentence)
+    if first is None or not inp.counts.get(inp.snippet[first].strip()) or (
+            named and named.group(4) is not None and named.group(4).strip() != inp.snippet[first].strip()[:60]):
+        return ()  # a section of lines the original lacks has them in `_ambiguous` already
+    if named and named.group(4) is None:
+        return ()  # the line named is an edge next to another line, not the section's first
+    out: list[Option] = []
+    for p in (int(x) - 1 for x in re.findall(r"\d+", m.group(2))):
+        if 0 <= p < len(inp.original) and inp.original[p].strip() != inp.snippet[first].strip():
+            out.extend(o for o in settle(inp, (a, b), p, 1, ("changed",)) if o not in out)
+    return tuple(out)
 
 
 def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: str, limit: int = 6) -> tuple[Option, ...]:
@@ -310,6 +351,14 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     inp = read_input(original, snippet, language)
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
+    late: tuple[Option, ...] = ()  # after every other option: the sentence stays as it was
+    if refusal.kind == "ambiguous-place":
+        late += _as_changes(inp, sentence)
+    if refusal.kind in LATER_NEW:
+        late += _fresh_places(inp, _section_number(sentence))
+    refusal = refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
+    # an option whose added lines the section across a marker already shows: the two sections joined
+    refusal = refusal.with_(options=refusal.options + fused(inp, refusal.options))
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))

@@ -27,7 +27,7 @@ from fastapply.merge.refuse.options import pad_after, reach
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
-from fastapply.merge.text.lines import block_end, indent_width, next_non_blank
+from fastapply.merge.text.lines import block_end, bracket_balance, indent_width, next_non_blank
 
 
 def similar_line(inp: Input, text: str) -> int | None:
@@ -170,7 +170,59 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     for i in depth_places(inp, sec, lo, hi):
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
+    for i, width in changed_places(inp, texts, lines, each):
+        out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)
     return tuple(out)
+
+
+_KEY = re.compile(r"^(.*?[A-Za-z_][A-Za-z0-9_]*\s*(?:[:+\-*/.|&]?=(?!=)|\())")
+
+
+def _key(text: str) -> str | None:
+    """The head a changed line keeps: its text up to the first assignment (`version =`,
+    `x +=`, `key:` is not one) or call / definition bracket (`private record Builder(`), when it
+    holds a name of 3 characters or more; None when it has none."""
+    m = _KEY.match(text.strip())
+    return m.group(1) if m and _WORD.search(m.group(1)) else None
+
+
+def _statement_width(inp: Input, i: int, limit: int = 16) -> int:
+    """How many original lines the statement starting at line i spans: out to the line where its
+    brackets balance (`private record Builder(` ... `TelemetryListener? Listener);`), 1 when
+    they never do within `limit` lines."""
+    if bracket_balance([inp.original[i]]) <= 0:
+        return 1
+    for j in range(i + 1, min(i + limit, len(inp.original))):
+        if bracket_balance(inp.original[i : j + 1]) <= 0:
+            return j - i + 1
+    return 1
+
+
+def changed_places(inp: Input, texts: list[str], lines: list[int], each: int = 3) -> list[tuple[int, int]]:
+    """Original lines (and how many from there) a section of new lines may change where no line
+    is alike by ratio: a changed line keeps its head (an assignment's target, a call's or
+    definition's name: `version = "2.0"` -> `version = project.property(...)`; a statement
+    spread over lines written as one: all its lines), and a rewritten run mostly ends as the
+    line it replaces does (the section's last line keyed or most like an original one: 6 new
+    lines for `return implode(...)`). Among `lines` (the window's non-blank lines); at most `each` of each."""
+    out: list[tuple[int, int]] = []
+    for text, whole in ((texts[0], True), (texts[-1], False)) if len(texts) > 1 else ((texts[0], True),):
+        key = _key(text)
+        if key is None:
+            continue
+        keyed = [i for i in lines if inp.original[i].strip().startswith(key) and inp.original[i].strip() != text]
+        out.extend(p for i in keyed[:each] if len(keyed) <= each
+                   and (p := (i, _statement_width(inp, i) if whole else 1)) not in out)
+    if len(texts) > 1:
+        m = difflib.SequenceMatcher(None, autojunk=False)
+        m.set_seq2(texts[-1])
+        scored = []
+        for i in lines:
+            m.set_seq1(inp.original[i].strip())
+            if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
+                scored.append((-m.ratio(), i))
+        out.extend((i, 1) for _, i in sorted(scored)[:each] if (i, 1) not in out)
+    return out
 
 
 def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = None, limit: int = 64) -> list[int]:
