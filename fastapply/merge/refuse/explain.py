@@ -34,6 +34,7 @@ from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
 from fastapply.merge.refuse.shown_copies import copies_shown
+from fastapply.merge.refuse.wrapped import wrapped
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
@@ -355,7 +356,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     if refusal.kind == "ambiguous-place":
         late += _as_changes(inp, sentence)
     if refusal.kind in LATER_NEW:
-        late += _fresh_places(inp, _section_number(sentence))
+        late += _fresh_places(inp, _section_number(sentence)) + wrapped(inp)
     refusal = refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
     # an option whose added lines the section across a marker already shows: the two sections joined
     refusal = refusal.with_(options=refusal.options + fused(inp, refusal.options))

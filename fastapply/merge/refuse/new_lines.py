@@ -27,7 +27,7 @@ from fastapply.merge.refuse.options import pad_after, reach
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
-from fastapply.merge.text.lines import block_end, bracket_balance, indent_width, next_non_blank
+from fastapply.merge.text.lines import block_end, bracket_balance, indent_width, is_generic, next_non_blank
 
 
 def similar_line(inp: Input, text: str) -> int | None:
@@ -172,6 +172,11 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     for i, width in changed_places(inp, texts, lines, each):
         out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)
+    if len(texts) == 1:  # one new line may replace any line at its depth (a comment for a call), not a `{`
+        depth = next(indent_width(inp.snippet[k]) for k in range(a, b + 1) if inp.snippet[k].strip())
+        for i in depth_places(inp, sec, lo, hi):
+            if indent_width(inp.original[i]) == depth and inp.original[i].strip() and not is_generic(inp.original[i]):
+                out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
     return tuple(out)
 
 

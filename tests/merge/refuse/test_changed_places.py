@@ -95,3 +95,38 @@ def test_a_statement_written_on_one_line_is_offered_the_change_of_all_its_origin
     assert changed_places(inp, ["private record Builder(Func<int> Factory, Listener? Listener);"], lines) == [(2, 4)]
     # a head no original line has places nothing
     assert changed_places(inp, ["foo = 1"], lines) == []
+
+
+DISPOSE = """\
+internal static class DisposeHelper
+{
+    public static void TryDispose(object value)
+    {
+        try
+        {
+            if (value is IDisposable disposable)
+            {
+                disposable.Dispose();
+            }
+        }
+        catch (Exception)
+        {
+            Debug.Assert(false, "dispose failed");
+        }
+    }
+}
+"""
+
+
+def test_one_new_line_is_offered_the_change_of_each_line_at_its_depth():
+    """A comment for a call shares nothing with it: any line at its depth may be the one it replaces."""
+    from fastapply.evaluation.retry import retry_example
+
+    snippet = "// ... existing code ...\n            // Swallow any exception\n// ... existing code ...\n"
+    expected = DISPOSE.replace('            Debug.Assert(false, "dispose failed");\n', "            // Swallow any exception\n")
+    refusal = instant_merge(DISPOSE, snippet, language="csharp").refusal
+    says = [o.says for o in refusal.options]
+    assert any(s.endswith("if it changes original line 14") for s in says)
+    assert not any(s.endswith("if it changes original line 8") for s in says)  # a `{` is no line a comment replaces
+    row = retry_example({"original": DISPOSE, "snippet": snippet, "expected": expected, "language": "csharp"})
+    assert row["second"] == "right"
