@@ -130,6 +130,28 @@ def _fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
     return new_places(inp, (a, b))
 
 
+_SIMILAR = re.compile(r"`(.*?)` is already in the file, and so is the similar `(.*?)`, which it may mean to change")
+
+
+def _similar_changed(inp: Input, sentence: str) -> tuple[Option, ...]:
+    """A no-change refusal whose line is in the file and like another original line it may mean to
+    change (the sentence names both): the lines that close the section in as a change of each copy
+    of that similar line (new_lines.settle), at most 6."""
+    m = _SIMILAR.search(sentence)
+    k = find(inp, m.group(1)) if m else None
+    sec = section_of(inp, k) if k is not None else None
+    if sec is None:
+        return ()
+    first = next((j for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip()), None)
+    if first != k:
+        return ()  # settle reads the section's first line as the changed one
+    at = [i for i, line in enumerate(inp.original) if line.strip() == m.group(2).strip()]
+    out: list[Option] = []
+    for p in at[:6]:
+        out.extend(o for o in settle(inp, sec, p, 1, ("changed",)) if o not in out)
+    return tuple(out)
+
+
 def _as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
     """An ambiguous section whose first line is new text that stands unchanged elsewhere in the
     file (`res.render('user.jade');` where the intent drops the `{}` of `res.render('user.jade', {});`
@@ -355,6 +377,8 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     late: tuple[Option, ...] = ()  # after every other option: the sentence stays as it was
     if refusal.kind == "ambiguous-place":
         late += _as_changes(inp, sentence)
+    if refusal.kind == "no-change":
+        late += _similar_changed(inp, sentence)
     if refusal.kind in LATER_NEW:
         late += _fresh_places(inp, _section_number(sentence)) + wrapped(inp)
     refusal = refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))

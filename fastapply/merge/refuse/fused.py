@@ -2,8 +2,9 @@
 
 An option that pins a section adds the unchanged original lines out to one the file holds once
 (options.py, new_lines.py). Where the section beside it across a marker already shows the first
-(last) of those lines, the revised snippet shows them twice: once at the end of the section above
-the marker and again at the start of the pinned one. No file reads that way (the marker keeps
+(last) of those lines, or ends with a change of the first one (starts with a change of the last:
+`catch (Exception)` for `catch (Exception e)`), the revised snippet shows them twice: once at the
+end of the section above the marker and again at the start of the pinned one. No file reads that way (the marker keeps
 original lines between two copies of the same lines), so such an option never says what a
 planner means, though the place it pins is right (`private record Builder(...)` pinned by
 `builder.TelemetryListener); }` while the section above ends with `builder.TelemetryListener);`).
@@ -19,12 +20,24 @@ This module rewrites options from an `Input` (reading.py); it knows no refusal s
 
 from __future__ import annotations
 
+import difflib
+
 from fastapply.merge.refuse.reading import Input
 from fastapply.merge.refuse.refusal import Edit, Option
+from fastapply.merge.text.lines import distinctive, is_generic
 
 
 def _strip(lines: list[str]) -> list[str]:
     return [line.strip() for line in lines]
+
+
+def _changed(shown: str, line: str) -> bool:
+    """Whether the snippet line `shown` reads as a change of the original line `line` (alike, not
+    the same): the section showing it already stands for that line (`catch (Exception)` for
+    `catch (Exception e)`), so a pin that adds `line` next to it would show the line twice."""
+    line = line.strip()
+    return bool(line) and shown != line and distinctive(line) and not is_generic(line) and (
+        difflib.SequenceMatcher(None, shown, line).ratio() >= 0.8)
 
 
 def _above(inp: Input, edit: Edit) -> tuple[Edit, ...] | None:
@@ -46,7 +59,7 @@ def _above(inp: Input, edit: Edit) -> tuple[Edit, ...] | None:
         start -= 1
     shown, ins = _strip(inp.snippet[start : top + 1]), edit.text.split("\n")
     for t in range(min(len(shown), len(ins) - 1), 0, -1):
-        if shown[len(shown) - t:] == _strip(ins[:t]) and ins[t - 1].strip():
+        if (shown[len(shown) - t:] == _strip(ins[:t]) or t == 1 and _changed(shown[-1], ins[0])) and ins[t - 1].strip():
             rest = ins[t:]
             edits = (Edit("remove", start=top + 2, end=edit.at - 1),)
             if rest:
@@ -74,7 +87,7 @@ def _below(inp: Input, edit: Edit) -> tuple[Edit, ...] | None:
         end += 1
     shown, ins = _strip(inp.snippet[low : end + 1]), edit.text.split("\n")
     for t in range(min(len(shown), len(ins) - 1), 0, -1):
-        if shown[:t] == _strip(ins[len(ins) - t:]) and ins[len(ins) - t].strip():
+        if (shown[:t] == _strip(ins[len(ins) - t:]) or t == 1 and _changed(shown[0], ins[-1])) and ins[len(ins) - t].strip():
             edits = (Edit("remove", start=edit.at, end=low),)
             return (Edit("insert", at=edit.at, text="\n".join(ins[: len(ins) - t]),
                          original_line=edit.original_line),) + edits
