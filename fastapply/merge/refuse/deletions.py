@@ -9,7 +9,9 @@ later `/**` (an earlier one, for the top edge) pins that edge where it means it:
 - `deletion_edges`: for each place the edge lines fit beyond the anchor (between the sections
   around it, at most `limit`: the nearest and the farthest half), the unchanged original lines
   next to the edge there, up to a line the file holds once. The place right next to the anchor
-  is the reading the merge already has (nothing deleted) and is not offered.
+  is the reading the merge already has (nothing deleted) and is not offered. The edge lines that
+  follow (precede) the anchor in the file may stay with it and only the rest be pinned beyond
+  (`/// Z SHell (zsh)`, `Zsh,` kept, the `}` after them closing a later block the intent deletes).
 
 This module builds options from an `Input` (reading.py); which refusal gets them is explain.py's.
 """

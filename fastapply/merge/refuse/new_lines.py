@@ -11,7 +11,9 @@ means:
   (`similar_line`);
 - `new_places`: `settle` at the lines most like the section's first line (as is, and with string and
   number literals emptied: a changed hash keeps its line's shape) and after the lines sharing most
-  of its names, within the window the merge searched;
+  of its names, within the window the merge searched; after each place at its depth; as a change of
+  the lines `changed_places` names (the line keeping its first or last line's head, the one most
+  like its last line) and, for one new line, of each line at its depth;
 - `new_block`: a new block whose opener may rename an original one (gate/siblings.py's doubt): the
   original opener shown after it (that block stays).
 
