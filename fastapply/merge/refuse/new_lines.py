@@ -172,12 +172,17 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     for i in depth_places(inp, sec, lo, hi):
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
+    # a line the snippet shows is kept (or moved), never the one a section of new lines replaces:
+    # the merge reads the snippet's copy as that original line (abl202 389, 403: retry-made wrong files)
+    shown = {line.strip() for k, line in enumerate(inp.snippet) if line.strip() and k not in inp.markers}
     for i, width in changed_places(inp, texts, lines, each):
-        out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)
+        if not shown & {line.strip() for line in inp.original[i : i + width]}:
+            out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)
     if len(texts) == 1:  # one new line may replace any line at its depth (a comment for a call), not a `{`
         depth = next(indent_width(inp.snippet[k]) for k in range(a, b + 1) if inp.snippet[k].strip())
         for i in depth_places(inp, sec, lo, hi):
-            if indent_width(inp.original[i]) == depth and inp.original[i].strip() and not is_generic(inp.original[i]):
+            line = inp.original[i]
+            if indent_width(line) == depth and line.strip() and not is_generic(line) and line.strip() not in shown:
                 out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
     return tuple(out)
 

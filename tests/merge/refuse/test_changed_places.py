@@ -130,3 +130,39 @@ def test_one_new_line_is_offered_the_change_of_each_line_at_its_depth():
     assert not any(s.endswith("if it changes original line 8") for s in says)  # a `{` is no line a comment replaces
     row = retry_example({"original": DISPOSE, "snippet": snippet, "expected": expected, "language": "csharp"})
     assert row["second"] == "right"
+
+
+GO = """\
+func cleanPath(p string) string {
+\tfor r < n {
+\t\tswitch {
+\t\tcase p[r] == '.' && p[r+1] == '/':
+\t\t\t// . element
+\t\t\tr++
+
+\t\tcase p[r] == '.' && p[r+1] == '.':
+\t\t\t// .. element: remove to last /
+\t\t\tr += 2
+
+\t\t\tif w > 1 {
+\t\t\t\tw--
+\t\t\t}
+\t\t}
+\t}
+\treturn string(buf[:w])
+}
+"""
+
+
+def test_a_line_the_snippet_shows_is_never_offered_as_the_one_a_new_line_replaces():
+    """`r += 2` stands in the snippet (section 1, a change of `r++`): the merge reads it as original
+    line 10, so a new line as a change of line 10 wrote a wrong file (abl202 389); line 6 is offered."""
+    from fastapply.merge.refuse.new_lines import new_places
+    from fastapply.merge.refuse.reading import read_input
+
+    snippet = ("// ... existing code ...\n\t\t\tr += 2\n// ... existing code ...\n\t\t\t// nothing left to skip\n"
+               "// ... existing code ...\n")
+    inp = read_input(GO, snippet, "go")
+    says = [o.says for o in new_places(inp, inp.sections[1])]
+    assert any(s.endswith("if it changes original line 6") for s in says)
+    assert not any(s.endswith("if it changes original line 10") for s in says)
