@@ -45,7 +45,8 @@ from fastapply.merge.refuse.removal import removal_options
 from fastapply.merge.gate.finish import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
-from fastapply.merge.refuse.explain import FORM_FIX, explain, split_sentence
+from fastapply.merge.refuse.explain import FORM_FIX, explain
+from fastapply.merge.refuse.sentences import split_sentence
 from fastapply.merge.refuse.refusal import Refusal
 from fastapply.merge.result import MergeResult
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence

@@ -9,7 +9,9 @@ later `/**` (an earlier one, for the top edge) pins that edge where it means it:
 - `deletion_edges`: for each place the edge lines fit beyond the anchor (between the sections
   around it, at most `limit`: the nearest and the farthest half), the unchanged original lines
   next to the edge there, up to a line the file holds once. The place right next to the anchor
-  is the reading the merge already has (nothing deleted) and is not offered.
+  is the reading the merge already has (nothing deleted) and is not offered. The edge lines that
+  follow (precede) the anchor in the file may stay with it and only the rest be pinned beyond
+  (`/// Z SHell (zsh)`, `Zsh,` kept, the `}` after them closing a later block the intent deletes).
 
 This module builds options from an `Input` (reading.py); which refusal gets them is explain.py's.
 """
@@ -47,34 +49,51 @@ def deletion_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
         lo, hi = between(inp, places, n)
         tail = [k for k in content if k > anchors[-1]]
         head = [k for k in content if k < anchors[0]]
-        if tail:
-            texts = [inp.snippet[k].strip() for k in tail]
-            anchor = where[inp.snippet[anchors[-1]].strip()]
-            after = _content_from(inp, anchor + 1, 1, +1)
-            fits = [p for p in run_at(inp.original, texts) if anchor < p < hi
-                    and p not in after]
-            for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
-                end = _content_from(inp, p, len(texts), +1)[-1]
-                q = reach(inp, end + 1, +1)
-                if q is not None:
-                    opt = Option(f"add the unchanged original lines {end + 2}-{q + 1} below snippet line {b + 1} if "
-                                 f"you delete the original lines {anchor + 2}-{p}", below(inp, b, end + 1, q))
-                    if opt not in out:
-                        out.append(opt)
-        if head:
-            texts = [inp.snippet[k].strip() for k in head]
-            first = where[inp.snippet[anchors[0]].strip()]
-            before = _content_from(inp, first - 1, len(texts), -1)
-            fits = [p for p in run_at(inp.original, texts) if lo < p and _content_from(inp, p, len(texts), +1)[-1] < first
-                    and p not in before[-1:]]
-            fits = fits[::-1]  # nearest the anchor first
-            for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
-                q = reach(inp, p - 1, -1)
-                if q is not None:
-                    opt = Option(f"add the unchanged original lines {q + 1}-{p} above snippet line {a + 1} if you "
-                                 f"delete the original lines {_content_from(inp, p, len(texts), +1)[-1] + 2}-{first}",
-                                 (Edit("insert", at=a + 1, text="\n".join(inp.original[q:p]), original_line=q + 1),))
-                    if opt not in out:
-                        out.append(opt)
+        # the edge lines beyond the anchor, all of them or all but those that follow it in the file
+        # (`Zsh,` right after `/// Z SHell (zsh)`, then a `}` that closes a later block)
+        for t in range(len(tail)):
+            kept = _content_from(inp, where[inp.snippet[anchors[-1]].strip()] + 1, t, +1)
+            if t and [inp.original[i].strip() for i in kept] != [inp.snippet[k].strip() for k in tail[:t]]:
+                break
+            anchor = kept[-1] if t else where[inp.snippet[anchors[-1]].strip()]
+            _tail(inp, out, [inp.snippet[k].strip() for k in tail[t:]], anchor, hi, b, limit)
+        for t in range(len(head)):
+            kept = _content_from(inp, where[inp.snippet[anchors[0]].strip()] - 1, t, -1)
+            if t and [inp.original[i].strip() for i in kept] != [inp.snippet[k].strip() for k in head[::-1][:t]]:
+                break
+            first = kept[-1] if t else where[inp.snippet[anchors[0]].strip()]
+            _head(inp, out, [inp.snippet[k].strip() for k in head[: len(head) - t]], first, lo, a, limit)
     return tuple(out)
+
+
+def _tail(inp: Input, out: list[Option], texts: list[str], anchor: int, hi: int, b: int, limit: int) -> None:
+    """The options that pin the edge lines `texts` (below snippet line b) at each later place
+    beyond original line `anchor` but the next one, into `out`."""
+    after = _content_from(inp, anchor + 1, 1, +1)
+    fits = [p for p in run_at(inp.original, texts) if anchor < p < hi and p not in after]
+    for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
+        end = _content_from(inp, p, len(texts), +1)[-1]
+        q = reach(inp, end + 1, +1)
+        if q is not None:
+            opt = Option(f"add the unchanged original lines {end + 2}-{q + 1} below snippet line {b + 1} if "
+                         f"you delete the original lines {anchor + 2}-{p}", below(inp, b, end + 1, q))
+            if opt not in out:
+                out.append(opt)
+
+
+def _head(inp: Input, out: list[Option], texts: list[str], first: int, lo: int, a: int, limit: int) -> None:
+    """The options that pin the edge lines `texts` (above snippet line a) at each earlier place
+    before original line `first` but the one right before it, into `out`."""
+    before = _content_from(inp, first - 1, len(texts), -1)
+    fits = [p for p in run_at(inp.original, texts) if lo < p and _content_from(inp, p, len(texts), +1)[-1] < first
+            and p not in before[-1:]]
+    fits = fits[::-1]  # nearest the anchor first
+    for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
+        q = reach(inp, p - 1, -1)
+        if q is not None:
+            opt = Option(f"add the unchanged original lines {q + 1}-{p} above snippet line {a + 1} if you "
+                         f"delete the original lines {_content_from(inp, p, len(texts), +1)[-1] + 2}-{first}",
+                         (Edit("insert", at=a + 1, text="\n".join(inp.original[q:p]), original_line=q + 1),))
+            if opt not in out:
+                out.append(opt)
 

@@ -33,49 +33,24 @@ from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
 from fastapply.merge.refuse.shown_copies import copies_shown
+from fastapply.merge.refuse.sentences import DOUBT, NAMED, PLACES, QUOTE, SECTION, section_number, split_sentence
 from fastapply.merge.refuse.shown_deletion import deletions_shown
+from fastapply.merge.refuse.late_options import LATER_NEW, with_late
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
 
 
-# --------------------------------------------------------------------------- the sentences
-
-
-_QUOTE = r"`(.*?)`"
-_SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`(?:, (?:before|after) `.*?`)?\)")
-_PLACES = re.compile(r"matches (\d+) places in the original \(lines ([\d, .]+)\)")
-_NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|(?:the line )?`(.*?)`) matches")
-_DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the similar original line (\d+) \(`.*?`\) "
-                    r"(next to|near) it(?:; include the unchanged original line \d+ \(`.*?`\) if it is new"
-                    r"(?:, or line (\d+) \(`.*?`\) if it replaces it)?)?")
-
-
-def split_sentence(sentence: str) -> tuple[str, str]:
-    """(cause, fix): the sentence cut at its last `; ` outside parentheses and backticks."""
-    depth, quoted, cut = 0, False, -1
-    for i, ch in enumerate(sentence):
-        if ch == "`":
-            quoted = not quoted
-        elif not quoted and ch == "(":
-            depth += 1
-        elif not quoted and ch == ")":
-            depth = max(0, depth - 1)
-        elif not quoted and depth == 0 and sentence.startswith("; ", i):
-            cut = i
-    return (sentence, "") if cut < 0 else (sentence[:cut], sentence[cut + 2 :])
-
-
 def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
-    m = _PLACES.search(sentence)
-    sec = _SECTION.match(sentence)
+    m = PLACES.search(sentence)
+    sec = SECTION.match(sentence)
     if m is None:
         return None
     places = [int(x) - 1 for x in re.findall(r"\d+", m.group(2))]
     k = None
     section = inp.sections[int(sec.group(1)) - 1] if sec and int(sec.group(1)) <= len(inp.sections) else None
-    named = _NAMED.match(sentence)
+    named = NAMED.match(sentence)
     if section is not None:
         a, b = section
         rng = range(a, b + 1)
@@ -145,7 +120,7 @@ def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: 
 def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     """new-or-changed: the site's detail (shown line, the similar original line `at`, the line
     `beyond` it, `step` away from the section) or the numbers its sentence gives."""
-    m = _DOUBT.search(sentence)
+    m = DOUBT.search(sentence)
     if not detail and m is None:
         return None
     shown = detail.get("shown") if detail else m.group(1)
@@ -164,7 +139,7 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
             if opt is not None:
                 options.append(opt)
     if shown == _BLANK_END:  # the section's blank padding before a marker is the doubt
-        sec = _SECTION.match(sentence)
+        sec = SECTION.match(sentence)
         padding = trailing_blanks(inp, int(sec.group(1)) - 1) if sec else None
         if padding is not None:
             options.append(padding)
@@ -180,7 +155,7 @@ _BLANK_END = "(blank lines at the end)"  # align/greedy_locate.py's name for a s
 def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None) -> Refusal | None:
     """line-not-found: a section the merge could not place in the original lines `window` (the
     site's; the whole file when it gave none)."""
-    sec = _SECTION.match(sentence)
+    sec = SECTION.match(sentence)
     if sec is None or "could not be found" not in sentence:
         return None
     n = int(sec.group(1)) - 1
@@ -288,7 +263,7 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
         options = dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
     lines = tuple(inp.oline(nearest_distinctive(inp.original, int(x) - 1))
                   for x in re.findall(r"\blines? (\d+)\b", sentence)[:4] if 0 < int(x) <= len(inp.original))
-    snip = tuple(inp.sline(k) for k in (find(inp, q) for q in re.findall(_QUOTE, sentence)[:3])
+    snip = tuple(inp.sline(k) for k in (find(inp, q) for q in re.findall(QUOTE, sentence)[:3])
                  if k is not None and not is_generic(inp.snippet[k]))
     if options and not fix:
         fix = options[0].says
@@ -312,6 +287,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
     refusal = deletions_shown(inp, refusal, candidate)  # a deletion the intent may mean: show it as `-` lines
+    refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
@@ -334,7 +310,7 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
 def _read(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...], site, detail: dict) -> Refusal:
     """The Refusal the sentence (and the site's data) names, with its options."""
     for read in (lambda: _doubt(inp, sentence, detail) if (site is not None and site.kind == "new-or-changed")
-                 or _DOUBT.search(sentence) else None,
+                 or DOUBT.search(sentence) else None,
                  lambda: _ambiguous(inp, sentence),
                  lambda: _not_found(inp, sentence, detail.get("window"))):
         found = read()
@@ -353,7 +329,6 @@ def _read(inp: Input, sentence: str, candidate: str | None, readings: tuple[str,
 
 PINNED = ("ambiguous-place", "new-or-changed", "duplicate", "line-not-found", "unshown-deletion", "unbalanced")
 PLACES_ONLY = ("unbalanced",)  # pinned at each place its sections' edge lines fit, never where a reading put them
-LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
 READ_PINNED = ("would-delete-edge",)  # pinned only where a reading put a section (not "unbalanced", "no-change":
 # there the reading itself is what is doubted, and its places led the retry to wrong files)
 
@@ -364,7 +339,7 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     section where each of the merge's untrusted readings (its candidate, its rival) put it."""
     if refusal.kind not in PINNED and refusal.kind not in READ_PINNED:
         return refusal
-    n = _section_number(sentence)
+    n = section_number(sentence)
     extra: list[Option] = []
     readings = () if refusal.kind in PLACES_ONLY else readings
     for reading in readings:  # first: where the readings differ under a marker, that settles it
@@ -388,8 +363,3 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
         return refusal
     fix = refusal.fix if refusal.options else (refusal.fix + "; or " + extra[0].says if refusal.fix else extra[0].says)
     return refusal.with_(options=refusal.options + tuple(extra), fix=fix)
-
-
-def _section_number(sentence: str) -> int | None:
-    m = _SECTION.match(sentence)
-    return int(m.group(1)) - 1 if m else None

@@ -11,7 +11,9 @@ means:
   (`similar_line`);
 - `new_places`: `settle` at the lines most like the section's first line (as is, and with string and
   number literals emptied: a changed hash keeps its line's shape) and after the lines sharing most
-  of its names, within the window the merge searched;
+  of its names, within the window the merge searched; after each place at its depth; as a change of
+  the lines `changed_places` names (the line keeping its first or last line's head, the one most
+  like its last line) and, for one new line, of each line at its depth;
 - `new_block`: a new block whose opener may rename an original one (gate/siblings.py's doubt): the
   original opener shown after it (that block stays).
 
@@ -27,7 +29,7 @@ from fastapply.merge.refuse.options import pad_after, reach
 from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
-from fastapply.merge.text.lines import block_end, indent_width, next_non_blank
+from fastapply.merge.text.lines import block_end, bracket_balance, indent_width, is_generic, next_non_blank
 
 
 def similar_line(inp: Input, text: str) -> int | None:
@@ -170,7 +172,69 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     for i in depth_places(inp, sec, lo, hi):
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
+    # a line the snippet shows is kept (or moved), never the one a section of new lines replaces:
+    # the merge reads the snippet's copy as that original line (abl202 389, 403: retry-made wrong files)
+    shown = {line.strip() for k, line in enumerate(inp.snippet) if line.strip() and k not in inp.markers}
+    for i, width in changed_places(inp, texts, lines, each):
+        if not shown & {line.strip() for line in inp.original[i : i + width]}:
+            out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)
+    if len(texts) == 1:  # one new line may replace any line at its depth (a comment for a call), not a `{`
+        depth = next(indent_width(inp.snippet[k]) for k in range(a, b + 1) if inp.snippet[k].strip())
+        for i in depth_places(inp, sec, lo, hi):
+            line = inp.original[i]
+            if indent_width(line) == depth and line.strip() and not is_generic(line) and line.strip() not in shown:
+                out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
     return tuple(out)
+
+
+_KEY = re.compile(r"^(.*?[A-Za-z_][A-Za-z0-9_]*\s*(?:[:+\-*/.|&]?=(?!=)|\())")
+
+
+def _key(text: str) -> str | None:
+    """The head a changed line keeps: its text up to the first assignment (`version =`,
+    `x +=`, `key:` is not one) or call / definition bracket (`private record Builder(`), when it
+    holds a name of 3 characters or more; None when it has none."""
+    m = _KEY.match(text.strip())
+    return m.group(1) if m and _WORD.search(m.group(1)) else None
+
+
+def _statement_width(inp: Input, i: int, limit: int = 16) -> int:
+    """How many original lines the statement starting at line i spans: out to the line where its
+    brackets balance (`private record Builder(` ... `TelemetryListener? Listener);`), 1 when
+    they never do within `limit` lines."""
+    if bracket_balance([inp.original[i]]) <= 0:
+        return 1
+    for j in range(i + 1, min(i + limit, len(inp.original))):
+        if bracket_balance(inp.original[i : j + 1]) <= 0:
+            return j - i + 1
+    return 1
+
+
+def changed_places(inp: Input, texts: list[str], lines: list[int], each: int = 3) -> list[tuple[int, int]]:
+    """Original lines (and how many from there) a section of new lines may change where no line
+    is alike by ratio: a changed line keeps its head (an assignment's target, a call's or
+    definition's name: `version = "2.0"` -> `version = project.property(...)`; a statement
+    spread over lines written as one: all its lines), and a rewritten run mostly ends as the
+    line it replaces does (the section's last line keyed or most like an original one: 6 new
+    lines for `return implode(...)`). Among `lines` (the window's non-blank lines); at most `each` of each."""
+    out: list[tuple[int, int]] = []
+    for text, whole in ((texts[0], True), (texts[-1], False)) if len(texts) > 1 else ((texts[0], True),):
+        key = _key(text)
+        if key is None:
+            continue
+        keyed = [i for i in lines if inp.original[i].strip().startswith(key) and inp.original[i].strip() != text]
+        out.extend(p for i in keyed[:each] if len(keyed) <= each
+                   and (p := (i, _statement_width(inp, i) if whole else 1)) not in out)
+    if len(texts) > 1:
+        m = difflib.SequenceMatcher(None, autojunk=False)
+        m.set_seq2(texts[-1])
+        scored = []
+        for i in lines:
+            m.set_seq1(inp.original[i].strip())
+            if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
+                scored.append((-m.ratio(), i))
+        out.extend((i, 1) for _, i in sorted(scored)[:each] if (i, 1) not in out)
+    return out
 
 
 def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = None, limit: int = 64) -> list[int]:

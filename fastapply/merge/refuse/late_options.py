@@ -1,0 +1,105 @@
+"""Options offered after every other option a refusal has (so its sentence and fix stay as they were).
+
+`with_late(inp, refusal, sentence)` adds, by the refusal's kind:
+
+- ambiguous-place: `as_changes`, the section's first line read as a change of each listed place's line
+  where that line stands unchanged elsewhere in the file;
+- no-change: `similar_changed`, the section as a change of each copy of the similar line the sentence
+  names;
+- ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a
+  section of mostly new lines) and `wrapped.wrapped` (a line added round an original one);
+- every kind: `fused.fused`, an option whose added lines the section across a marker already shows,
+  offered again with the two sections joined.
+
+It reads the refusal sentence (sentences.py) and the input (reading.py); it decides nothing about
+merging.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fastapply.merge.refuse.fused import fused
+from fastapply.merge.refuse.new_lines import new_places, settle
+from fastapply.merge.refuse.reading import Input, find, section_of
+from fastapply.merge.refuse.refusal import Option, Refusal
+from fastapply.merge.refuse.sentences import NAMED, PLACES, SECTION, section_number
+from fastapply.merge.refuse.wrapped import wrapped
+
+LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
+
+
+def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
+    """`refusal` with the late options of its kind, then the joined-sections options, appended."""
+    late: tuple[Option, ...] = ()
+    if refusal.kind == "ambiguous-place":
+        late += as_changes(inp, sentence)
+    if refusal.kind == "no-change":
+        late += similar_changed(inp, sentence)
+    if refusal.kind in LATER_NEW:
+        late += fresh_places(inp, section_number(sentence)) + wrapped(inp)
+    refusal = refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
+    # an option whose added lines the section across a marker already shows: the two sections joined
+    return refusal.with_(options=refusal.options + fused(inp, refusal.options))
+
+
+def fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
+    """new_places for section n when most of its lines (two in three) are new: a new block ends as
+    blocks in the file do (`end`, `}`) and may repeat a comment line of a block like it, and those
+    lines made it look like original code (a change of the block it copies from). Sections none
+    of whose lines the original has get them elsewhere."""
+    if n is None or n >= len(inp.sections):
+        return ()
+    a, b = inp.sections[n]
+    texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
+    held = [t for t in texts if inp.counts.get(t)]
+    if not held or 3 * (len(texts) - len(held)) < 2 * len(texts) or len(texts) - len(held) < 2:
+        return ()
+    return new_places(inp, (a, b))
+
+
+_SIMILAR = re.compile(r"`(.*?)` is already in the file, and so is the similar `(.*?)`, which it may mean to change")
+
+
+def similar_changed(inp: Input, sentence: str) -> tuple[Option, ...]:
+    """A no-change refusal whose line is in the file and like another original line it may mean to
+    change (the sentence names both): the lines that close the section in as a change of each copy
+    of that similar line (new_lines.settle), at most 6."""
+    m = _SIMILAR.search(sentence)
+    k = find(inp, m.group(1)) if m else None
+    sec = section_of(inp, k) if k is not None else None
+    if sec is None:
+        return ()
+    first = next((j for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip()), None)
+    if first != k:
+        return ()  # settle reads the section's first line as the changed one
+    at = [i for i, line in enumerate(inp.original) if line.strip() == m.group(2).strip()]
+    out: list[Option] = []
+    for p in at[:6]:
+        out.extend(o for o in settle(inp, sec, p, 1, ("changed",)) if o not in out)
+    return tuple(out)
+
+
+def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
+    """An ambiguous section whose first line is new text that stands unchanged elsewhere in the
+    file (`res.render('user.jade');` where the intent drops the `{}` of `res.render('user.jade', {});`
+    at one of the places the sentence lists): at each listed place whose line it is not, the lines
+    that close it in as a change of that line (new_lines.settle). The one-sided pins read it as a
+    new line there, and the pins of `_ambiguous`'s lines-the-original-lacks case are not offered
+    because the original has the line."""
+    m, sec = PLACES.search(sentence), SECTION.match(sentence)
+    if m is None or sec is None or int(sec.group(1)) > len(inp.sections):
+        return ()
+    a, b = inp.sections[int(sec.group(1)) - 1]
+    first = next((j for j in range(a, b + 1) if inp.snippet[j].strip()), None)
+    named = NAMED.match(sentence)
+    if first is None or not inp.counts.get(inp.snippet[first].strip()) or (
+            named and named.group(4) is not None and named.group(4).strip() != inp.snippet[first].strip()[:60]):
+        return ()  # a section of lines the original lacks has them in `_ambiguous` already
+    if named and named.group(4) is None:
+        return ()  # the line named is an edge next to another line, not the section's first
+    out: list[Option] = []
+    for p in (int(x) - 1 for x in re.findall(r"\d+", m.group(2))):
+        if 0 <= p < len(inp.original) and inp.original[p].strip() != inp.snippet[first].strip():
+            out.extend(o for o in settle(inp, (a, b), p, 1, ("changed",)) if o not in out)
+    return tuple(out)

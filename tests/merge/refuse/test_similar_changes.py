@@ -1,0 +1,57 @@
+"""late_options.similar_changed and as_changes: a section whose line stands unchanged elsewhere in the
+file but is meant as a change of a similar line (`res.render('user.jade');` for one of the
+`res.render('user.jade', {});`) is offered the lines that close it in as that change, at each copy
+of the similar line (no-change) or each place the sentence lists (ambiguous-place)."""
+
+from __future__ import annotations
+
+from fastapply.evaluation.retry import retry_example
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.explain import explain
+
+ORIGINAL = """\
+describe('res.render', function(){
+  it('should render a view', function(done){
+    app.use(function(req, res){
+      res.render('user.jade');
+    });
+  })
+
+  it('should expose app.locals', function(done){
+    app.use(function(req, res){
+      res.render('user.jade', {});
+    });
+    request(app).get('/app-locals').expect('<p>tobi</p>', done);
+  })
+
+  it('should expose res.locals', function(done){
+    app.use(function(req, res){
+      res.locals.user = { name: 'tobi' };
+      res.render('user.jade', {});
+    });
+    request(app).get('/res-locals').expect('<p>tobi</p>', done);
+  })
+})
+"""
+SNIPPET = "// ... existing code ...\n      res.render('user.jade');\n// ... existing code ...\n"
+EXPECTED = ORIGINAL.replace("      res.locals.user = { name: 'tobi' };\n      res.render('user.jade', {});", "      res.locals.user = { name: 'tobi' };\n      res.render('user.jade');")
+
+
+def test_a_no_change_refusal_naming_a_similar_line_offers_its_change_at_each_copy():
+    refusal = instant_merge(ORIGINAL, SNIPPET, language="javascript").refusal
+    assert refusal.kind == "no-change" and "which it may mean to change" in refusal.sentence
+    says = [o.says for o in refusal.options]
+    assert any(s.endswith("if it changes original line 10") for s in says)
+    assert any(s.endswith("if it changes original line 18") for s in says)
+    row = retry_example({"original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED, "language": "javascript"})
+    assert row["second"] == "right" and "changes original line 18" in row["option"]
+
+
+def test_an_ambiguous_line_is_offered_as_a_change_only_where_the_listed_line_differs():
+    line = "res.render('user.jade');"
+    sentence = (f"section 1 (starting `{line}`): `{line}` matches 3 places in the original (lines 4, 10, 18) "
+                "equally well; add the unchanged lines that pin the place you mean")
+    refusal = explain(ORIGINAL, SNIPPET, sentence, language="javascript")
+    says = [o.says for o in refusal.options]
+    assert any(s.endswith("if it changes original line 18") for s in says)
+    assert not any(s.endswith("if it changes original line 4") for s in says)  # the line itself stands there
