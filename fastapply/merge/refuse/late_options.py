@@ -8,8 +8,8 @@
   names;
 - ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a
   section of mostly new lines) and `wrapped.wrapped` (a line added round an original one);
-- every kind: `fused.fused`, an option whose added lines the section across a marker already shows,
-  offered again with the two sections joined.
+(retry14 also offered an option joined to the section across a marker, `fused.py`; it was removed at
+merge: it made a retry write a wrong file on a held-out seed.)
 
 It reads the refusal sentence (sentences.py) and the input (reading.py); it decides nothing about
 merging.
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 
-from fastapply.merge.refuse.fused import fused
 from fastapply.merge.refuse.new_lines import new_places, settle
 from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal
@@ -30,7 +29,7 @@ LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of 
 
 
 def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
-    """`refusal` with the late options of its kind, then the joined-sections options, appended."""
+    """`refusal` with the late options of its kind appended."""
     late: tuple[Option, ...] = ()
     if refusal.kind == "ambiguous-place":
         late += as_changes(inp, sentence)
@@ -38,9 +37,7 @@ def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
         late += similar_changed(inp, sentence)
     if refusal.kind in LATER_NEW:
         late += fresh_places(inp, section_number(sentence)) + wrapped(inp)
-    refusal = refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
-    # an option whose added lines the section across a marker already shows: the two sections joined
-    return refusal.with_(options=refusal.options + fused(inp, refusal.options))
+    return refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
 
 
 def fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
