@@ -168,12 +168,12 @@ def test_a_20000_line_file_merges_in_well_under_two_seconds():
     assert original.count("\n") >= 20000
     snippet = ("# ... existing code ...\ndef function_1234(x):\n    y = x + 1234\n    if y > 99:\n"
                "        return y\n# ... existing code ...\n")
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: what the algorithm costs, not how loaded the machine is
     r = instant_merge(original, snippet, path="big.py")
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert r.merged, r.refused_reason
     assert r.text == original.replace("    y = x + 1234\n    if y > 10:", "    y = x + 1234\n    if y > 99:")
-    assert elapsed < 2.0  # about 0.5 s alone on this 2-core machine; the margin absorbs a loaded machine, a quadratic step would not fit
+    assert elapsed < 2.0  # about 0.5 s of CPU on this 2-core machine; a quadratic step would not fit
 
 
 JS = "".join(f"function handler{i}(req, res) {{\n  const value = compute{i}(req);\n  res.send(value);\n}}\n\n" for i in range(8))

@@ -83,7 +83,10 @@ def test_many_concurrent_streaming_clients():
         accepted = usage.completion_tokens_details.accepted_prediction_tokens
         assert (accepted > 0) == bool(i % 2)
     assert len(ids) == N_CLIENTS
-    assert len(latencies) >= 3 and max(latencies) < 1.0, f"/health was slow under load: {max(latencies):.3f}s"
+    # /health answered while the streams ran: a blocked event loop would hold it for about the whole
+    # run; 1 s on an idle machine, a third of the run where the machine is loaded and the run slower
+    assert len(latencies) >= 3 and max(latencies) < max(1.0, elapsed / 3), (
+        f"/health was slow under load: {max(latencies):.3f}s of a {elapsed:.2f}s run")
     print(f"\n{N_CLIENTS} streams in {elapsed:.2f}s; /health max {max(latencies) * 1000:.0f} ms over {len(latencies)} probes")
 
 
