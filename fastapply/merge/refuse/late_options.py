@@ -22,7 +22,7 @@ import re
 from fastapply.merge.refuse.new_lines import new_places, settle
 from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal
-from fastapply.merge.refuse.sentences import NAMED, PLACES, SECTION, section_number
+from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
 
 LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
@@ -84,10 +84,10 @@ def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
     that close it in as a change of that line (new_lines.settle). The one-sided pins read it as a
     new line there, and the pins of `_ambiguous`'s lines-the-original-lacks case are not offered
     because the original has the line."""
-    m, sec = PLACES.search(sentence), SECTION.match(sentence)
-    if m is None or sec is None or int(sec.group(1)) > len(inp.sections):
+    m, n = PLACES.search(sentence), section_number(sentence)
+    if m is None or n is None or n >= len(inp.sections):
         return ()
-    a, b = inp.sections[int(sec.group(1)) - 1]
+    a, b = inp.sections[n]
     first = next((j for j in range(a, b + 1) if inp.snippet[j].strip()), None)
     named = NAMED.match(sentence)
     if first is None or not inp.counts.get(inp.snippet[first].strip()) or (

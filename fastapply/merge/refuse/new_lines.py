@@ -147,14 +147,7 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
         return ()
     like = []
     for shaped in (lambda x: x, _shape):
-        m = difflib.SequenceMatcher(None, autojunk=False)
-        m.set_seq2(shaped(texts[0]))
-        scored = []
-        for i in lines:
-            m.set_seq1(shaped(inp.original[i].strip()))
-            if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
-                scored.append((-m.ratio(), i))
-        like.extend(i for _, i in sorted(scored)[:each] if i not in like)
+        like.extend(i for i in _most_like(inp, texts[0], lines, each, shaped) if i not in like)
     names = set(_WORD.findall(" ".join(texts)))
     near = []
     for n, i in enumerate(lines):
@@ -170,7 +163,8 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
             out.extend(o for o in settle(inp, sec, i, len(texts), ("changed",)) if o not in out)
     for _, i in sorted(near)[:each]:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
-    for i in depth_places(inp, sec, lo, hi):
+    at_depth = depth_places(inp, sec, lo, hi)
+    for i in at_depth:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     # a line the snippet shows is kept (or moved), never the one a section of new lines replaces:
     # the merge reads the snippet's copy as that original line (abl202 389, 403: retry-made wrong files)
@@ -180,7 +174,7 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
             out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)
     if len(texts) == 1:  # one new line may replace any line at its depth (a comment for a call), not a `{`
         depth = next(indent_width(inp.snippet[k]) for k in range(a, b + 1) if inp.snippet[k].strip())
-        for i in depth_places(inp, sec, lo, hi):
+        for i in at_depth:
             line = inp.original[i]
             if indent_width(line) == depth and line.strip() and not is_generic(line) and line.strip() not in shown:
                 out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
@@ -226,15 +220,21 @@ def changed_places(inp: Input, texts: list[str], lines: list[int], each: int = 3
         out.extend(p for i in keyed[:each] if len(keyed) <= each
                    and (p := (i, _statement_width(inp, i) if whole else 1)) not in out)
     if len(texts) > 1:
-        m = difflib.SequenceMatcher(None, autojunk=False)
-        m.set_seq2(texts[-1])
-        scored = []
-        for i in lines:
-            m.set_seq1(inp.original[i].strip())
-            if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
-                scored.append((-m.ratio(), i))
-        out.extend((i, 1) for _, i in sorted(scored)[:each] if (i, 1) not in out)
+        out.extend((i, 1) for i in _most_like(inp, texts[-1], lines, each) if (i, 1) not in out)
     return out
+
+
+def _most_like(inp: Input, text: str, lines: list[int], each: int, shaped=lambda x: x) -> list[int]:
+    """The (at most `each`) original `lines` most like `text` by difflib ratio, at least 0.5, best
+    first (ties in file order), both read through `shaped`."""
+    m = difflib.SequenceMatcher(None, autojunk=False)
+    m.set_seq2(shaped(text))
+    scored = []
+    for i in lines:
+        m.set_seq1(shaped(inp.original[i].strip()))
+        if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5:
+            scored.append((-m.ratio(), i))
+    return [i for _, i in sorted(scored)[:each]]
 
 
 def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = None, limit: int = 64) -> list[int]:
