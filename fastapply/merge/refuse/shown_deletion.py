@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 
+from fastapply.merge.refuse.options import pad_after
 from fastapply.merge.refuse.reading import Input
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 
@@ -76,18 +77,10 @@ def _padding(inp: Input) -> tuple[Edit, ...]:
     lazy snippet puts after a marker is none. (The padding before a marker is where options that
     pin a section's bottom put their lines: left as it is.)"""
     out: list[Edit] = []
-    n = len(inp.snippet)
-    k = 0
-    while k < n:
-        if inp.snippet[k].strip():
-            k += 1
-            continue
-        j = k
-        while j < n and not inp.snippet[j].strip():
-            j += 1
-        if (k == 0 or k - 1 in inp.markers) and j < n:
-            out.append(Edit("remove", start=k + 1, end=j))
-        k = j
+    for m in [-1] + sorted(inp.markers):
+        pad = pad_after(inp, m)
+        if pad and m + 1 + pad < len(inp.snippet):
+            out.append(Edit("remove", start=m + 2, end=m + 1 + pad))
     return tuple(out)
 
 
