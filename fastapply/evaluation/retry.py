@@ -11,7 +11,10 @@ Every agreeing option is applied (a planner adds all the context it knows is tru
 edit the same snippet line; where the whole does not read as meant, the options that do not on their
 own are left out and the rest chosen again; a marker-only option at the snippet's start and one at
 its end are also tried as one, first (neither agrees alone where the file goes on on both sides).
-A row with no agreeing option stays refused ("no option"). A retry that writes a wrong file means
+A row with no agreeing option stays refused ("no option"). `second_shown` is the same planner
+reading only the options an MCP answer spells out (refuse/ranking.py: 8, ranked by the snippet's
+unique lines), which is what an agent sees; `second` reads them all, as a program reading the
+refusal's JSON can. A retry that writes a wrong file means
 the refusal offered a wrong option: `summarise` counts those first, then tables each refusal kind
 by what its retry came to (`WHY`: right, wrong, refused again, no option agrees, no option offered).
 
@@ -21,9 +24,11 @@ This module knows refusals, snippets and outcomes; it does not know how the merg
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from fastapply.evaluation.agreement import agrees
+from fastapply.merge.refuse.ranking import MAX_SHOWN, shown_options
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
 
@@ -120,18 +125,20 @@ def _outcome(result, expected: str) -> str:
 
 
 def retry_example(example: dict, merge: Merge = _instant) -> dict:
-    """One row: the first try, and for a refusal the option chosen and the second try."""
+    """One row: the first try, and for a refusal the option chosen and the second try; also the
+    second try of an agent that reads only the options an MCP answer spells out (`second_shown`)."""
     from fastapply.evaluation.scoring import example_language, snippet_style
 
     row = {"id": example.get("id"), "style": snippet_style(example), "language": example_language(example)}
     first = merge(example, example["snippet"])
-    row["first"] = row["second"] = _outcome(first, example["expected"])
+    row["first"] = row["second"] = row["second_shown"] = _outcome(first, example["expected"])
     if first.merged:
         return row
     refusal = first.refusal
     row["kind"] = refusal.kind if refusal is not None else None
     row["options"] = len(refusal.options) if refusal is not None else 0
     option = choose(refusal, example["snippet"], example["expected"], example["original"])
+    row["second_shown"] = _shown_try(example, refusal, option, merge)
     row["option"] = option.says if option is not None else None
     row["why"] = "no option offered" if not row["options"] else "no option agrees"
     if option is not None:
@@ -147,6 +154,23 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
             row["second_kind"] = again.kind
             row["same_sentence"] = again.sentence == refusal.sentence if refusal is not None else False
     return row
+
+
+def _shown_try(example: dict, refusal: Refusal | None, option: Option | None, merge: Merge) -> str:
+    """The second try of a planner that reads only the options an MCP answer spells out
+    (refuse/ranking.py, `shown_options`): the same choice among those."""
+    if refusal is None or not refusal.options:
+        return "refused"
+    shown, left, _ = shown_options(refusal.options, MAX_SHOWN, example["original"].splitlines(),
+                                   example["snippet"].splitlines())
+    if left:
+        option = choose(replace(refusal, options=tuple(shown)), example["snippet"], example["expected"], example["original"])
+    if option is None:
+        return "refused"
+    try:
+        return _outcome(merge(example, revise(example["snippet"], option)), example["expected"])
+    except ValueError:
+        return "refused"
 
 
 WHY = ("right", "wrong", "refused again", "no option agrees", "no option offered")  # a refusal's retry, best first
@@ -182,6 +206,10 @@ def summarise(rows: Sequence[dict]) -> dict:
     out["retry_right_share"] = round(out["retry"].get("right", 0) / len(refused), 4) if refused else None
     out["wrong_after_retry_share"] = round(sum(1 for r in rows if r["second"] == "wrong") / len(rows), 4) if rows else None
     out["retry_wrong"] = sum(1 for r in refused if r["second"] == "wrong")
+    # the same planner reading only the options an MCP answer spells out (ranking.MAX_SHOWN)
+    shown = Counter(r.get("second_shown", r["second"]) for r in refused)
+    out["retry_shown"] = {"right": shown.get("right", 0), "wrong": shown.get("wrong", 0), "refused": shown.get("refused", 0)}
+    out["retry_shown_right_share"] = round(shown.get("right", 0) / len(refused), 4) if refused else None
     out["kinds"] = dict(Counter(r.get("kind") for r in refused))
     # each refusal kind by what its retry came to (`WHY`): which kinds lack options, which options
     # do not agree, which re-applied revisions are refused again (and of those, on the same sentence)
@@ -213,6 +241,9 @@ def format_summary(summary: dict) -> str:
              f"refusals retried: {r.get('right', 0)} right, {r.get('wrong', 0)} wrong, {r.get('refused', 0)} still refused "
              f"({r.get('no option', 0)} with no agreeing option); right share "
              f"{(summary['retry_right_share'] or 0) * 100:.1f}%",
+             f"as an MCP agent sees them ({MAX_SHOWN} options spelled out, the rest counted): "
+             f"{summary['retry_shown']['right']} right, {summary['retry_shown']['wrong']} wrong; right share "
+             f"{(summary['retry_shown_right_share'] or 0) * 100:.1f}%",
              "refusal kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["kinds"].items(), key=lambda x: -x[1]))]
     if summary.get("by_kind"):
         lines.append("by refusal kind (" + " / ".join(WHY) + "; of those refused again, on the same sentence):")

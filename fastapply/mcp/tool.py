@@ -29,6 +29,7 @@ from fastapply.errors import FastApplyError
 from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES, check_size
 from fastapply.errors import HardLinkError, ReadOnlyError
 from fastapply.mcp.roots import Roots, lone_surrogate
+from fastapply.merge.refuse.ranking import MAX_SHOWN, shown_options
 from fastapply.merge.text.markers import count_marker_lines
 from fastapply.rewrite.prompts import without_bom
 from fastapply.textio import atomic_write, check_writable, read_text
@@ -94,54 +95,30 @@ def advice(reason: str) -> str:
     return _DEFAULT_ADVICE
 
 
-MAX_OPTIONS = 8  # options an answer spells out; the rest are counted
+MAX_OPTIONS = MAX_SHOWN  # options an answer spells out; the rest are counted
 
 
-def _spots(option) -> tuple[int, ...]:
-    """The code_edit lines an option edits (where it inserts, or the lines it moves or removes)."""
-    return tuple(sorted({e.at if e.start is None else e.start for e in option.edits}))
+def ranked_options(options, limit: int = MAX_OPTIONS, original=None, snippet=None) -> tuple[list, int, int]:
+    """The options an answer spells out, how many are left out, and how many of those are at other
+    code_edit lines (merge/refuse/ranking.py, `shown_options`)."""
+    return shown_options(options, limit, original, snippet)
 
 
-def ranked_options(options, limit: int = MAX_OPTIONS) -> tuple[list, int, int]:
-    """(the options to spell out, how many are left out, how many of those edit lines no shown one
-    does). Options that edit a code_edit line in common are alternatives for one part of the edit
-    (pin the one place you mean); options at other lines answer other parts. So every part gets its
-    first option before any part gets a second (round robin, each part in the refusal's order,
-    parts in order of their first option): a refusal with many alternatives for one section (a
-    judge's refusal can carry nearly 200) does not hide the option for another section."""
-    parts: dict[int, list[int]] = {}  # a part (its first option's index) -> its options' indexes
-    part_of: dict[int, int] = {}  # code_edit line -> its part
-    for n, option in enumerate(options):
-        linked = sorted({part_of[k] for k in _spots(option) if k in part_of})
-        part = linked[0] if linked else n
-        parts.setdefault(part, [])
-        for other in linked[1:]:  # an option that edits lines of two parts joins them
-            parts[part].extend(parts.pop(other))
-            part_of.update({k: part for k, p in part_of.items() if p == other})
-        parts[part].append(n)
-        part_of.update({k: part for k in _spots(option)})
-    groups = [sorted(members) for _, members in sorted(parts.items())]
-    ranked: list[int] = []
-    depth = 0
-    while len(ranked) < min(limit, len(options)):
-        ranked.extend(g[depth] for g in groups if depth < len(g))
-        depth += 1
-    shown = set(ranked[:limit])
-    unshown = sum(len(g) for g in groups if not shown & set(g))
-    return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown
-
-
-def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS) -> str:
+def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS, original: str | None = None,
+                   code_edit: str | None = None) -> str:
     """What an agent reads when the instant merge refused: the kind, the cause, the lines involved
     (the file's and its own code_edit's, by number), the fix, up to `max_options` concrete edits
-    of code_edit that answer it (`ranked_options`, in the refusal's order) and how many more there are."""
+    of code_edit that answer it (`ranked_options`: given the file and the code_edit, those that agree
+    with code_edit's unique lines first) and how many more there are."""
     out = [f"{target} was not changed: the edit was refused ({refusal.kind}): {refusal.cause.rstrip('.')}."]
     lines = [f"file line {x.number} `{x.text[:80]}`" for x in refusal.original]
     lines += [f"code_edit line {x.number} `{x.text[:80]}`" for x in refusal.snippet]
     if lines:
         out.append("Lines: " + "; ".join(lines) + ".")
     out.append(f"Fix: {refusal.fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
-    shown, left, elsewhere = ranked_options(refusal.options, max_options)
+    shown, left, elsewhere = ranked_options(
+        refusal.options, max_options,
+        original.splitlines() if original is not None else None, code_edit.splitlines() if code_edit is not None else None)
     if len(refusal.options) > 1:
         out.append(f"{len(refusal.options)} options; options at the same code_edit lines are alternatives: apply one "
                    "of them, and one for each other part that needs it.")
@@ -209,7 +186,7 @@ class FileEditor:
             raise _failed(target.relative, str(exc)) from None
         if not result.complete:
             if result.path == "instant" and result.refusal is not None:
-                raise EditFailed(refusal_answer(target.relative, result.refusal))
+                raise EditFailed(refusal_answer(target.relative, result.refusal, original=original, code_edit=code_edit))
             if result.path == "instant":
                 raise _failed(target.relative, f"the instant merge refused: {result.refused_reason}")
             why = f" after the instant merge refused ({result.refused_reason})" if result.refused_reason else ""

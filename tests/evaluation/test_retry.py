@@ -274,3 +274,17 @@ def test_markers_at_both_edges_are_chosen_together_where_neither_agrees_alone():
     chosen = choose(refusal, snippet, expected, original)
     assert chosen is not None and [e.at for e in chosen.edits] == [1, 3]
     assert revise(snippet, chosen) == "# ... existing code ...\ndef b():\n    return 20\n# ... existing code ...\n"
+
+
+def test_the_second_try_is_also_counted_as_an_agent_sees_the_options():
+    # twelve equal handlers: the place the intent means is the last, beyond the options an MCP answer
+    # spells out; a program reading every option merges it right, an agent reading the shown ones cannot
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(12))
+    expected = original[: original.rindex("return value")] + "return value + 1\n\n"
+    rows = [{"id": "r", "original": original, "snippet": SNIPPET, "expected": expected, "language": "python"}]
+    done = run_retry(rows)
+    row = done["rows"][0]
+    assert len(instant_merge(original, SNIPPET).refusal.options) > 8
+    assert (row["first"], row["second"], row["second_shown"]) == ("refused", "right", "refused")
+    assert done["summary"]["retry_shown"] == {"right": 0, "wrong": 0, "refused": 1}
+    assert done["summary"]["retry_right_share"] == 1.0 and done["summary"]["retry_shown_right_share"] == 0.0

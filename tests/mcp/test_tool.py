@@ -207,3 +207,22 @@ def test_options_that_share_a_code_edit_line_are_one_part():
     d = Option("d", (Edit("marker", at=9, text="# ..."),))
     shown, left, elsewhere = ranked_options((a, ab, b, d), 2)
     assert shown == [a, d] and (left, elsewhere) == (2, 0)
+
+
+def test_an_answer_spells_out_first_the_options_that_agree_with_the_code_edits_unique_lines():
+    from fastapply.mcp.tool import refusal_answer
+    from fastapply.merge.refuse.refusal import Edit, Option, Refusal
+
+    handlers = [f"def handler_{n}(request):\n    return compute(request)\n\n" for n in range(10)]
+    original = "".join(handlers[:5]) + "def the_only_helper_with_this_name():\n    pass\n\n" + "".join(handlers[5:])
+    # code_edit shows the helper (a line once in the file), then a change to a handler after it
+    code_edit = "# ... existing code ...\ndef the_only_helper_with_this_name():\n# ... existing code ...\n    return compute(request) + 1\n"
+    line_of = {n: 1 + 3 * n + (3 if n >= 5 else 0) for n in range(10)}
+    places = [Option(f"add the unchanged original line {line_of[n]} above code_edit line 4",
+                     (Edit("insert", at=4, text=f"def handler_{n}(request):", original_line=line_of[n]),)) for n in range(10)]
+    refusal = Refusal("ambiguous-place", "section 2 matches 10 places", "pin it", options=tuple(places))
+    assert "Option 1: add the unchanged original line 1 above" in refusal_answer("a.py", refusal)
+    answer = refusal_answer("a.py", refusal, original=original, code_edit=code_edit)
+    # handlers 0-4 lie above the helper: a place there contradicts the code_edit's order
+    assert f"Option 1: add the unchanged original line {line_of[5]} above" in answer
+    assert "Option 6: add the unchanged original line 1 above" in answer and "2 more option(s) not shown" in answer

@@ -1,0 +1,132 @@
+"""Which of a refusal's options a planner sees first: `rank(options, original, snippet)`, `shown_options`.
+
+A refusal can offer hundreds of options (every place an ambiguous line fits, each as "new" and as
+"changed"); an agent reads the first few (mcp/tool.py spells out 8). The options are the same set in
+any order, so the order is where the rest of the snippet can speak:
+
+- **Pins.** A distinctive snippet line that occurs exactly once in the original and once in the
+  snippet pins where the snippet is: the lines above it belong above its original line, the lines
+  below it below (a planner writes sections in file order, the convention the tool teaches).
+- An option that puts original lines before snippet line `at` claims a place in the original; each
+  pin it lands on the wrong side of is a **contradiction**. Options are ordered by contradictions,
+  then by how far their place lies from the nearest pin around `at` (a section's unshown neighbours
+  are most often near its shown ones), then in the refusal's own order.
+
+  Then the refusal's own order. (Ranking places also by their distance from the nearest pin bought
+  as many right retries on the confirmation seeds and made more wrong ones: left out.)
+- **Shown.** `shown_options` picks the `MAX_SHOWN` an agent reads: every part of the edit its best
+  option before any part a second (the rest are counted, never dropped from the refusal).
+
+Markers, moves and removals claim no place and rank as if they contradicted nothing.
+This module knows options and lines; it neither merges nor decides.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from fastapply.merge.refuse.refusal import Option
+from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.markers import is_marker
+
+MAX_SHOWN = 8  # options an agent's answer spells out (mcp/tool.py); the rest are counted
+
+
+def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int]]:
+    """(snippet line, original line), both 1-based, for the distinctive non-marker snippet lines
+    that occur exactly once (stripped) in the original and once in the snippet, kept as one chain
+    in file order: the longest, and of those the one whose original lines lie closest together
+    (a new line that happens to repeat a line elsewhere in the file pins nothing)."""
+    in_original = Counter(line.strip() for line in original)
+    in_snippet = Counter(line.strip() for line in snippet)
+    where = {line.strip(): n for n, line in enumerate(original, 1) if in_original[line.strip()] == 1}
+    found = [(s, where[text.strip()]) for s, text in enumerate(snippet, 1)
+             if text.strip() in where and in_snippet[text.strip()] == 1
+             and distinctive(text) and not is_marker(text)]
+    return _chain(found)
+
+
+def _chain(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of `found` (in snippet order) whose original lines increase; ties go to the
+    smallest sum of gaps between consecutive original lines."""
+    best: list[tuple[tuple[int, int], int | None]] = []  # per pin: ((length, -gaps), previous pin)
+    for i, (_, p) in enumerate(found):
+        score, prev = (1, 0), None
+        for j in range(i):
+            if found[j][1] < p:
+                (length, gaps), _ = best[j]
+                candidate = (length + 1, gaps - (p - found[j][1]))
+                if candidate > score:
+                    score, prev = candidate, j
+        best.append((score, prev))
+    if not best:
+        return []
+    at: int | None = max(range(len(best)), key=lambda i: best[i][0])
+    chain = []
+    while at is not None:
+        chain.append(found[at])
+        at = best[at][1]
+    return chain[::-1]
+
+
+def _places(option: Option) -> list[tuple[int, int, int]]:
+    """(snippet line the lines go before, first original line, last original line) per edit that
+    inserts numbered original lines."""
+    return [(e.at, e.original_line, e.original_line + e.text.count("\n"))
+            for e in option.edits
+            if e.action in ("insert", "deleted") and e.original_line and e.at is not None and e.text is not None]
+
+
+def _contradictions(option: Option, pinned: list[tuple[int, int]]) -> int:
+    """How many pins the option's places lie on the wrong side of."""
+    count = 0
+    for at, first, last in _places(option):
+        count += sum(1 for s, p in pinned if (s < at and p >= first) or (s >= at and p <= last))
+    return count
+
+
+def rank(options: Sequence[Option], original: Sequence[str], snippet: Sequence[str]) -> list[Option]:
+    """The options, those that contradict fewer of the snippet's pins first (stable otherwise)."""
+    pinned = pins(original, snippet)
+    if not pinned:
+        return list(options)
+    return [options[n] for _, n in sorted((_contradictions(o, pinned), n) for n, o in enumerate(options))]
+
+
+def _spots(option: Option) -> tuple[int, ...]:
+    """The snippet lines an option edits (where it inserts, or the lines it moves or removes)."""
+    return tuple(sorted({e.at if e.start is None else e.start for e in option.edits}))
+
+
+def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: Sequence[str] | None = None,
+                  snippet: Sequence[str] | None = None) -> tuple[list[Option], int, int]:
+    """(the options to spell out, how many are left out, how many of those edit lines no shown one
+    does). Given the original and the snippet, the options are `rank`ed first. Options that edit a
+    snippet line in common are alternatives for one part of the edit (pin the one place you mean);
+    options at other lines answer other parts. So every part gets its first option before any part
+    gets a second (round robin, each part in ranked order, parts in order of their first option): a
+    refusal with many alternatives for one section (a judge's refusal can carry nearly 200) does not
+    hide the option for another section."""
+    if original is not None and snippet is not None:
+        options = rank(options, original, snippet)
+    parts: dict[int, list[int]] = {}  # a part (its first option's index) -> its options' indexes
+    part_of: dict[int, int] = {}  # snippet line -> its part
+    for n, option in enumerate(options):
+        linked = sorted({part_of[k] for k in _spots(option) if k in part_of})
+        part = linked[0] if linked else n
+        parts.setdefault(part, [])
+        for other in linked[1:]:  # an option that edits lines of two parts joins them
+            parts[part].extend(parts.pop(other))
+            part_of.update({k: part for k, p in part_of.items() if p == other})
+        parts[part].append(n)
+        part_of.update({k: part for k in _spots(option)})
+    groups = [sorted(members) for _, members in sorted(parts.items())]
+    ranked: list[int] = []
+    depth = 0
+    while len(ranked) < min(limit, len(options)):
+        ranked.extend(g[depth] for g in groups if depth < len(g))
+        depth += 1
+    shown = set(ranked[:limit])
+    unshown = sum(len(g) for g in groups if not shown & set(g))
+    return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown

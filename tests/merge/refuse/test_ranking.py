@@ -1,0 +1,64 @@
+"""refuse/ranking.py: options that agree with the snippet's unique lines are shown first."""
+
+from fastapply.merge.refuse.ranking import pins, rank, shown_options
+from fastapply.merge.refuse.refusal import Edit, Option
+
+ORIGINAL = [
+    "def first_handler(request):",      # 1
+    "    value = compute(request)",     # 2
+    "    return value",                 # 3
+    "",                                 # 4
+    "def second_handler(request):",     # 5
+    "    value = compute(request)",     # 6
+    "    return value",                 # 7
+    "",                                 # 8
+    "def unique_helper_name():",        # 9
+    "    return 42",                    # 10
+]
+SNIPPET = [
+    "# ... existing code ...",          # 1
+    "def unique_helper_name():",        # 2
+    "# ... existing code ...",          # 3
+    "    value = compute(request)",     # 4
+    "    log(value)",                   # 5
+    "# ... existing code ...",          # 6
+]
+
+
+def _pin(line: int, at: int = 4) -> Option:
+    return Option(f"add original line {line} above snippet line {at}",
+                  (Edit("insert", at=at, text=ORIGINAL[line - 1], original_line=line),))
+
+
+def test_a_distinctive_line_once_in_each_pins_the_snippet():
+    assert pins(ORIGINAL, SNIPPET) == [(2, 9)]
+    # a line the original has twice pins nothing
+    assert pins(ORIGINAL, ["    value = compute(request)"]) == []
+
+
+def test_pins_out_of_file_order_keep_the_longest_tightest_chain():
+    original = [f"line number {n} unique text" for n in range(1, 41)]
+    snippet = [original[9], original[10], original[35], original[11]]  # line 36 is out of order
+    assert pins(original, snippet) == [(1, 10), (2, 11), (4, 12)]
+
+
+def test_options_on_the_wrong_side_of_a_pin_go_last_and_the_rest_keep_their_order():
+    # the section at snippet line 4 comes after `unique_helper_name` (original line 9): a place
+    # before it contradicts the pin
+    before_a, before_b, after = _pin(1), _pin(5), Option(
+        "add original line 10 above snippet line 4", (Edit("insert", at=4, text="    return 42", original_line=10),))
+    assert rank([before_a, before_b, after], ORIGINAL, SNIPPET) == [after, before_a, before_b]
+    marker = Option("add a marker", (Edit("marker", at=1, text="# ..."),))
+    assert rank([marker, before_a], ORIGINAL, SNIPPET) == [marker, before_a]
+    assert rank([before_a, after], ORIGINAL, ["no pins here"]) == [before_a, after]
+
+
+def test_shown_options_spell_out_the_agreeing_alternative_within_the_cap():
+    wrong = [_pin(n) for n in (1, 2, 3, 5, 6)]
+    right = Option("add original line 10 above snippet line 4",
+                   (Edit("insert", at=4, text="    return 42", original_line=10),))
+    options = (*wrong, right)
+    unranked, left, _ = shown_options(options, 2)
+    assert right not in unranked and left == 4
+    ranked, left, elsewhere = shown_options(options, 2, ORIGINAL, SNIPPET)
+    assert ranked[0] == right and (left, elsewhere) == (4, 0)
