@@ -115,7 +115,8 @@ def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS, origina
     lines += [f"code_edit line {x.number} `{x.text[:80]}`" for x in refusal.snippet]
     if lines:
         out.append("Lines: " + "; ".join(lines) + ".")
-    out.append(f"Fix: {refusal.fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
+    fix = _fix_before_options(refusal.fix, refusal.options) if len(refusal.options) > 1 else refusal.fix
+    out.append(f"Fix: {fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
     shown, left, elsewhere = ranked_options(
         refusal.options, max_options,
         original.splitlines() if original is not None else None, code_edit.splitlines() if code_edit is not None else None)
@@ -130,6 +131,18 @@ def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS, origina
         out.append(f"{left} more option(s) not shown: {left - elsewhere} alternative(s) at the code_edit lines of those "
                    f"shown (other places the same part fits), {elsewhere} at other code_edit lines.")
     return "\n".join(out)
+
+
+def _fix_before_options(fix: str, options) -> str:
+    """The fix's instruction without the options it spells out inline (the refusal's first few, in
+    the order its site found them): the answer lists the options itself, ranked, so the same options
+    named again in another order would point the agent at a worse one first."""
+    cuts = [fix.find(o.says) for o in options if o.says and o.says in fix]
+    cut = min((c for c in cuts if c > 0), default=-1)
+    if cut <= 0:
+        return fix
+    head = fix[:cut].rstrip(" ;:,").removesuffix("; or").removesuffix(" or").rstrip(" ;:,")
+    return f"{head} (the options below)" if head else fix
 
 
 def _failed(target: str, reason: str) -> EditFailed:

@@ -226,3 +226,19 @@ def test_an_answer_spells_out_first_the_options_that_agree_with_the_code_edits_u
     # handlers 0-4 lie above the helper: a place there contradicts the code_edit's order
     assert f"Option 1: add the unchanged original line {line_of[5]} above" in answer
     assert "Option 6: add the unchanged original line 1 above" in answer and "2 more option(s) not shown" in answer
+
+
+def test_the_fix_does_not_name_again_the_options_the_answer_lists_ranked():
+    from fastapply.mcp.tool import refusal_answer
+    from fastapply.merge.refuse.refusal import Edit, Option, Refusal
+
+    a = Option("add the unchanged original line 3 above snippet line 2", (Edit("insert", at=2, text="x", original_line=3),))
+    b = Option("add the unchanged original line 9 above snippet line 2", (Edit("insert", at=2, text="y", original_line=9),))
+    refusal = Refusal("ambiguous-place", "section 1 matches 2 places", f"pin the place you mean: {a.says}; or {b.says}",
+                      options=(a, b))
+    answer = refusal_answer("a.py", refusal)
+    assert "Fix: pin the place you mean (the options below). Then call" in answer
+    assert f"Option 1: {a.says}" in answer and f"Option 2: {b.says}" in answer
+    # one option: the fix says it as it is
+    alone = Refusal("ambiguous-place", "section 1 matches 2 places", f"pin the place you mean: {a.says}", options=(a,))
+    assert f"Fix: pin the place you mean: {a.says}. Then call" in refusal_answer("a.py", alone)
