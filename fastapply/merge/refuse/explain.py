@@ -224,12 +224,13 @@ _KINDS = (  # sentence words -> kind, for the sites not converted one by one
     (re.compile(r"no longer parses|empty body|re-nested|balance their brackets|new closer|block comment|"
                 r"indented deeper"), "unbalanced"),
     (re.compile(r"would appear|defined twice|kept twice|twice around|is defined \d+ times|overwritten"), "duplicate"),
-    (re.compile(r"would change nothing|changes nothing"), "no-change"),
+    (re.compile(r"would change nothing|changes nothing|markers but no code to apply"), "no-change"),
     (re.compile(r"drops \d+ line|would delete \d+ lines|dropped it there|would remove the definition|"
-                r"keeps lines the snippet"), "unshown-deletion"),
+                r"keeps lines the snippet|which would delete original lines"), "unshown-deletion"),
     (re.compile(r"first \d+ line\(s\)|start with the indented line|stops without a marker|without a marker while|"
                 r"has no `\.\.\. existing code \.\.\.` markers|starts with new lines and no marker"), "would-delete-edge"),
-    (re.compile(r"could be a new line|could open a new block|or be that block changed|may be new or"), "new-or-changed"),
+    (re.compile(r"could be a new line|could open a new block|or be that block changed|may be new or|"
+                r"could never run"), "new-or-changed"),
     (re.compile(r"places in the original|two ways|is new and the snippet shows no existing|defined \d+ times"),
      "ambiguous-place"),
     (re.compile(r"could not be found|overlaps the previous section|fits only at"), "line-not-found"),
@@ -267,6 +268,8 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
                  if k is not None and not is_generic(inp.snippet[k]))
     if options and not fix:
         fix = options[0].says
+    if not fix and "no code to apply" in sentence:
+        fix = "put the code you change between the markers (a marker stands only for unchanged code)"
     return Refusal(kind, cause, fix or FORM_FIX, lines, snip, options)
 
 

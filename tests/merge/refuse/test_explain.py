@@ -199,3 +199,13 @@ def test_each_sections_pins_are_read_once_per_refusal(monkeypatch):
     r = instant_merge(original, snippet)
     assert r.refusal.kind == "ambiguous-place" and len([o for o in r.refusal.options if "for the place" in o.says]) == 3
     assert calls == [0]
+
+
+def test_sentences_of_three_late_sites_have_kinds_of_their_own():
+    # markers and nothing between them: nothing to place, and the fix says what to send
+    r = instant_merge("a = 1\nb = 2\n", "# ... existing code ...\n\n# ... existing code ...\n").refusal
+    assert r.kind == "no-change" and "between the markers" in r.fix
+    assert explain("a = 1\n", "x\n", "section 2 (starting `x`): `y` matches original line 9, which would delete "
+                   "original lines 4-8 that the snippet does not show").kind == "unshown-deletion"
+    assert explain("a = 1\n", "x\n", "line 3 (`return 1`) is new and the original line after it (`f()`, kept as "
+                   "line 4) could never run").kind == "new-or-changed"
