@@ -23,6 +23,7 @@ This module knows options and lines; it neither merges nor decides.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from typing import Sequence
 
@@ -47,9 +48,15 @@ def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int
     return _chain(found)
 
 
+CHAIN_DP = 400  # pins the quadratic chain weighs; past that, the longest increasing run alone
+
+
 def _chain(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest run of `found` (in snippet order) whose original lines increase; ties go to the
-    smallest sum of gaps between consecutive original lines."""
+    smallest sum of gaps between consecutive original lines (up to `CHAIN_DP` pins; a longer list,
+    a snippet that is most of the file, takes any longest run: patience sorting, n log n)."""
+    if len(found) > CHAIN_DP:
+        return _longest(found)
     best: list[tuple[tuple[int, int], int | None]] = []  # per pin: ((length, -gaps), previous pin)
     for i, (_, p) in enumerate(found):
         score, prev = (1, 0), None
@@ -76,6 +83,26 @@ def _places(option: Option) -> list[tuple[int, int, int]]:
     return [(e.at, e.original_line, e.original_line + e.text.count("\n"))
             for e in option.edits
             if e.action in ("insert", "deleted") and e.original_line and e.at is not None and e.text is not None]
+
+
+def _longest(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A longest run of `found` whose original lines increase (patience sorting)."""
+    tails: list[int] = []  # per length, the index in `found` of the smallest last original line
+    lasts: list[int] = []  # those original lines
+    prev: list[int | None] = []
+    for i, (_, p) in enumerate(found):
+        k = bisect_left(lasts, p)
+        prev.append(tails[k - 1] if k else None)
+        if k == len(tails):
+            tails.append(i)
+            lasts.append(p)
+        else:
+            tails[k], lasts[k] = i, p
+    chain, at = [], tails[-1] if tails else None
+    while at is not None:
+        chain.append(found[at])
+        at = prev[at]
+    return chain[::-1]
 
 
 def _contradictions(option: Option, pinned: list[tuple[int, int]]) -> int:

@@ -62,3 +62,14 @@ def test_shown_options_spell_out_the_agreeing_alternative_within_the_cap():
     assert right not in unranked and left == 4
     ranked, left, elsewhere = shown_options(options, 2, ORIGINAL, SNIPPET)
     assert ranked[0] == right and (left, elsewhere) == (4, 0)
+
+
+def test_a_snippet_that_is_most_of_a_long_file_is_pinned_by_a_longest_run_quickly():
+    import time
+
+    original = [f"unique line number {n} of the file" for n in range(3000)]
+    snippet = original[:1500] + [original[2999]] + original[1500:2999]  # one line out of order
+    started = time.process_time()
+    chain = pins(original, snippet)
+    assert len(chain) == 2999 and (1501, 3000) not in chain
+    assert time.process_time() - started < 2.0  # about 0.1 s; the pairwise chain would take seconds
