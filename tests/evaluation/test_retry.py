@@ -288,3 +288,24 @@ def test_the_second_try_is_also_counted_as_an_agent_sees_the_options():
     assert (row["first"], row["second"], row["second_shown"]) == ("refused", "right", "refused")
     assert done["summary"]["retry_shown"] == {"right": 0, "wrong": 0, "refused": 1}
     assert done["summary"]["retry_right_share"] == 1.0 and done["summary"]["retry_shown_right_share"] == 0.0
+
+
+_HEADER = ("const commander = require('../');\n\n// the default command handler is the old one and keeps old code working\n//\n"
+           "// The event 'command:*' is also listened for directly for unknown commands\n"
+           "// due to an example in the README, although this is not robust (e.g. git-style commands).\n//\n"
+           "// Historical: the event 'command:*' used to be shared by the action handler.\n\ndescribe('x', () => {\n});\n")
+_SHORTENED = ("// ... existing code ...\n// The event 'command:*' is also listened for directly for unknown commands\n"
+              "// due to an example in the README.\n// ... existing code ...\n")
+
+
+def test_a_reading_pin_is_offered_whole_though_a_plain_pin_has_one_of_its_edits():
+    # two readings: the shortened line replaces the long one, or is new above it. The reading that
+    # replaces it is pinned by the lines above (shared with a plain pin) and the lines below it
+    expected = _HEADER.replace(", although this is not robust (e.g. git-style commands).", ".")
+    refusal = instant_merge(_HEADER, _SHORTENED, language="javascript").refusal
+    above = "add the unchanged original lines 3-4 above snippet line 2"
+    whole = f"{above} and the unchanged original lines 7-8 below snippet line 3"
+    assert refusal.kind == "ambiguous-place" and refusal.options[0].says.startswith(above + " (")
+    option = next(o for o in refusal.options if o.says.startswith(whole))
+    assert agrees(option, _SHORTENED, expected, _HEADER)
+    assert instant_merge(_HEADER, revise(_SHORTENED, option), language="javascript").text == expected

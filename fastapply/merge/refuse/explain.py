@@ -354,7 +354,7 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
         extra.extend(o for o in full if o not in refusal.options and o not in extra)
     known = {e for o in refusal.options + tuple(extra) for e in o.edits}
     for reading in readings:
-        extra.extend(o for o in reading_pins(inp, reading) if not known & set(o.edits) and o not in extra)
+        extra.extend(o for o in reading_pins(inp, reading) if not set(o.edits) <= known and o not in extra)
     # last, the places where only a shorter head (tail) of a section's lines stands: they must not
     # hide a reading's pins that share an edit with them (ftune2 623, 688 lost their right retry)
     for _, every in pins:
