@@ -356,7 +356,7 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     # hide a reading's pins that share an edit with them (ftune2 623, 688 lost their right retry)
     for _, every in pins:
         extra.extend(o for o in every if o not in refusal.options and o not in extra)
-    extra = extra[:12]
+    extra = extra[:30]
     if n is not None and refusal.kind in LATER_NEW:
         extra.extend(_later_places(inp, n, 0, refusal.options + tuple(extra)))
     if not extra:

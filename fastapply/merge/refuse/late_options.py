@@ -24,6 +24,7 @@ from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
+from fastapply.merge.text.lines import is_generic
 
 LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
 
@@ -37,6 +38,8 @@ def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
         late += similar_changed(inp, sentence)
     if refusal.kind in LATER_NEW:
         late += fresh_places(inp, section_number(sentence)) + wrapped(inp)
+    if refusal.kind == "line-not-found":
+        late += fresh_places(inp, section_number(sentence)) + reindented(inp, section_number(sentence))
     return refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
 
 
@@ -99,4 +102,40 @@ def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
     for p in (int(x) - 1 for x in re.findall(r"\d+", m.group(2))):
         if 0 <= p < len(inp.original) and inp.original[p].strip() != inp.snippet[first].strip():
             out.extend(o for o in settle(inp, (a, b), p, 1, ("changed",)) if o not in out)
+    return tuple(out)
+
+
+def reindented(inp: Input, n: int | None, spread: int = 2, each: int = 2) -> tuple[Option, ...]:
+    """A section n whose original lines stand in the file only at another indentation (a block
+    wrapped in a new `if`, or unwrapped from one): the section rewrites the run those lines stand in.
+    For each place of its first such line (at most `each`), where the other such lines follow in the
+    file's order, the lines that close the section in as a change of that run, reaching up to `spread`
+    more original lines on each side where the section has lines of its own above (below) them
+    (two lines may become one: `if a:` / `if b:` joined; new_lines.settle)."""
+    if n is None or n >= len(inp.sections):
+        return ()
+    a, b = inp.sections[n]
+    content = [k for k in range(a, b + 1) if inp.snippet[k].strip()]
+    same = {line.rstrip() for line in inp.original}
+    moved = [k for k in content if inp.counts.get(inp.snippet[k].strip()) and not is_generic(inp.snippet[k])
+             and inp.snippet[k].rstrip() not in same]
+    if not moved:
+        return ()
+    first, last = moved[0], moved[-1]
+    above, below = sum(1 for k in content if k < first), sum(1 for k in content if k > last)
+    out: list[Option] = []
+    for i in [i for i, line in enumerate(inp.original) if line.strip() == inp.snippet[first].strip()][:each]:
+        j = i  # the place of the last such line: each follows the one before in the file's order
+        for k in moved[1:]:
+            j = next((q for q in range(j + 1, len(inp.original)) if inp.original[q].strip() == inp.snippet[k].strip()),
+                     None)
+            if j is None:
+                break
+        if j is None:
+            continue
+        for up in range(spread + 1 if above else 1):
+            for down in range(spread + 1 if below else 1):
+                lo, hi = i - up, j + down
+                if 0 <= lo and hi < len(inp.original):
+                    out.extend(o for o in settle(inp, (a, b), lo, hi - lo + 1, ("changed",)) if o not in out)
     return tuple(out)
