@@ -28,7 +28,7 @@ import re
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_side,
-                                            pin_option, reach, section_pins, trailing_blanks)
+                                            pin_options, reach, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
@@ -75,9 +75,7 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
     if k is not None:
         for p in places:
             if 0 <= p < len(inp.original):
-                opt = pin_option(inp, k, p)
-                if opt is not None:
-                    options.append(opt)
+                options.extend(pin_options(inp, k, p))
         if named and named.group(4) is None and section is not None:
             options.extend(o for o in _new_edge(inp, section, k, named.group(2), named.group(3)) if o not in options)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
