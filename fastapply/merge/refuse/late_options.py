@@ -33,7 +33,7 @@ def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
     """`refusal` with the late options of its kind appended."""
     late: tuple[Option, ...] = ()
     if refusal.kind == "ambiguous-place":
-        late += as_changes(inp, sentence)
+        late += as_changes(inp, sentence) + all_new(inp, section_number(sentence))
     if refusal.kind == "no-change":
         late += similar_changed(inp, sentence)
     if refusal.kind in LATER_NEW:
@@ -54,6 +54,18 @@ def fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
     texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
     held = [t for t in texts if inp.counts.get(t)]
     if not held or 3 * (len(texts) - len(held)) < 2 * len(texts) or len(texts) - len(held) < 2:
+        return ()
+    return new_places(inp, (a, b))
+
+
+def all_new(inp: Input, n: int | None) -> tuple[Option, ...]:
+    """new_places for section n when the original has none of its lines: the refusal's places are
+    where its first line fits, but a section of new lines may also change the line most like its
+    last one (a list item added before one that gains a trailing comma)."""
+    if n is None or n >= len(inp.sections):
+        return ()
+    a, b = inp.sections[n]
+    if any(inp.counts.get(inp.snippet[k].strip()) for k in range(a, b + 1)):
         return ()
     return new_places(inp, (a, b))
 
