@@ -3,7 +3,10 @@
 `with_late(inp, refusal, sentence)` adds, by the refusal's kind:
 
 - ambiguous-place: `as_changes`, the section's first line read as a change of each listed place's line
-  where that line stands unchanged elsewhere in the file;
+  where that line stands unchanged elsewhere in the file; `all_new`, new_places for a section none
+  of whose lines the original has;
+- line-not-found: `fresh_places` and `reindented` (a section whose original lines stand only at
+  another indentation, as a change of the run they stand in);
 - no-change: `similar_changed`, the section as a change of each copy of the similar line the sentence
   names;
 - ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a

@@ -3,7 +3,8 @@
 - `pin_option`, `section_pins`: the unchanged original lines (at most MAX_CONTEXT) between a
   section's edge and the nearest line the file holds once, added above or below the section, that
   pin it to one place (ambiguous-place, and every kind in explain.PINNED); a place where only a
-  shorter head (tail) of the section's original lines stands counts too (`_shorter`);
+  shorter head (tail) of the section's original lines stands counts too (`_shorter`); a pin of that
+  one line alone comes first reaching one more line (`pin_options`);
 - `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
   beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
@@ -93,10 +94,7 @@ def _one_more(inp: Input, q: int, step: int, edge: int) -> int:
     no other non-blank line, the next non-blank line beyond q (by `step`); else q."""
     if any(inp.original[x].strip() for x in (range(edge + 1, q) if step > 0 else range(q + 1, edge))):
         return q
-    j = q + step
-    while 0 <= j < len(inp.original) and not inp.original[j].strip():
-        j += step
-    return j if 0 <= j < len(inp.original) else q
+    return next((j for j in range(q + step, len(inp.original) if step > 0 else -1, step) if inp.original[j].strip()), q)
 
 
 def pin_options(inp: Input, k: int, p: int) -> tuple[Option, ...]:
