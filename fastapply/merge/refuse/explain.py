@@ -284,7 +284,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     inp = read_input(original, snippet, language)
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
-    refusal = deletions_shown(inp, refusal, candidate)  # a deletion the intent may mean: show it as `-` lines
+    refusal = deletions_shown(inp, refusal, candidate, readings)  # a deletion the intent may mean: `-` lines
     refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),

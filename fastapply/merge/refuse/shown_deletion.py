@@ -34,15 +34,19 @@ from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 MAX_DELETED = 200  # original lines one option shows as `-` lines
 
 
-def deletions_shown(inp: Input, refusal: Refusal, candidate: str | None) -> Refusal:
+def deletions_shown(inp: Input, refusal: Refusal, candidate: str | None, readings: tuple[str, ...] = ()) -> Refusal:
     """`refusal` with the option that shows the candidate's deletions as `-` lines, when it is
-    an unshown-deletion refusal and such an option can be placed."""
-    if refusal.kind != "unshown-deletion" or not candidate:
+    an unshown-deletion refusal and such an option can be placed; for an ambiguous-place refusal
+    between two whole-file readings (`readings`), the option of each reading that deletes lines."""
+    if refusal.kind == "unshown-deletion" and candidate:
+        texts: tuple[str, ...] = (candidate,)
+    elif refusal.kind == "ambiguous-place" and len(set(readings) | {candidate} - {None}) >= 2:
+        texts = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
+    else:
         return refusal
-    option = _option(inp, candidate.splitlines())
-    if option is None or option in refusal.options:
-        return refusal
-    return refusal.with_(options=refusal.options + (option,))
+    options = tuple(dict.fromkeys(o for o in (_option(inp, t.splitlines()) for t in texts)
+                                  if o is not None and o not in refusal.options))
+    return refusal.with_(options=refusal.options + options) if options else refusal
 
 
 def _option(inp: Input, cand: list[str]) -> Option | None:
@@ -81,6 +85,7 @@ def _with_added(inp: Input, cand: list[str], held: set[str], content: list[int])
     has (it would read as context), changes or deletes blank lines only, or a run cannot be placed."""
     ops = difflib.SequenceMatcher(a=inp.original, b=cand, autojunk=False).get_opcodes()
     shown = [inp.snippet[k].strip() for k in content]
+    plus = {k for k in content if inp.snippet[k].strip() not in held}
     edits: list[Edit] = []
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
@@ -94,17 +99,26 @@ def _with_added(inp: Input, cand: list[str], held: set[str], content: list[int])
             at = _spot(inp, cand, j1)
         else:
             at = content[shown.index(new[0])] if new and shown.count(new[0]) == 1 else None
+            lead = next((n for n, line in enumerate(cand[j1:j2]) if line.strip()), 0)  # the run's own blank lines
+            if at is not None and at >= lead and all(not inp.snippet[k].strip() and k not in inp.markers
+                                                     for k in range(at - lead, at)):
+                plus.update(range(at - lead, at))
+                at -= lead
         if at is None:
             return None
         edits.append(Edit("deleted", at=at + 1, text="\n".join(inp.original[i1:i2]), original_line=i1 + 1))
     if not edits or sum(e.text.count("\n") + 1 for e in edits) > MAX_DELETED:
         return None
+    marked = sorted(plus)
+    # blank lines between two new lines are new too (a diff reads an unmarked one as the file's own)
+    plus.update(k for a, b in zip(marked, marked[1:]) if not any(j in inp.markers or inp.snippet[j].strip()
+                                                                  for j in range(a + 1, b)) for k in range(a + 1, b))
     added, run = [], []
-    for k in content + [-1]:
-        if run and (k != run[-1] + 1 or k < 0 or inp.snippet[k].strip() in held):
+    for k in sorted(plus) + [-1]:
+        if run and (k != run[-1] + 1 or k < 0):
             added.append(Edit("added", start=run[0] + 1, end=run[-1] + 1))
             run = []
-        if k >= 0 and inp.snippet[k].strip() not in held:
+        if k >= 0:
             run.append(k)
     where = ", ".join(f"{e.original_line}-{e.original_line + e.text.count(chr(10))} before snippet line {e.at}"
                       for e in edits)
