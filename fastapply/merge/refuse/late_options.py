@@ -3,14 +3,14 @@
 `with_late(inp, refusal, sentence)` adds, by the refusal's kind:
 
 - ambiguous-place: `as_changes`, the section's first line read as a change of each listed place's line
-  where that line stands unchanged elsewhere in the file; `all_new`, new_places for a section none
-  of whose lines the original has;
+  where that line stands unchanged elsewhere in the file;
 - line-not-found: `fresh_places` and `reindented` (a section whose original lines stand only at
   another indentation, as a change of the run they stand in);
 - no-change: `similar_changed`, the section as a change of each copy of the similar line the sentence
   names;
 - ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a
-  section of mostly new lines) and `wrapped.wrapped` (a line added round an original one);
+  section of mostly new lines), `all_new` (new_places for a section none of whose lines the
+  original has) and `wrapped.wrapped` (a line added round an original one);
 (retry14 also offered an option joined to the section across a marker, `fused.py`; it was removed at
 merge: it made a retry write a wrong file on a held-out seed.)
 
@@ -36,7 +36,9 @@ def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
     """`refusal` with the late options of its kind appended."""
     late: tuple[Option, ...] = ()
     if refusal.kind == "ambiguous-place":
-        late += as_changes(inp, sentence) + all_new(inp, section_number(sentence))
+        late += as_changes(inp, sentence)
+    if refusal.kind in LATER_NEW:
+        late += all_new(inp, section_number(sentence))
     if refusal.kind == "no-change":
         late += similar_changed(inp, sentence)
     if refusal.kind in LATER_NEW:
@@ -62,9 +64,10 @@ def fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
 
 
 def all_new(inp: Input, n: int | None) -> tuple[Option, ...]:
-    """new_places for section n when the original has none of its lines: the refusal's places are
-    where its first line fits, but a section of new lines may also change the line most like its
-    last one (a list item added before one that gains a trailing comma)."""
+    """new_places for section n when the original has none of its lines: the refusal names where its
+    first line fits (or the similar line beside it), but a section of new lines may also change the
+    line most like its last one (a list item added before one that gains a trailing comma) or a run
+    of lines (two doc lines rewrapped)."""
     if n is None or n >= len(inp.sections):
         return ()
     a, b = inp.sections[n]
