@@ -109,10 +109,6 @@ def _with_added(inp: Input, cand: list[str], held: set[str], content: list[int])
         edits.append(Edit("deleted", at=at + 1, text="\n".join(inp.original[i1:i2]), original_line=i1 + 1))
     if not edits or sum(e.text.count("\n") + 1 for e in edits) > MAX_DELETED:
         return None
-    marked = sorted(plus)
-    # blank lines between two new lines are new too (a diff reads an unmarked one as the file's own)
-    plus.update(k for a, b in zip(marked, marked[1:]) if not any(j in inp.markers or inp.snippet[j].strip()
-                                                                  for j in range(a + 1, b)) for k in range(a + 1, b))
     added, run = [], []
     for k in sorted(plus) + [-1]:
         if run and (k != run[-1] + 1 or k < 0):
