@@ -80,8 +80,9 @@ def _option(inp: Input, cand: list[str]) -> Option | None:
 def _with_added(inp: Input, cand: list[str], held: set[str], content: list[int]) -> Option | None:
     """For a snippet with lines the original lacks: the candidate's deletions as `-` lines (a whole
     run between two snippet lines next to each other, `_spot`; a changed run's before the first of
-    its new lines, which the snippet holds once) and the new lines marked `+` (a literal diff reads
-    an unprefixed line as unchanged context). None where the candidate adds a line the original
+    its new lines, which the snippet holds once, and before the blank lines the run opens with, those
+    marked `+` too) and the new lines marked `+` (a literal diff reads an unprefixed line as
+    unchanged context). None where the candidate adds a line the original
     has (it would read as context), changes or deletes blank lines only, or a run cannot be placed."""
     ops = difflib.SequenceMatcher(a=inp.original, b=cand, autojunk=False).get_opcodes()
     shown = [inp.snippet[k].strip() for k in content]
