@@ -22,6 +22,7 @@ refusal offers, as a planner knows its own intent (evaluation/retry.py plays the
   (given the original) no more often there than the original has them less the deletion; a
   revision with `-` lines and no line the original lacks reads as a diff: the original with each
   section's run (its `-` lines included) replaced by its unchanged lines must be the expected file;
+  a snippet line the option marks added (`+`) is read as itself, as the merge's diff reading does;
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
 
@@ -70,7 +71,8 @@ def _tagged(snippet: str, option: Option, undone: list[str | None] | None = None
     joins = tuple(Edit("insert", at=k, text=_JOIN) for e in option.edits if e.action == "remove"
                   for k in range(e.start, e.end + 1) if 0 < k <= len(lines) and is_marker(lines[k - 1].strip()))
     shown = tuple(Edit("insert", at=e.at, text="\n".join(_GONE + line for line in e.text.split("\n")))
-                  if e.action == "deleted" else e for e in option.edits)  # `-` lines: deletions, not runs
+                  if e.action == "deleted" else e for e in option.edits  # `-` lines: deletions, not runs
+                  if e.action != "added")  # a line marked `+` reads as itself (the merge's diff reading)
     revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins)).splitlines()
     moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
     read = lines if undone is None else undone
@@ -146,7 +148,7 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
     except ValueError:
         return False
     if original is not None and any(e.action == "deleted" for e in option.edits) and not _diff_reads(
-            tagged, want, _content(original.splitlines())):
+            tagged, want, _content(original.splitlines()), any(e.action == "added" for e in option.edits)):
         return False
     sections: list[tuple[list[str], bool]] = []  # (content lines, touched)
     flags: list[list[bool]] = []  # each section's content lines: True where the option put the line there
@@ -216,13 +218,14 @@ def agrees(option: Option, snippet: str, expected: str, original: str | None = N
             and (not reads or _reads_as_meant(sections, flags, spans, want, held)))
 
 
-def _diff_reads(tagged: list[tuple[str, bool]], want: list[str], held: list[str]) -> bool:
+def _diff_reads(tagged: list[tuple[str, bool]], want: list[str], held: list[str], added: bool = False) -> bool:
     """A revision with `-` lines whose every other line is an original one reads as a diff (the
     merge first applies it literally): each section, its `-` lines included, is a run of the
     original, and the file is the original with each such run replaced by its unchanged lines;
     markers keep exactly the original lines between. That file must be the expected one (a `-`
     option that shows the deletions the candidate makes, where the intent deletes more under a
-    marker, does not agree). A revision with a line the original lacks is not checked here."""
+    marker, does not agree). A revision with a line the original lacks is not checked here, unless
+    the option marks its new lines `+` (`added`): those lines are then in the file, not in the run."""
     images: list[tuple[list[str], list[str]]] = []  # per section: (its lines with the `-` ones, without)
     image: list[str] = []
     kept: list[str] = []
@@ -239,7 +242,10 @@ def _diff_reads(tagged: list[tuple[str, bool]], want: list[str], held: list[str]
             continue
         if not text.startswith(_GONE):
             if line not in known:
-                return True
+                if not added:
+                    return True
+                kept.append(line)
+                continue
             kept.append(line)
         image.append(line)
     images.append((image, kept))

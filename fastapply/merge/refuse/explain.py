@@ -28,7 +28,7 @@ import re
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_side,
-                                            pin_option, reach, section_pins, trailing_blanks)
+                                            pin_options, reach, section_pins, trailing_blanks)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
@@ -75,9 +75,7 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
     if k is not None:
         for p in places:
             if 0 <= p < len(inp.original):
-                opt = pin_option(inp, k, p)
-                if opt is not None:
-                    options.append(opt)
+                options.extend(pin_options(inp, k, p))
         if named and named.group(4) is None and section is not None:
             options.extend(o for o in _new_edge(inp, section, k, named.group(2), named.group(3)) if o not in options)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
@@ -289,7 +287,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     inp = read_input(original, snippet, language)
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
-    refusal = deletions_shown(inp, refusal, candidate)  # a deletion the intent may mean: show it as `-` lines
+    refusal = deletions_shown(inp, refusal, candidate, readings)  # a deletion the intent may mean: `-` lines
     refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
@@ -359,7 +357,7 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     # hide a reading's pins that share an edit with them (ftune2 623, 688 lost their right retry)
     for _, every in pins:
         extra.extend(o for o in every if o not in refusal.options and o not in extra)
-    extra = extra[:12]
+    extra = extra[:30]
     if n is not None and refusal.kind in LATER_NEW:
         extra.extend(_later_places(inp, n, 0, refusal.options + tuple(extra)))
     if not extra:

@@ -4,10 +4,13 @@
 
 - ambiguous-place: `as_changes`, the section's first line read as a change of each listed place's line
   where that line stands unchanged elsewhere in the file;
+- line-not-found: `fresh_places` and `reindented` (a section whose original lines stand only at
+  another indentation, as a change of the run they stand in);
 - no-change: `similar_changed`, the section as a change of each copy of the similar line the sentence
   names;
 - ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a
-  section of mostly new lines) and `wrapped.wrapped` (a line added round an original one);
+  section of mostly new lines), `all_new` (new_places for a section none of whose lines the
+  original has) and `wrapped.wrapped` (a line added round an original one);
 (retry14 also offered an option joined to the section across a marker, `fused.py`; it was removed at
 merge: it made a retry write a wrong file on a held-out seed.)
 
@@ -24,6 +27,7 @@ from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
+from fastapply.merge.text.lines import is_generic
 
 LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
 
@@ -33,10 +37,14 @@ def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
     late: tuple[Option, ...] = ()
     if refusal.kind == "ambiguous-place":
         late += as_changes(inp, sentence)
+    if refusal.kind in LATER_NEW:
+        late += all_new(inp, section_number(sentence))
     if refusal.kind == "no-change":
         late += similar_changed(inp, sentence)
     if refusal.kind in LATER_NEW:
         late += fresh_places(inp, section_number(sentence)) + wrapped(inp)
+    if refusal.kind == "line-not-found":
+        late += fresh_places(inp, section_number(sentence)) + reindented(inp, section_number(sentence))
     return refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
 
 
@@ -51,6 +59,19 @@ def fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
     texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
     held = [t for t in texts if inp.counts.get(t)]
     if not held or 3 * (len(texts) - len(held)) < 2 * len(texts) or len(texts) - len(held) < 2:
+        return ()
+    return new_places(inp, (a, b))
+
+
+def all_new(inp: Input, n: int | None) -> tuple[Option, ...]:
+    """new_places for section n when the original has none of its lines: the refusal names where its
+    first line fits (or the similar line beside it), but a section of new lines may also change the
+    line most like its last one (a list item added before one that gains a trailing comma) or a run
+    of lines (two doc lines rewrapped)."""
+    if n is None or n >= len(inp.sections):
+        return ()
+    a, b = inp.sections[n]
+    if any(inp.counts.get(inp.snippet[k].strip()) for k in range(a, b + 1)):
         return ()
     return new_places(inp, (a, b))
 
@@ -99,4 +120,40 @@ def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
     for p in (int(x) - 1 for x in re.findall(r"\d+", m.group(2))):
         if 0 <= p < len(inp.original) and inp.original[p].strip() != inp.snippet[first].strip():
             out.extend(o for o in settle(inp, (a, b), p, 1, ("changed",)) if o not in out)
+    return tuple(out)
+
+
+def reindented(inp: Input, n: int | None, spread: int = 2, each: int = 2) -> tuple[Option, ...]:
+    """A section n whose original lines stand in the file only at another indentation (a block
+    wrapped in a new `if`, or unwrapped from one): the section rewrites the run those lines stand in.
+    For each place of its first such line (at most `each`), where the other such lines follow in the
+    file's order, the lines that close the section in as a change of that run, reaching up to `spread`
+    more original lines on each side where the section has lines of its own above (below) them
+    (two lines may become one: `if a:` / `if b:` joined; new_lines.settle)."""
+    if n is None or n >= len(inp.sections):
+        return ()
+    a, b = inp.sections[n]
+    content = [k for k in range(a, b + 1) if inp.snippet[k].strip()]
+    same = {line.rstrip() for line in inp.original}
+    moved = [k for k in content if inp.counts.get(inp.snippet[k].strip()) and not is_generic(inp.snippet[k])
+             and inp.snippet[k].rstrip() not in same]
+    if not moved:
+        return ()
+    first, last = moved[0], moved[-1]
+    above, below = sum(1 for k in content if k < first), sum(1 for k in content if k > last)
+    out: list[Option] = []
+    for i in [i for i, line in enumerate(inp.original) if line.strip() == inp.snippet[first].strip()][:each]:
+        j = i  # the place of the last such line: each follows the one before in the file's order
+        for k in moved[1:]:
+            j = next((q for q in range(j + 1, len(inp.original)) if inp.original[q].strip() == inp.snippet[k].strip()),
+                     None)
+            if j is None:
+                break
+        if j is None:
+            continue
+        for up in range(spread + 1 if above else 1):
+            for down in range(spread + 1 if below else 1):
+                lo, hi = i - up, j + down
+                if 0 <= lo and hi < len(inp.original):
+                    out.extend(o for o in settle(inp, (a, b), lo, hi - lo + 1, ("changed",)) if o not in out)
     return tuple(out)

@@ -3,7 +3,8 @@
 - `pin_option`, `section_pins`: the unchanged original lines (at most MAX_CONTEXT) between a
   section's edge and the nearest line the file holds once, added above or below the section, that
   pin it to one place (ambiguous-place, and every kind in explain.PINNED); a place where only a
-  shorter head (tail) of the section's original lines stands counts too (`_shorter`);
+  shorter head (tail) of the section's original lines stands counts too (`_shorter`); a pin of that
+  one line alone comes first reaching one more line (`pin_options`);
 - `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
   beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
@@ -88,7 +89,21 @@ def below(inp: Input, b: int, lo: int, hi: int) -> tuple[Edit, ...]:
     return (insert,)
 
 
-def pin_option(inp: Input, k: int, p: int) -> Option | None:
+def _one_more(inp: Input, q: int, step: int, edge: int) -> int:
+    """Where a pin from the section's edge line `edge` out to line q (the one the file holds once) adds
+    no other non-blank line, the next non-blank line beyond q (by `step`); else q."""
+    if any(inp.original[x].strip() for x in (range(edge + 1, q) if step > 0 else range(q + 1, edge))):
+        return q
+    return next((j for j in range(q + step, len(inp.original) if step > 0 else -1, step) if inp.original[j].strip()), q)
+
+
+def pin_options(inp: Input, k: int, p: int) -> tuple[Option, ...]:
+    """`pin_option`'s pin reaching one more line where it holds a single line (`_one_more`), then
+    the pin itself: a lone line the file holds once may still leave the section to a second reading."""
+    return tuple(dict.fromkeys(o for o in (pin_option(inp, k, p, wide=True), pin_option(inp, k, p)) if o is not None))
+
+
+def pin_option(inp: Input, k: int, p: int, wide: bool = False) -> Option | None:
     """The option that pins snippet line k to original line p: the unchanged original lines
     between its section's edge and the nearest line that occurs once in the file, added above the
     section (or below it when the lines above differ). None when neither side reaches its edge."""
@@ -100,6 +115,7 @@ def pin_option(inp: Input, k: int, p: int) -> Option | None:
     if top is not None:
         q = reach(inp, top - 1, -1)
         if q is not None:
+            q = _one_more(inp, q, -1, top) if wide else q
             text = "\n".join(inp.original[q:top])
             return Option(f"add the unchanged original lines {q + 1}-{top} above snippet line {a + 1} (for the place "
                           f"at original line {p + 1})", (Edit("insert", at=a + 1, text=text, original_line=q + 1),))
@@ -107,6 +123,7 @@ def pin_option(inp: Input, k: int, p: int) -> Option | None:
     if bottom is not None:
         q = reach(inp, bottom + 1, +1)
         if q is not None:
+            q = _one_more(inp, q, +1, bottom) if wide else q
             return Option(f"add the unchanged original lines {bottom + 2}-{q + 1} below snippet line {b + 1} (for the "
                           f"place at original line {p + 1})", below(inp, b, bottom + 1, q))
     return None
@@ -305,11 +322,11 @@ def section_pins(inp: Input, n: int, limit: int = 6) -> tuple[tuple[Option, ...]
         if holds_once(inp, sec[1] if step > 0 else sec[0]):
             ends += [e for e in _shorter(inp, run, step, -1, len(inp.original), limit) if e not in ends]
         for m, e in enumerate(ends):
-            opt = pin_option(inp, sec[0] if step > 0 else sec[1], e)
-            if opt is not None and m < fitted and opt not in full:
-                full.append(opt)
-            if opt is not None and opt not in out:
-                out.append(opt)
+            for opt in pin_options(inp, sec[0] if step > 0 else sec[1], e):
+                if m < fitted and opt not in full:
+                    full.append(opt)
+                if opt not in out:
+                    out.append(opt)
     return tuple(full), tuple(out)
 
 
@@ -378,7 +395,5 @@ def weak_edges(inp: Input, limit: int = 16) -> tuple[Option, ...]:
             ends = [p if step > 0 else nth_content(inp.original, p, len(run) - 1) for p in fits]
             ends += [e for e in _shorter(inp, run, step, lo, hi, limit) if e not in ends]
             for e in ends:
-                opt = pin_option(inp, edge, e) if e is not None else None
-                if opt is not None and opt not in out:
-                    out.append(opt)
+                out.extend(o for o in (pin_options(inp, edge, e) if e is not None else ()) if o not in out)
     return tuple(out)

@@ -27,6 +27,7 @@ An option is a sentence and the edits (`Edit.action`) that carry it out together
     deleted  put the original lines `text` (from `original_line`), each as a `-` line, before snippet line `at`
     move     move snippet lines `start`..`end` to before snippet line `at`
     remove   delete snippet lines `start`..`end`
+    added    mark snippet lines `start`..`end` as new (`+`): with `deleted` lines, the snippet reads as a diff
 
 Sites in the merge that know a refusal's data attach it to their sentence (`Reason`, a `str` that
 carries its `Refusal`, so the code between the site and the entry point, which passes reasons as
@@ -51,7 +52,7 @@ KINDS = {
     "no-change": "the snippet changes nothing the merge could place",
     "form": "the input's form, or a cause not yet given a kind of its own",
 }
-ACTIONS = ("insert", "marker", "deleted", "move", "remove")
+ACTIONS = ("insert", "marker", "deleted", "move", "remove", "added")
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,8 @@ class Edit:
     at: int | None = None  # snippet line number the insert, marker or move goes before
     text: str | None = None  # the line(s) inserted (insert, marker, deleted), "\n"-joined
     original_line: int | None = None  # the original line `text` starts with (insert)
-    start: int | None = None  # first snippet line moved or removed
-    end: int | None = None  # last snippet line moved or removed (inclusive)
+    start: int | None = None  # first snippet line moved, removed or marked added
+    end: int | None = None  # last snippet line moved, removed or marked added (inclusive)
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:

@@ -1,7 +1,7 @@
 """Apply a refusal's option to the snippet it was about: the edit a planner would make, mechanically.
 
 `revise(snippet, option)` returns the snippet text with every edit of `option` (refusal.py's
-`Edit`: insert, marker, deleted, move, remove) applied. Line numbers in the edits are the snippet's as
+`Edit`: insert, marker, deleted, move, remove, added) applied. Line numbers in the edits are the snippet's as
 sent (1-based); the edits of one option are applied against those numbers, so they do not shift
 each other. The snippet's line ending is kept.
 
@@ -31,6 +31,7 @@ def revise(snippet: str, option: Option) -> str:
     n = len(lines)
     before: dict[int, list[str]] = {}  # 0-based index -> lines put before it (n: at the end)
     removed: set[int] = set()
+    added: set[int] = set()
     for edit in option.edits:
         if edit.action in ("insert", "marker", "deleted"):
             if edit.at is None or edit.text is None or not 1 <= edit.at <= n + 1:
@@ -43,6 +44,9 @@ def revise(snippet: str, option: Option) -> str:
             if edit.start is None or edit.end is None or not 1 <= edit.start <= edit.end <= n:
                 raise ValueError(f"{edit.action} of lines {edit.start}-{edit.end} does not fit a snippet of {n} lines")
             span = range(edit.start - 1, edit.end)
+            if edit.action == "added":
+                added.update(span)
+                continue
             removed.update(span)
             if edit.action == "move":
                 if edit.at is None or not 1 <= edit.at <= n + 1 or edit.start <= edit.at <= edit.end:
@@ -52,5 +56,5 @@ def revise(snippet: str, option: Option) -> str:
     for k in range(n + 1):
         out.extend(before.get(k, ()))
         if k < n and k not in removed:
-            out.append(lines[k])
+            out.append("+" + lines[k] if k in added else lines[k])
     return newline.join(out) + (newline if ends or not lines else "")

@@ -13,11 +13,12 @@ shows every deletion of the candidate (each a run of original lines the candidat
 between two snippet lines that stand next to each other in the snippet and in the candidate, and
 nowhere else next to each other) as `-` lines there. None is offered where the candidate differs
 from the original otherwise, or one deletion cannot be placed so (a literal diff keeps the lines
-it does not show), where the snippet holds a line the original lacks (its new
-lines would need `+` too: a literal diff reads an unprefixed line as unchanged context), where
-a snippet line already starts with `-` or `+`, or where a deletion's spacing does not match the
-snippet's blank lines between the two lines. The option also removes the blank padding after
-each marker and at the snippet's start (a diff reads a blank line as an unchanged one).
+it does not show), where a snippet line already starts with `-` or `+`, or where a deletion's
+spacing does not match the snippet's blank lines between the two lines. The option also removes
+the blank padding after each marker and at the snippet's start (a diff reads a blank line as an
+unchanged one). Where the snippet holds lines the original lacks (`_with_added`), the option marks
+them `+` instead (a literal diff reads an unprefixed line as unchanged context) and shows the
+original lines a changed run replaces as `-` lines before its first new line.
 
 This module builds one option from the candidate and the input; it knows no guard and no sentence.
 """
@@ -33,23 +34,28 @@ from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 MAX_DELETED = 200  # original lines one option shows as `-` lines
 
 
-def deletions_shown(inp: Input, refusal: Refusal, candidate: str | None) -> Refusal:
+def deletions_shown(inp: Input, refusal: Refusal, candidate: str | None, readings: tuple[str, ...] = ()) -> Refusal:
     """`refusal` with the option that shows the candidate's deletions as `-` lines, when it is
-    an unshown-deletion refusal and such an option can be placed."""
-    if refusal.kind != "unshown-deletion" or not candidate:
+    an unshown-deletion refusal and such an option can be placed; for an ambiguous-place refusal
+    between two whole-file readings (`readings`), the option of each reading that deletes lines."""
+    if refusal.kind == "unshown-deletion" and candidate:
+        texts: tuple[str, ...] = (candidate,)
+    elif refusal.kind == "ambiguous-place" and len(set(readings) | {candidate} - {None}) >= 2:
+        texts = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
+    else:
         return refusal
-    option = _option(inp, candidate.splitlines())
-    if option is None or option in refusal.options:
-        return refusal
-    return refusal.with_(options=refusal.options + (option,))
+    options = tuple(dict.fromkeys(o for o in (_option(inp, t.splitlines()) for t in texts)
+                                  if o is not None and o not in refusal.options))
+    return refusal.with_(options=refusal.options + options) if options else refusal
 
 
 def _option(inp: Input, cand: list[str]) -> Option | None:
     held = {line.strip() for line in inp.original}
     content = [k for k, line in enumerate(inp.snippet) if line.strip() and k not in inp.markers]
-    if not content or any(inp.snippet[k].strip() not in held or inp.snippet[k].lstrip().startswith(("-", "+"))
-                          for k in content):
-        return None  # new lines (or diff-like ones) the literal reading would take for context
+    if not content or any(inp.snippet[k].lstrip().startswith(("-", "+")) for k in content):
+        return None  # diff-like lines already: the literal reading would not be the one shown
+    if any(inp.snippet[k].strip() not in held for k in content):
+        return _with_added(inp, cand, held, content)
     ops = difflib.SequenceMatcher(a=inp.original, b=cand, autojunk=False).get_opcodes()
     edits: list[Edit] = []
     shown = 0
@@ -69,6 +75,52 @@ def _option(inp: Input, cand: list[str]) -> Option | None:
                       for e in edits)
     return Option(f"show the original lines the merge deletes as `-` lines if you delete them: {where}",
                   tuple(edits) + _padding(inp))
+
+
+def _with_added(inp: Input, cand: list[str], held: set[str], content: list[int]) -> Option | None:
+    """For a snippet with lines the original lacks: the candidate's deletions as `-` lines (a whole
+    run between two snippet lines next to each other, `_spot`; a changed run's before the first of
+    its new lines, which the snippet holds once, and before the blank lines the run opens with, those
+    marked `+` too) and the new lines marked `+` (a literal diff reads an unprefixed line as
+    unchanged context). None where the candidate adds a line the original
+    has (it would read as context), changes or deletes blank lines only, or a run cannot be placed."""
+    ops = difflib.SequenceMatcher(a=inp.original, b=cand, autojunk=False).get_opcodes()
+    shown = [inp.snippet[k].strip() for k in content]
+    plus = {k for k in content if inp.snippet[k].strip() not in held}
+    edits: list[Edit] = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        new = [line.strip() for line in cand[j1:j2] if line.strip()]
+        if any(line in held for line in new) or (i2 > i1 and not any(l.strip() for l in inp.original[i1:i2])):
+            return None
+        if tag == "insert":
+            continue
+        if tag == "delete":
+            at = _spot(inp, cand, j1)
+        else:
+            at = content[shown.index(new[0])] if new and shown.count(new[0]) == 1 else None
+            lead = next((n for n, line in enumerate(cand[j1:j2]) if line.strip()), 0)  # the run's own blank lines
+            if at is not None and at >= lead and all(not inp.snippet[k].strip() and k not in inp.markers
+                                                     for k in range(at - lead, at)):
+                plus.update(range(at - lead, at))
+                at -= lead
+        if at is None:
+            return None
+        edits.append(Edit("deleted", at=at + 1, text="\n".join(inp.original[i1:i2]), original_line=i1 + 1))
+    if not edits or sum(e.text.count("\n") + 1 for e in edits) > MAX_DELETED:
+        return None
+    added, run = [], []
+    for k in sorted(plus) + [-1]:
+        if run and (k != run[-1] + 1 or k < 0):
+            added.append(Edit("added", start=run[0] + 1, end=run[-1] + 1))
+            run = []
+        if k >= 0:
+            run.append(k)
+    where = ", ".join(f"{e.original_line}-{e.original_line + e.text.count(chr(10))} before snippet line {e.at}"
+                      for e in edits)
+    return Option(f"show the original lines the merge deletes as `-` lines and mark your new lines `+` if you "
+                  f"delete them: {where}", tuple(edits + added))
 
 
 def _padding(inp: Input) -> tuple[Edit, ...]:

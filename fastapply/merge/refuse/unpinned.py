@@ -15,7 +15,7 @@ This module builds options from an `Input` (reading.py); which refusal gets them
 from __future__ import annotations
 
 from fastapply.merge.refuse.new_lines import depth_places, settle
-from fastapply.merge.refuse.options import pin_option
+from fastapply.merge.refuse.options import pin_options
 from fastapply.merge.refuse.reading import Input, between, run_at, section_places
 from fastapply.merge.refuse.refusal import Option
 
@@ -36,9 +36,7 @@ def unpinned(inp: Input, window: int = 200) -> tuple[Option, ...]:
             continue  # new lines only: new_lines.py's places, in the window the merge searched
         for p in run_at(inp.original, texts):
             if lo < p < hi:
-                opt = pin_option(inp, content[0], p)
-                if opt is not None and opt not in out:
-                    out.append(opt)
+                out.extend(o for o in pin_options(inp, content[0], p) if o not in out)
         for i in depth_places(inp, (a, b), lo + 1, hi):
             out.extend(o for o in settle(inp, (a, b), i, 1, ("after",)) if o not in out)
     return tuple(out)

@@ -43,7 +43,8 @@ def test_an_edge_section_that_starts_on_a_repeated_line_gets_markers_only_with_t
         pinned |= {n for n in range(2) if f"def handler_{n}(request):" in lines}
         merged = instant_merge(original, revise(snippet, option))
         assert merged.merged and merged.text.count("return value + 1") == 1
-    assert len(edge) == 2 and pinned == {0, 1}
+    # handler_1's pin, one line the file holds once, comes first reaching one line further (pin_options)
+    assert len(edge) == 3 and pinned == {0, 1}
 
 
 def test_a_snippet_ending_on_a_closer_like_the_files_is_still_offered_the_trailing_marker():
@@ -53,12 +54,18 @@ def test_a_snippet_ending_on_a_closer_like_the_files_is_still_offered_the_traili
     refusal = explain(original, snippet, "the merged rust file no longer parses near line 3, although the original did",
                       language="rust")
     edge = [o for o in refusal.options if "marker line at the" in o.says]
-    # the `}` it ends on stands twice in the file: the marker comes with the line that pins it
+    # the `}` it ends on stands twice in the file: the marker comes with the line that pins it (first
+    # reaching one line further, pin_options: that pin adds a single line)
     assert [o.says for o in edge] == ["add a marker line at the end of the snippet (the file goes on below it), and add "
+                                      "the unchanged original lines 4-6 below snippet line 4 (for the place at original "
+                                      "line 3)",
+                                      "add a marker line at the end of the snippet (the file goes on below it), and add "
                                       "the unchanged original lines 4-5 below snippet line 4 (for the place at original "
                                       "line 3)"]
-    merged = instant_merge(original, revise(snippet, edge[0]), language="rust")
-    assert merged.merged and merged.text == original.replace("load_file(path);", "load_file(path, true);\n    log_loaded(path);")
+    for option in edge:
+        merged = instant_merge(original, revise(snippet, option), language="rust")
+        assert merged.merged and merged.text == original.replace("load_file(path);",
+                                                                 "load_file(path, true);\n    log_loaded(path);")
 
 
 def test_an_unbalanced_result_is_offered_each_place_its_sections_fit_never_the_readings_places():
@@ -69,10 +76,12 @@ def test_an_unbalanced_result_is_offered_each_place_its_sections_fit_never_the_r
                       candidate=reading, language="python")
     assert refusal.kind == "unbalanced"
     pins = [o for o in refusal.options if "for the place" in o.says]  # after them: unpinned.py's places at its depth
-    assert [o.says for o in refusal.options[:2]] == [o.says for o in pins] == [
+    # the pin of a single line the file holds once comes first reaching one line further (pin_options)
+    assert [o.says for o in refusal.options[:3]] == [o.says for o in pins] == [
         "add the unchanged original lines 1-1 above snippet line 2 (for the place at original line 2)",
+        "add the unchanged original lines 3-5 above snippet line 2 (for the place at original line 6)",
         "add the unchanged original lines 5-5 above snippet line 2 (for the place at original line 6)"]
-    for n, option in enumerate(pins):
+    for n, option in zip((0, 1, 1), pins):
         merged = instant_merge(original, revise(snippet, option))
         assert merged.merged and merged.text.splitlines()[4 * n + 2] == "    return value + 1"
 

@@ -18,8 +18,9 @@ def test_an_ambiguous_place_offers_the_context_that_pins_each_place_and_each_mer
     r = instant_merge(original, snippet)
     assert r.refusal.kind == "ambiguous-place"
     pins = [o for o in r.refusal.options if "for the place" in o.says]  # after them: unpinned.py's places at its depth
-    assert len(pins) == 3 and list(r.refusal.options[:3]) == pins
-    for n, option in enumerate(pins):
+    # each place's pin, first reaching one line further where it adds a single line (pin_options)
+    assert len(pins) == 5 and list(r.refusal.options[:5]) == pins
+    for n, option in zip((0, 1, 1, 2, 2), pins):
         merged = instant_merge(original, revise(snippet, option))
         assert merged.merged
         changed = [k for k, (a, b) in enumerate(zip(original.splitlines(), merged.text.splitlines())) if a != b]
@@ -197,7 +198,7 @@ def test_each_sections_pins_are_read_once_per_refusal(monkeypatch):
     original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(3))
     snippet = "# ... existing code ...\n    value = compute(request)\n    return value + 1\n# ... existing code ...\n"
     r = instant_merge(original, snippet)
-    assert r.refusal.kind == "ambiguous-place" and len([o for o in r.refusal.options if "for the place" in o.says]) == 3
+    assert r.refusal.kind == "ambiguous-place" and len([o for o in r.refusal.options if "for the place" in o.says]) == 5
     assert calls == [0]
 
 

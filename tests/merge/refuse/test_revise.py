@@ -23,3 +23,10 @@ def test_deleted_lines_are_written_as_minus_lines():
 
     option = Option("delete", (Edit("deleted", at=2, text="x = 1\n", original_line=3),))
     assert revise("a\nb\n", option) == "a\n-x = 1\n-\nb\n"
+
+
+def test_added_lines_are_marked_plus_in_place():
+    option = Option("diff", (Edit("deleted", at=2, text="old = 1", original_line=2), Edit("added", start=2, end=3)))
+    assert revise("a\nnew = 1\nnew = 2\nb\n", option) == "a\n-old = 1\n+new = 1\n+new = 2\nb\n"
+    with pytest.raises(ValueError):
+        revise("a\n", Option("bad", (Edit("added", start=2, end=2),)))

@@ -65,12 +65,25 @@ def test_the_deletion_is_offered_as_minus_lines_and_the_retry_merges_it():
     assert second.merged and second.text == DELETED
 
 
-def test_no_option_when_the_snippet_has_new_lines():
-    # a literal diff would read the new line as unchanged context: `-` lines alone cannot answer
+def test_a_snippet_with_new_lines_marks_them_added_and_the_retry_merges_it():
+    # a literal diff reads an unprefixed line as unchanged context: the new line is marked `+`,
+    # and the line it changes is shown `-` with the deleted test
     snippet = SNIPPET.replace("        self.assertTrue(run())\n", "        self.assertTrue(run(fast=True))\n")
+    meant = DELETED.replace("self.assertTrue(run())", "self.assertTrue(run(fast=True))")
     result = instant_merge(ORIGINAL, snippet, language="python")
-    assert not result.merged and result.refusal.kind == "unshown-deletion"
-    assert not _shown(result)
+    assert not result.merged and result.refusal.kind == "unshown-deletion" and result.candidate == meant
+    (option,) = _shown(result)
+    assert [e.action for e in option.edits] == ["deleted", "added"]
+    assert (option.edits[1].start, option.edits[1].end) == (3, 3)  # `self.assertTrue(run(fast=True))`
+    revised = revise(snippet, option)
+    assert "+        self.assertTrue(run(fast=True))\n" in revised and "-        self.assertTrue(run())\n" in revised
+    chosen = choose(result.refusal, snippet, meant, ORIGINAL)
+    assert chosen is not None
+    second = instant_merge(ORIGINAL, revise(snippet, chosen), language="python")
+    assert second.merged and second.text == meant
+    # the intent keeps test_long: the literal diff would delete it, so the option does not agree
+    kept = ORIGINAL.replace("self.assertTrue(run())", "self.assertTrue(run(fast=True))")
+    assert not agrees(option, snippet, kept, ORIGINAL)
 
 
 def test_a_deletion_kept_by_the_intent_does_not_agree():
