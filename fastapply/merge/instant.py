@@ -9,11 +9,16 @@
     no markers, starts like the original       -> the same two readings    method "lazy"
     no markers, complete definitions           -> definitions.merge_definitions  method "definition"
 
-then runs the guards on the result (gate/finish.py). A lazy snippet with `+`/`-`/`@@` diff lines is
+then runs the guards on the result (guards.finish). A lazy snippet with `+`/`-`/`@@` diff lines is
 first read literally, as the hunks it stands for (sections.as_hunks), written when every hunk
 matches exactly. Else (after its diff lines are undone) a lazy snippet is read twice, by the joint
 placement (lazy.py) and the greedy one (greedy.py); decide/two_readings.py says which result is
-written when they differ. Anything it does not trust becomes a refusal with a one-sentence reason;
+written when they differ. The two readings run first as the author meant the snippet where it
+implies more than it writes (`_read_lazy`): with **renamed headers** (renames.py), the snippet
+placed with the original header in a renamed one's place, written when it merges and keeps the body
+its marker elides (renames.check_bodies_kept), else read as written; with **an implied end marker**
+(sections.close_open_end), only after a refusal (applied to every snippet it turned one planner-dev
+row wrong and one held-out row refused, for no row gained). Anything it does not trust becomes a refusal with a one-sentence reason;
 when a best untrusted result exists it is returned as `candidate`, which the model path can use as
 its draft.
 
@@ -36,13 +41,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fastapply.merge.snippet import blocks, definitions, implied, marked_definitions, sections
+from fastapply.merge.snippet import blocks, definitions, marked_definitions, renames, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
-from fastapply.merge.gate import guards, intent, orphans, replaced
+from fastapply.merge.gate import guards, intent, orphans
 from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
-from fastapply.merge.gate.finish import finish
+from fastapply.merge.gate.guards import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.refuse.explain import FORM_FIX, explain
@@ -86,12 +91,12 @@ def instant_merge(
 def _last_checks(original: str, snippet: str, text: str, instruction: str | None,
                  language: str | None = None) -> Refusal | None:
     """The checks on the file about to be written, whichever merger wrote it: the instruction's
-    (gate/intent.py), a replaced statement kept beside its replacement (gate/replaced.py) and a
+    (gate/intent.py), a replaced statement kept beside its replacement (orphans.check_replaced_kept) and a
     definition left unused and unshown (gate/orphans.py)."""
     if (kept := intent.check_removals(original, text, instruction)) is not None:
         return kept
     old, new, snip = split_text(original).lines, split_text(text).lines, unfence(split_text(snippet).lines)
-    if (kept := replaced.check_replaced_kept(old, new, snip)) is not None:
+    if (kept := orphans.check_replaced_kept(old, new, snip)) is not None:
         return kept
     return orphans.check_orphans(old, snip, new, language)
 
@@ -188,7 +193,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
     if lazy.has_markers(snip_lines, orig.lines) or is_whole_file(orig.lines, snip_lines):
-        read = implied.read_lazy(orig, snip_lines, language, converted, diff_snippet, two_readings)
+        read = _read_lazy(orig, snip_lines, language, converted, diff_snippet)
         return read if read.merged or diff_snippet else _by_name(orig, snip_lines, language, converted, read)
     merged = definitions.merge_definitions(orig.lines, snip_lines, language)
     if merged.lines is None and merged.candidate is None:
@@ -229,3 +234,26 @@ def _merge_into_empty(orig: Text, snip_lines: list[str]) -> MergeResult:
     return MergeResult(join_lines(lines, like), None, "lazy", "exact", None)
 
 
+def _read_lazy(orig: Text, snip_lines: list[str], language: str | None, converted: bool,
+               diff_snippet: list[str] | None) -> MergeResult:
+    """The instant merge's result for a lazy snippet: its two readings (two_readings.two_readings),
+    first as its author meant it where the snippet implies more than it writes (module docstring)."""
+    found = renames.find_renames(orig.lines, snip_lines) if diff_snippet is None else []
+    if found:
+        renamed = two_readings(orig, snip_lines, language, converted, renames=found)
+        if _keeps_bodies(orig, renamed, snip_lines, found):
+            return renamed
+    result = two_readings(orig, snip_lines, language, converted, diff_snippet)
+    closed = sections.close_open_end(snip_lines, orig.lines)
+    if not result.merged and diff_snippet is None and closed != snip_lines:
+        again = two_readings(orig, closed, language, converted, renames=found)
+        if found and not _keeps_bodies(orig, again, closed, found):
+            again = two_readings(orig, closed, language, converted)
+        result = again if again.merged else result
+    return result
+
+
+def _keeps_bodies(orig: Text, result, snip_lines: list[str], found: list[renames.Rename]) -> bool:
+    """A reading with renamed headers merged and kept the bodies their markers elide."""
+    return result.merged and renames.check_bodies_kept(orig.lines, split_text(result.text).lines, snip_lines,
+                                                       found) is None

@@ -1,7 +1,7 @@
 """The two readings of a lazy snippet: read by the joint and the greedy placement, which one is written.
 
 `two_readings` places the snippet with lazy.py (joint) and greedy.py (one section at a time,
-skipped above GREEDY_CELLS), guards each (gate/finish.py) and decides: the agreed file, one reading
+skipped above GREEDY_CELLS), guards each (guards.finish) and decides: the agreed file, one reading
 by a rule (its docstring lists them, each rule's function says when it holds), or a refusal that
 carries the best candidate, the undecided regions and, between two complete readings, both as
 `alternatives`.
@@ -10,7 +10,7 @@ One difference no rule settles is a *final block* (`differ_by_final_block`): the
 without a marker just before the file's short final block, one reading keeps it and the other
 deletes it; real commits do both, so the caller refuses.
 
-instant.py and excerpt.py (and implied.py, passed it as `read`) call it; it builds on text/ (and,
+instant.py (also for the readings a lazy snippet implies) and excerpt.py call it; it builds on text/ (and,
 through imports.py, import lines), snippet/, align/, gate/ and the rest of decide/; it does not
 know how either reading was made.
 """
@@ -24,7 +24,7 @@ from typing import Sequence
 from fastapply.merge.align import greedy, lazy
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
-from fastapply.merge.gate.finish import changed_regions, finish
+from fastapply.merge.gate.guards import changed_regions, finish
 from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import sections

@@ -15,6 +15,14 @@ run on every result it would hand the choice to a reading that guesses the other
 This module does not know how a merge was made; it compares the original with the result. The
 checks that compare a result with the snippet itself live in snippet_checks.py and the modules
 beside it.
+
+`finish(orig, merged, method, ...)` takes one merger's `Merged` (result.py) to the `MergeResult`
+the instant path writes or refuses: a refusal keeps its reason and its candidate in file text
+(none when the candidate is the unchanged file; a doubt's rival reading as the pair of
+`alternatives`); merged lines pass `run_guards`, else are refused with the original line ranges
+they change (`changed_regions`, where the model path rewrites). The rung says "whitespace" when
+the snippet's indentation was converted. Which reading is written is decide/'s, which merger reads
+the snippet is instant.py's.
 """
 
 from __future__ import annotations
@@ -25,17 +33,18 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge.gate import answer_checks, dangling, declared_twice, kept_code, repeats, siblings, unreachable
+from fastapply.merge.gate.kept_code import check_unchanged_suspect
 from fastapply.merge.snippet import blocks, definitions
 from fastapply.merge.text import syntax
-from fastapply.merge.text.conventions import is_whole_file
+from fastapply.merge.text.conventions import Text, is_whole_file, join_lines
 from fastapply.merge.gate.landing import check_definition_kept_twice, check_definition_split, check_dropped_definition
 from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
     check_unshown_deletions, expected_sections, marked_deletions,
 )
-from fastapply.merge.gate.unchanged import check_unchanged_suspect
 from fastapply.merge.refuse.refusal import reason
+from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet.sections import split_sections
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance
@@ -291,6 +300,38 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: check_snippet_lines(snippet, original, result),
         lambda: check_relative_indentation(snippet, result),
     )
+
+
+def finish(
+    orig: Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
+    snippet: str | None = None,
+) -> MergeResult:
+    """`merged` (one merger's Merged) in file text: refused with its reason, or merged when the guards pass."""
+    rung = merged.rung or ("exact" if method == "definition" else None)
+    if converted and rung == "exact":
+        rung = "whitespace"
+    if merged.lines is None:
+        candidate = join_lines(merged.candidate, orig) if merged.candidate else None
+        if candidate == join_lines(orig.lines, orig):
+            candidate = None  # an unchanged file is no draft worth handing on
+        alternative = getattr(merged, "alternative", None)
+        pair = (candidate, join_lines(alternative, orig)) if candidate and alternative else ()
+        return MergeResult(None, merged.refused_reason or "the snippet could not be applied", method, rung,
+                           candidate, alternatives=pair, choice="doubt" if pair else None)
+    text = join_lines(merged.lines, orig)
+    original_text = "\n".join(orig.lines)
+    reason = run_guards(original_text, "\n".join(merged.lines), language=language,
+                               shown_lines=shown_lines, snippet=snippet)
+    if reason:
+        return MergeResult(None, reason, method, rung, text, changed_regions(orig.lines, merged.lines))
+    return MergeResult(text, None, method, rung, None)
+
+
+def changed_regions(original: list[str], candidate: list[str]) -> tuple[tuple[int, int], ...]:
+    """The original line ranges [start, end) a refused candidate changes: where a guard found
+    fault, so the model path rewrites there (an insertion is the one line it follows)."""
+    return tuple((max(0, i1 - 1), i2) if i1 == i2 else (i1, i2)
+                 for tag, i1, i2, _, _ in line_opcodes(original, candidate) if tag != "equal")
 
 
 # --------------------------------------------------------------------------- whole answers

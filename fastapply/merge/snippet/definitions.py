@@ -10,6 +10,11 @@ Definitions come from tree-sitter (Python, JavaScript, TypeScript/TSX, Go, Rust)
 directly above a definition belong to it only when the snippet shows comments there too (a
 snippet that omits a doc comment should not delete it).
 
+A marker-free snippet whose last definition is cut short (its first lines only, up to the snippet's
+end) still parses in Python and would replace the original one, deleting the rest: `cut_short`
+names that case, so instant.py reads the snippet as an excerpt instead (definitions compared from
+their header line: a decorator or comment the snippet adds above it does not hide the cut).
+
 This module does not know markers or lazy sections; it refuses (with a reason) rather than guess
 where a definition goes, and leaves trust decisions to guards.py.
 """
@@ -21,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from fastapply.merge.text import syntax
-from fastapply.merge.snippet.cut_short import cut_short
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import indentation
 from fastapply.merge.text.whitespace import dedent
@@ -350,3 +354,37 @@ def _apply(orig: list[str], edits: Sequence[_Edit]) -> list[str] | None:
     for e in reversed(ordered):
         out[e.start : e.end] = list(e.lines)
     return out
+
+
+def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence[str],
+              orig_defs: Sequence) -> str | None:
+    """A refusal reason when a definition running into the snippet's end (`snip_defs`, all of
+    them, nested ones included) is the first lines of the original's one of its name and nothing
+    more; else None."""
+    if not snip_defs:
+        return None
+    end = max(d.end for d in snip_defs)
+    if any(l.strip() for l in snip_lines[end:]):
+        return None
+    for last in (d for d in snip_defs if d.end == end):
+        theirs = _only(orig_defs, last.key)
+        if theirs is None:
+            continue
+        mine = _from_header([l.strip() for l in snip_lines[last.start : last.end] if l.strip()], last.key[-1])
+        old = _from_header([l.strip() for l in original[theirs.start : theirs.end] if l.strip()], last.key[-1])
+        if mine and len(mine) < len(old) and old[: len(mine)] == mine:
+            return (f"the snippet ends inside `{mine[0]}`, which the original goes on after (`{old[len(mine)]}`): "
+                    "add a marker after it, or show the definition whole")
+    return None
+
+
+def _from_header(lines: list[str], name: str) -> list[str]:
+    """`lines` from the first one naming the definition (its header): a decorator, annotation
+    or comment above it, which the snippet may add, is not part of what it cuts short."""
+    return next((lines[i:] for i, line in enumerate(lines) if name in line), lines)
+
+
+def _only(defs: Sequence, key: tuple[str, ...]):
+    """The one definition whose key ends with `key` (a method shown without its class), or None."""
+    found = [d for d in defs if d.key[-len(key):] == key]
+    return found[0] if len(found) == 1 else None

@@ -1,6 +1,6 @@
-"""gate/replaced.py: a replaced statement kept beside its replacement is refused."""
+"""gate/orphans.py `check_replaced_kept`: a replaced statement kept beside its replacement is refused."""
 
-from fastapply.merge.gate.replaced import check_replaced_kept
+from fastapply.merge.gate.orphans import check_replaced_kept
 
 ORIGINAL = ["def send(method, url):", "    r = Request(method=method, url=url,", "                timeout=10)",
             "    r.send()", "    return r"]
