@@ -184,9 +184,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
     """(start, keep_lead): where the section starts, and whether its blank lead goes with it
     (around new lines inserted there, or at the file's edge)."""
     sec, keys = t.lines, index.keys
-    b = 0
-    while sf - b - 1 >= 0 and of - b - 1 >= lo and key(sec[sf - b - 1]) == keys[of - b - 1]:
-        b += 1
+    b = index.run(sec, key, sf - 1, of - 1, sf, lo, of, -1)  # equal lines before the first anchor
     s_edge, o_edge = sf - b, of - b
     ins = tuple(sec[:s_edge])
     dup = _duplicates(ins, keys[max(lo, o_edge - len(ins) - 10) : o_edge], key)
@@ -237,9 +235,7 @@ def _head(t: Trimmed, orig, index: LineIndex, key, sf: int, of: int, lo: int, do
 def _tail(t: Trimmed, orig, index: LineIndex, key, sl: int, ol: int, hi: int, doubts) -> tuple[int, bool]:
     """(end, keep_trail): the mirror of `_head`."""
     sec, keys, n = t.lines, index.keys, len(t.lines)
-    e = 0
-    while sl + 1 + e < n and ol + 1 + e < hi and key(sec[sl + 1 + e]) == keys[ol + 1 + e]:
-        e += 1
+    e = index.run(sec, key, sl + 1, ol + 1, n - sl - 1, ol + 1, hi, 1)  # equal lines after the last anchor
     s_edge, o_edge = sl + 1 + e, ol + 1 + e
     ins = tuple(sec[s_edge:])
     dup = _duplicates(ins, keys[o_edge : min(hi, o_edge + len(ins) + 10)], key)
