@@ -12,7 +12,7 @@ edit the same snippet line; where the whole does not read as meant, the options 
 own are left out and the rest chosen again; a marker-only option at the snippet's start and one at
 its end are also tried as one, first (neither agrees alone where the file goes on on both sides).
 A row with no agreeing option stays refused ("no option"). `second_shown` is the same planner
-reading only the options an MCP answer spells out (refuse/ranking.py: 8, ranked by the snippet's
+reading only the options an MCP answer spells out (refuse/ranking.py: `MAX_SHOWN`, 12, ranked by the snippet's
 unique lines), which is what an agent sees; `second` reads them all, as a program reading the
 refusal's JSON can. A retry that writes a wrong file means
 the refusal offered a wrong option: `summarise` counts those first, then tables each refusal kind

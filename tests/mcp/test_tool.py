@@ -189,7 +189,7 @@ def test_a_refusal_with_many_options_shows_one_per_part_first_and_counts_the_res
     refusal = Refusal("ambiguous-place", "section 1 matches 20 places", "pin it", options=(*pins, other, marker))
     shown, left, elsewhere = ranked_options(refusal.options, 5)
     assert other in shown and marker in shown and shown[:3] == pins[:3] and (left, elsewhere) == (17, 0)
-    answer = refusal_answer("a.py", refusal)
+    answer = refusal_answer("a.py", refusal, 8)
     assert "Option 8: add a marker at the end" in answer and "Option 7: pin the other section" in answer
     assert "22 options;" in answer and "14 more option(s) not shown: 14 alternative(s)" in answer
     # fewer groups than the cap's room: the cut is counted by where it falls
@@ -221,8 +221,8 @@ def test_an_answer_spells_out_first_the_options_that_agree_with_the_code_edits_u
     places = [Option(f"add the unchanged original line {line_of[n]} above code_edit line 4",
                      (Edit("insert", at=4, text=f"def handler_{n}(request):", original_line=line_of[n]),)) for n in range(10)]
     refusal = Refusal("ambiguous-place", "section 2 matches 10 places", "pin it", options=tuple(places))
-    assert "Option 1: add the unchanged original line 1 above" in refusal_answer("a.py", refusal)
-    answer = refusal_answer("a.py", refusal, original=original, code_edit=code_edit)
+    assert "Option 1: add the unchanged original line 1 above" in refusal_answer("a.py", refusal, 8)
+    answer = refusal_answer("a.py", refusal, 8, original=original, code_edit=code_edit)
     # handlers 0-4 lie above the helper: a place there contradicts the code_edit's order
     assert f"Option 1: add the unchanged original line {line_of[5]} above" in answer
     assert "Option 6: add the unchanged original line 1 above" in answer and "2 more option(s) not shown" in answer

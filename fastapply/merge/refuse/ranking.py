@@ -1,7 +1,7 @@
 """Which of a refusal's options a planner sees first: `rank(options, original, snippet)`, `shown_options`.
 
 A refusal can offer hundreds of options (every place an ambiguous line fits, each as "new" and as
-"changed"); an agent reads the first few (mcp/tool.py spells out 8). The options are the same set in
+"changed"); an agent reads the first few (mcp/tool.py spells out `MAX_SHOWN`, 12). The options are the same set in
 any order, so the order is where the rest of the snippet can speak:
 
 - **Pins.** A distinctive snippet line that occurs exactly once in the original and once in the
@@ -31,7 +31,7 @@ from fastapply.merge.refuse.refusal import Option
 from fastapply.merge.text.lines import distinctive
 from fastapply.merge.text.markers import is_marker
 
-MAX_SHOWN = 8  # options an agent's answer spells out (mcp/tool.py); the rest are counted
+MAX_SHOWN = 12  # options an agent's answer spells out (mcp/tool.py); the rest are counted
 
 
 def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int]]:
