@@ -15,7 +15,9 @@ any order, so the order is where the rest of the snippet can speak:
   Then the refusal's own order. (Ranking places also by their distance from the nearest pin bought
   as many right retries on the confirmation seeds and made more wrong ones: left out.)
 - **Shown.** `shown_options` picks the `MAX_SHOWN` an agent reads: every part of the edit its best
-  option before any part a second (the rest are counted, never dropped from the refusal).
+  option before any part a second, and within a part each place ("for the place at original line N")
+  its first pin before a second pin of a place already shown (a wider one, or one with edge markers);
+  the rest are counted, never dropped from the refusal.
 
 Markers, moves and removals claim no place and rank as if they contradicted nothing.
 This module knows options and lines; it neither merges nor decides.
@@ -23,6 +25,7 @@ This module knows options and lines; it neither merges nor decides.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter
 from typing import Sequence
@@ -121,6 +124,23 @@ def rank(options: Sequence[Option], original: Sequence[str], snippet: Sequence[s
     return [options[n] for _, n in sorted((_contradictions(o, pinned), n) for n, o in enumerate(options))]
 
 
+_PLACE = re.compile(r"for the place at original line (\d+)")
+
+
+def _places_first(members: list[int], options: Sequence[Option]) -> list[int]:
+    """A part's options with the first pin of each place (the same snippet lines, the same "for the
+    place at original line N") before another pin of that place (a wider one, or with edge markers)."""
+    seen: set[tuple] = set()
+    first, again = [], []
+    for n in members:
+        place = _PLACE.findall(options[n].says)
+        key = (_spots(options[n]), tuple(place)) if place else None
+        (again if key in seen else first).append(n)
+        if key is not None:
+            seen.add(key)
+    return first + again
+
+
 def _spots(option: Option) -> tuple[int, ...]:
     """The snippet lines an option edits (where it inserts, or the lines it moves or removes)."""
     return tuple(sorted({e.at if e.start is None else e.start for e in option.edits}))
@@ -148,7 +168,7 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
             part_of.update({k: part for k, p in part_of.items() if p == other})
         parts[part].append(n)
         part_of.update({k: part for k in _spots(option)})
-    groups = [sorted(members) for _, members in sorted(parts.items())]
+    groups = [_places_first(sorted(members), options) for _, members in sorted(parts.items())]
     ranked: list[int] = []
     depth = 0
     while len(ranked) < min(limit, len(options)):

@@ -73,3 +73,14 @@ def test_a_snippet_that_is_most_of_a_long_file_is_pinned_by_a_longest_run_quickl
     chain = pins(original, snippet)
     assert len(chain) == 2999 and (1501, 3000) not in chain
     assert time.process_time() - started < 2.0  # about 0.1 s; the pairwise chain would take seconds
+
+
+def test_a_second_pin_of_a_place_waits_until_every_place_of_its_part_has_one():
+    wide = Option("add the unchanged original lines 1-2 above snippet line 4 (for the place at original line 3)",
+                  (Edit("insert", at=4, text="a\nb", original_line=1),))
+    narrow = Option("add the unchanged original lines 2-2 above snippet line 4 (for the place at original line 3)",
+                    (Edit("insert", at=4, text="b", original_line=2),))
+    other = Option("add the unchanged original lines 6-6 above snippet line 4 (for the place at original line 7)",
+                   (Edit("insert", at=4, text="f", original_line=6),))
+    shown, left, _ = shown_options((wide, narrow, other), 2)
+    assert shown == [wide, other] and left == 1
