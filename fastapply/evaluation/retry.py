@@ -138,7 +138,6 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     row["kind"] = refusal.kind if refusal is not None else None
     row["options"] = len(refusal.options) if refusal is not None else 0
     option = choose(refusal, example["snippet"], example["expected"], example["original"])
-    row["second_shown"] = _shown_try(example, refusal, option, merge)
     row["option"] = option.says if option is not None else None
     row["why"] = "no option offered" if not row["options"] else "no option agrees"
     if option is not None:
@@ -153,20 +152,26 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
         if again is not None:
             row["second_kind"] = again.kind
             row["same_sentence"] = again.sentence == refusal.sentence if refusal is not None else False
+    row["second_shown"] = _shown_try(example, refusal, option, row["second"], merge)
     return row
 
 
-def _shown_try(example: dict, refusal: Refusal | None, option: Option | None, merge: Merge) -> str:
+def _shown_try(example: dict, refusal: Refusal | None, option: Option | None, second: str, merge: Merge) -> str:
     """The second try of a planner that reads only the options an MCP answer spells out
-    (refuse/ranking.py, `shown_options`): the same choice among those."""
+    (refuse/ranking.py, `shown_options`): the same choice among those. Where that is the choice
+    among all of them (`option`, whose second try came to `second`), it is not merged again."""
     if refusal is None or not refusal.options:
         return "refused"
     shown, left, _ = shown_options(refusal.options, MAX_SHOWN, example["original"].splitlines(),
                                    example["snippet"].splitlines())
     if left:
-        option = choose(replace(refusal, options=tuple(shown)), example["snippet"], example["expected"], example["original"])
+        seen = choose(replace(refusal, options=tuple(shown)), example["snippet"], example["expected"], example["original"])
+        if seen != option:
+            option, second = seen, None
     if option is None:
         return "refused"
+    if second is not None:
+        return second
     try:
         return _outcome(merge(example, revise(example["snippet"], option)), example["expected"])
     except ValueError:

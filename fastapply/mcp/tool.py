@@ -95,20 +95,11 @@ def advice(reason: str) -> str:
     return _DEFAULT_ADVICE
 
 
-MAX_OPTIONS = MAX_SHOWN  # options an answer spells out; the rest are counted
-
-
-def ranked_options(options, limit: int = MAX_OPTIONS, original=None, snippet=None) -> tuple[list, int, int]:
-    """The options an answer spells out, how many are left out, and how many of those are at other
-    code_edit lines (merge/refuse/ranking.py, `shown_options`)."""
-    return shown_options(options, limit, original, snippet)
-
-
-def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS, original: str | None = None,
+def refusal_answer(target: str, refusal, max_options: int = MAX_SHOWN, original: str | None = None,
                    code_edit: str | None = None) -> str:
     """What an agent reads when the instant merge refused: the kind, the cause, the lines involved
     (the file's and its own code_edit's, by number), the fix, up to `max_options` concrete edits
-    of code_edit that answer it (`ranked_options`: given the file and the code_edit, those that agree
+    of code_edit that answer it (ranking.py's `shown_options`: given the file and the code_edit, those that agree
     with code_edit's unique lines first) and how many more there are."""
     out = [f"{target} was not changed: the edit was refused ({refusal.kind}): {refusal.cause.rstrip('.')}."]
     lines = [f"file line {x.number} `{x.text[:80]}`" for x in refusal.original]
@@ -117,7 +108,7 @@ def refusal_answer(target: str, refusal, max_options: int = MAX_OPTIONS, origina
         out.append("Lines: " + "; ".join(lines) + ".")
     fix = _fix_before_options(refusal.fix, refusal.options) if len(refusal.options) > 1 else refusal.fix
     out.append(f"Fix: {fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
-    shown, left, elsewhere = ranked_options(
+    shown, left, elsewhere = shown_options(
         refusal.options, max_options,
         original.splitlines() if original is not None else None, code_edit.splitlines() if code_edit is not None else None)
     if len(refusal.options) > 1:

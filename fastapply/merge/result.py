@@ -2,7 +2,8 @@
 
 `Merged` holds the merged lines or a refusal, plus the rung, a best untrusted candidate, where
 the sections landed, how many lines the snippet showed and the undecided regions; `MergeResult`
-is the public outcome built from it, in file text. This module holds the two dataclasses only.
+is the public outcome built from it, in file text. This module holds the two dataclasses, and the
+one refusal sentence both lazy mergers return before placing anything (`NO_CODE`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapply.merge.refuse.refusal import Refusal
+
+# a lazy snippet of markers and blank lines only: nothing to place (cause; fix)
+NO_CODE = ("the snippet has markers but no code to apply; put the code you change between the markers "
+           "(a marker stands only for unchanged code)")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import json
 from fastapply import cli
 from fastapply.evaluation.retry import agrees, choose, run_retry
 from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.ranking import MAX_SHOWN
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
 
@@ -284,7 +285,7 @@ def test_the_second_try_is_also_counted_as_an_agent_sees_the_options():
     rows = [{"id": "r", "original": original, "snippet": SNIPPET, "expected": expected, "language": "python"}]
     done = run_retry(rows)
     row = done["rows"][0]
-    assert len(instant_merge(original, SNIPPET).refusal.options) > 8
+    assert len(instant_merge(original, SNIPPET).refusal.options) > MAX_SHOWN
     assert (row["first"], row["second"], row["second_shown"]) == ("refused", "right", "refused")
     assert done["summary"]["retry_shown"] == {"right": 0, "wrong": 0, "refused": 1}
     assert done["summary"]["retry_right_share"] == 1.0 and done["summary"]["retry_shown_right_share"] == 0.0

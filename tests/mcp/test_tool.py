@@ -179,7 +179,8 @@ def test_a_read_only_file_is_refused_before_the_model_runs(project):
 
 
 def test_a_refusal_with_many_options_shows_one_per_part_first_and_counts_the_rest():
-    from fastapply.mcp.tool import ranked_options, refusal_answer
+    from fastapply.mcp.tool import refusal_answer
+    from fastapply.merge.refuse.ranking import shown_options as ranked_options
     from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 
     # 20 alternative pins for the section at code_edit line 2, then one for the section at line 9
@@ -198,7 +199,7 @@ def test_a_refusal_with_many_options_shows_one_per_part_first_and_counts_the_res
 
 
 def test_options_that_share_a_code_edit_line_are_one_part():
-    from fastapply.mcp.tool import ranked_options
+    from fastapply.merge.refuse.ranking import shown_options as ranked_options
     from fastapply.merge.refuse.refusal import Edit, Option
 
     a = Option("a", (Edit("insert", at=2, text="x"),))

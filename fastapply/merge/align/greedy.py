@@ -23,7 +23,7 @@ from fastapply.merge.refuse.refusal import prefixed, reason
 from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_anchor, locate
 from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
-from fastapply.merge.result import Merged
+from fastapply.merge.result import NO_CODE, Merged
 
 
 # --------------------------------------------------------------------------- line comparison
@@ -114,7 +114,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     sections = split_sections(snippet, original)
     shown = sum(1 for s in sections for line in s.lines if line.strip())
     if not sections:
-        return Merged(None, "the snippet has markers but no code to apply", None)
+        return Merged(None, NO_CODE, None)
     out: list[str] = []
     cursor = 0
     spans: list[Span] = []

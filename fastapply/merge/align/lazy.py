@@ -40,7 +40,7 @@ from fastapply.merge.align.ties import enclosed_place, pinned_place, twin_free_s
 from fastapply.merge.snippet.sections import (
     Section, has_markers, line_label, reindent, section_label as _label, split_sections, undiff_lazy,
 )
-from fastapply.merge.result import Merged
+from fastapply.merge.result import NO_CODE, Merged
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
 TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (ties.py)
@@ -55,7 +55,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
     sections = split_sections(snippet, original)
     shown = sum(1 for s in sections for line in s.lines if line.strip())
     if not sections:
-        return Merged(None, "the snippet has markers but no code to apply", None)
+        return Merged(None, NO_CODE, None)
     first: Merged | None = None
     for rung in RUNGS:
         result = _merge_rung(list(original), sections, rung, shown)

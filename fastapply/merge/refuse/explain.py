@@ -266,8 +266,6 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
                  if k is not None and not is_generic(inp.snippet[k]))
     if options and not fix:
         fix = options[0].says
-    if not fix and "no code to apply" in sentence:
-        fix = "put the code you change between the markers (a marker stands only for unchanged code)"
     return Refusal(kind, cause, fix or FORM_FIX, lines, snip, options)
 
 

@@ -35,16 +35,15 @@ LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of 
 def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
     """`refusal` with the late options of its kind appended."""
     late: tuple[Option, ...] = ()
+    n = section_number(sentence)
     if refusal.kind == "ambiguous-place":
         late += as_changes(inp, sentence)
     if refusal.kind in LATER_NEW:
-        late += all_new(inp, section_number(sentence))
+        late += all_new(inp, n) + fresh_places(inp, n) + wrapped(inp)
     if refusal.kind == "no-change":
         late += similar_changed(inp, sentence)
-    if refusal.kind in LATER_NEW:
-        late += fresh_places(inp, section_number(sentence)) + wrapped(inp)
     if refusal.kind == "line-not-found":
-        late += fresh_places(inp, section_number(sentence)) + reindented(inp, section_number(sentence))
+        late += fresh_places(inp, n) + reindented(inp, n)
     return refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
 
 

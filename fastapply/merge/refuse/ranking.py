@@ -9,11 +9,8 @@ any order, so the order is where the rest of the snippet can speak:
   below it below (a planner writes sections in file order, the convention the tool teaches).
 - An option that puts original lines before snippet line `at` claims a place in the original; each
   pin it lands on the wrong side of is a **contradiction**. Options are ordered by contradictions,
-  then by how far their place lies from the nearest pin around `at` (a section's unshown neighbours
-  are most often near its shown ones), then in the refusal's own order.
-
-  Then the refusal's own order. (Ranking places also by their distance from the nearest pin bought
-  as many right retries on the confirmation seeds and made more wrong ones: left out.)
+  then in the refusal's own order. (Ranking consistent places also by their distance from the nearest
+  pin bought as many right retries on the confirmation seeds and made more wrong ones: left out.)
 - **Shown.** `shown_options` picks the `MAX_SHOWN` an agent reads: every part of the edit its best
   option before any part a second, and within a part each place ("for the place at original line N")
   its first pin before a second pin of a place already shown (a wider one, or one with edge markers);
@@ -80,14 +77,6 @@ def _chain(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return chain[::-1]
 
 
-def _places(option: Option) -> list[tuple[int, int, int]]:
-    """(snippet line the lines go before, first original line, last original line) per edit that
-    inserts numbered original lines."""
-    return [(e.at, e.original_line, e.original_line + e.text.count("\n"))
-            for e in option.edits
-            if e.action in ("insert", "deleted") and e.original_line and e.at is not None and e.text is not None]
-
-
 def _longest(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """A longest run of `found` whose original lines increase (patience sorting)."""
     tails: list[int] = []  # per length, the index in `found` of the smallest last original line
@@ -106,6 +95,14 @@ def _longest(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
         chain.append(found[at])
         at = prev[at]
     return chain[::-1]
+
+
+def _places(option: Option) -> list[tuple[int, int, int]]:
+    """(snippet line the lines go before, first original line, last original line) per edit that
+    inserts numbered original lines."""
+    return [(e.at, e.original_line, e.original_line + e.text.count("\n"))
+            for e in option.edits
+            if e.action in ("insert", "deleted") and e.original_line and e.at is not None and e.text is not None]
 
 
 def _contradictions(option: Option, pinned: list[tuple[int, int]]) -> int:
