@@ -198,6 +198,22 @@ def result_json(result, text: str | None = None, written: str | None = None) -> 
     return out
 
 
+def _say_options(args, refusal, original: str, snippet: str) -> None:
+    """A refusal's concrete revisions of the snippet, ranked as an agent's answer shows them
+    (merge/refuse/ranking.py), before the error line: each is an edit to the snippet file."""
+    from fastapply.merge.refuse.ranking import shown_options
+
+    if not refusal.options:
+        return
+    shown, left, _ = shown_options(refusal.options, original=original.splitlines(), snippet=snippet.splitlines())
+    _say(args, f"{len(refusal.options)} way(s) to revise the snippet; options at the same snippet lines are "
+               "alternatives (pick one per part):")
+    for n, option in enumerate(shown, 1):
+        _say(args, f"  option {n}: {option.says}")
+    if left:
+        _say(args, f"  ... and {left} more (--json lists them all)")
+
+
 def cmd_apply(args) -> int:
     from fastapply.textio import atomic_write
 
@@ -224,10 +240,13 @@ def cmd_apply(args) -> int:
     result = stream.result
     forced = args.force and result.guarded and result.guard != "closed"
     if not result.complete and not forced:
-        _say(args, result.summary_line())
+        if result.path != "instant":  # an instant refusal's reason is the error below: said once
+            _say(args, result.summary_line())
         if getattr(args, "json", False):
             write_stdout(json.dumps(result_json(result), ensure_ascii=False) + "\n")
         if result.path == "instant":
+            if result.refusal is not None and not getattr(args, "json", False):
+                _say_options(args, result.refusal, original, snippet)
             raise RefusedError(f"the instant merge refused: {result.refused_reason}; nothing was written (try --strategy auto)")
         stats = result.stats
         if result.guard == "closed":

@@ -147,6 +147,18 @@ def test_instant_refusal_never_replaces_the_file(tmp_path, capsys):
     assert orig.read_text() == "a\nb\na\nb\n"
 
 
+def test_instant_refusal_is_said_once_with_its_options(tmp_path, capsys):
+    orig = tmp_path / "a.py"
+    orig.write_text("import os\n\n\ndef alpha():\n    x = 1\n    return x\n\n\ndef beta():\n    x = 1\n    return x\n")
+    snip = tmp_path / "s.py"
+    snip.write_text("# ... existing code ...\n    x = 1\n    return x + 1\n# ... existing code ...\n")
+    assert run("apply", orig, snip, "--strategy", "instant") == 7
+    err = capsys.readouterr().err
+    assert err.count("matches 2 places in the original") == 1  # the reason once, in the error line
+    assert "option 1: add the unchanged original lines" in err
+    assert err.rstrip().splitlines()[-1].startswith("fastapply: error: the instant merge refused")
+
+
 @pytest.mark.extras
 def test_failed_rename_leaves_the_original_and_no_temp_file(files, fake_model, capsys, monkeypatch):
     orig, snip = files
