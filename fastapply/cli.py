@@ -201,11 +201,15 @@ def result_json(result, text: str | None = None, written: str | None = None) -> 
 def _say_options(args, refusal, original: str, snippet: str) -> None:
     """A refusal's concrete revisions of the snippet, ranked as an agent's answer shows them
     (merge/refuse/ranking.py), before the error line: each is an edit to the snippet file."""
+    from fastapply.merge.instant import revision_merges
     from fastapply.merge.refuse.ranking import shown_options
 
     if not refusal.options:
         return
-    shown, left, _ = shown_options(refusal.options, original=original.splitlines(), snippet=snippet.splitlines())
+    merges = revision_merges(original, snippet, path=None if args.original == "-" else args.original,
+                             instruction=args.instruction)
+    shown, left, _ = shown_options(refusal.options, original=original.splitlines(), snippet=snippet.splitlines(),
+                                   merges=merges)
     _say(args, f"{len(refusal.options)} way(s) to revise the snippet; options at the same snippet lines are "
                "alternatives (pick one per part):")
     for n, option in enumerate(shown, 1):

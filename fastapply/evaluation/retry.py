@@ -158,12 +158,16 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
 
 def _shown_try(example: dict, refusal: Refusal | None, option: Option | None, second: str, merge: Merge) -> str:
     """The second try of a planner that reads only the options an MCP answer spells out
-    (refuse/ranking.py, `shown_options`): the same choice among those. Where that is the choice
+    (refuse/ranking.py, `shown_options`, trying options as the tool does): the same choice among those. Where that is the choice
     among all of them (`option`, whose second try came to `second`), it is not merged again."""
     if refusal is None or not refusal.options:
         return "refused"
+    from fastapply.merge.instant import revision_merges
+
+    merges = revision_merges(example["original"], example["snippet"], language=example.get("language"),
+                             path=example.get("path"), instruction=example.get("instruction"))
     shown, left, _ = shown_options(refusal.options, MAX_SHOWN, example["original"].splitlines(),
-                                   example["snippet"].splitlines())
+                                   example["snippet"].splitlines(), merges)
     if left:
         seen = choose(replace(refusal, options=tuple(shown)), example["snippet"], example["expected"], example["original"])
         if seen != option:

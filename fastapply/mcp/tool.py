@@ -96,11 +96,12 @@ def advice(reason: str) -> str:
 
 
 def refusal_answer(target: str, refusal, max_options: int = MAX_SHOWN, original: str | None = None,
-                   code_edit: str | None = None) -> str:
+                   code_edit: str | None = None, merges=None) -> str:
     """What an agent reads when the instant merge refused: the kind, the cause, the lines involved
     (the file's and its own code_edit's, by number), the fix, up to `max_options` concrete edits
     of code_edit that answer it (ranking.py's `shown_options`: given the file and the code_edit, those that agree
-    with code_edit's unique lines first) and how many more there are."""
+    with code_edit's unique lines first; given `merges`, those whose revision merges before them) and
+    how many more there are."""
     out = [f"{target} was not changed: the edit was refused ({refusal.kind}): {refusal.cause.rstrip('.')}."]
     lines = [f"file line {x.number} `{x.text[:80]}`" for x in refusal.original]
     lines += [f"code_edit line {x.number} `{x.text[:80]}`" for x in refusal.snippet]
@@ -110,7 +111,8 @@ def refusal_answer(target: str, refusal, max_options: int = MAX_SHOWN, original:
     out.append(f"Fix: {fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
     shown, left, elsewhere = shown_options(
         refusal.options, max_options,
-        original.splitlines() if original is not None else None, code_edit.splitlines() if code_edit is not None else None)
+        original.splitlines() if original is not None else None, code_edit.splitlines() if code_edit is not None else None,
+        merges)
     if len(refusal.options) > 1:
         out.append(f"{len(refusal.options)} options; options at the same code_edit lines are alternatives: apply one "
                    "of them, and one for each other part that needs it.")
@@ -190,7 +192,11 @@ class FileEditor:
             raise _failed(target.relative, str(exc)) from None
         if not result.complete:
             if result.path == "instant" and result.refusal is not None:
-                raise EditFailed(refusal_answer(target.relative, result.refusal, original=original, code_edit=code_edit))
+                from fastapply.merge.instant import revision_merges
+
+                merges = revision_merges(original, code_edit, path=target.relative, instruction=instructions)
+                raise EditFailed(refusal_answer(target.relative, result.refusal, original=original, code_edit=code_edit,
+                                                merges=merges))
             if result.path == "instant":
                 raise _failed(target.relative, f"the instant merge refused: {result.refused_reason}")
             why = f" after the instant merge refused ({result.refused_reason})" if result.refused_reason else ""

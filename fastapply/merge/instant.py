@@ -39,12 +39,14 @@ This module never raises on string input and knows nothing about models.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from typing import Callable
 
 from fastapply.merge.snippet import blocks, definitions, marked_definitions, renames, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
-from fastapply.merge.gate import guards, intent, orphans
+from fastapply.merge.gate import guards, intent, landing, orphans
 from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
 from fastapply.merge.gate.guards import finish
@@ -52,7 +54,8 @@ from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.refuse.explain import FORM_FIX, explain
 from fastapply.merge.refuse.sentences import split_sentence
-from fastapply.merge.refuse.refusal import Refusal
+from fastapply.merge.refuse.refusal import Option, Refusal
+from fastapply.merge.refuse.revise import revise
 from fastapply.merge.result import MergeResult
 from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
 from fastapply.merge.text.whitespace import keep_original_whitespace
@@ -86,6 +89,30 @@ def instant_merge(
     except Exception as exc:  # describing a refusal must never turn it into a crash
         refusal = Refusal("form", result.refused_reason or "refused", FORM_FIX, detail={"error": type(exc).__name__})
     return replace(result, refused_reason=refusal.sentence, refusal=refusal)
+
+
+def revision_merges(original: str, snippet: str, *, language: str | None = None, path: str | None = None,
+                    instruction: str | None = None) -> Callable[[Option], bool]:
+    """A test of a refusal's option (refuse/ranking.py tries a few): does the snippet revised by it
+    merge, as `instant_merge` would, last checks included, without dropping a definition that
+    neither it nor the instruction names (such a merge is as often wrong as right: not offered first)?
+    A refusal is not explained (the costly part), so one try takes a few milliseconds."""
+    lang = syntax.normalize_language(language) or syntax.language_from_path(path)
+
+    def merges(option: Option) -> bool:
+        try:
+            revised = revise(snippet, option)
+        except ValueError:
+            return False
+        result = _instant(original, revised, language, path)
+        if not result.merged or _last_checks(original, revised, result.text, instruction, lang) is not None:
+            return False
+        named = revised + "\n" + (instruction or "")
+        after = landing.defined_names(result.text.splitlines())
+        return not any(not after.get(name) and re.search(rf"\b{re.escape(name)}\b", named) is None
+                       for name in landing.defined_names(original.splitlines()))
+
+    return merges
 
 
 def _last_checks(original: str, snippet: str, text: str, instruction: str | None,

@@ -116,37 +116,51 @@ def _in_trait(lines: Sequence[str], parent: int | None) -> bool:
 
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")  # a name not called as a member (`x.trim()`)
 
 
-def _outside(lines: Sequence[str], total: Counter, name: str, skip: range) -> int:
+def _outside(lines: Sequence[str], total: Counter, name: str, skip: range, token: re.Pattern = _TOKEN) -> int:
     """How often `name` occurs as a word in `lines` (`total`: their words counted) outside the indexes `skip`."""
-    return total[name] - sum(_TOKEN.findall(lines[i]).count(name) for i in skip)
+    return total[name] - sum(token.findall(lines[i]).count(name) for i in skip)
+
+
+def _free(line: str) -> bool:
+    """A definition at the file's top level that is no method (not Go's `func (r T) name`): only a
+    bare name calls it, `x.name()` is another type's method of the same name."""
+    return line[:1] not in (" ", "\t") and not line.startswith("func (")
 
 
 def orphans(original: Sequence[str], snippet: Sequence[str], result: Sequence[str],
             language: str | None) -> list[tuple[int, str]]:
     """Each (original line index, name) of a definition the result keeps unused while the original
-    used it and the snippet never shows it (module docstring), in the original's order."""
+    used it and the snippet never shows it (module docstring), in the original's order. A top-level
+    function (`_free`) counts only its bare uses."""
     old_lines, new_lines = Counter(original), Counter(result)
-    removed = Counter(_TOKEN.findall("\n".join((old_lines - new_lines).elements())))
-    added = Counter(_TOKEN.findall("\n".join((new_lines - old_lines).elements())))
-    gone = {n for n, c in removed.items() if added[n] < c}  # names the edit used less: a use gone orphans a definition
-    if not gone:
+    removed_text = "\n".join((old_lines - new_lines).elements())
+    added_text = "\n".join((new_lines - old_lines).elements())
+    gone = {}  # token -> names the edit used less: a use gone orphans a definition
+    for token in (_TOKEN, _BARE):
+        removed, added = Counter(token.findall(removed_text)), Counter(token.findall(added_text))
+        gone[token] = {n for n, c in removed.items() if added[n] < c}
+    if not gone[_TOKEN] and not gone[_BARE]:
         return []
     shown = {line.strip() for line in snippet if line.strip()}
-    found = [d for d in private_definitions(original, language, gone) if original[d[0]].strip() not in shown]
+    found = [d for d in private_definitions(original, language, gone[_TOKEN] | gone[_BARE])
+             if original[d[0]].strip() not in shown]
     if not found:
         return []
-    old_words, new_words = (Counter(_TOKEN.findall("\n".join(lines))) for lines in (original, result))
+    words = {token: [Counter(token.findall("\n".join(lines))) for lines in (original, result)] for token in (_TOKEN, _BARE)}
     at = {line: i for i, line in enumerate(result)}
     out = []
     for k, name in found:
         head = original[k]
-        if old_lines[head] != 1 or new_lines[head] != 1:
+        token = _BARE if _free(head) else _TOKEN
+        if name not in gone[token] or old_lines[head] != 1 or new_lines[head] != 1:
             continue
-        if not _outside(original, old_words, name, range(k, block_end(original, k))):
+        old_words, new_words = words[token]
+        if not _outside(original, old_words, name, range(k, block_end(original, k)), token):
             continue
-        if not _outside(result, new_words, name, range(at[head], block_end(result, at[head]))):
+        if not _outside(result, new_words, name, range(at[head], block_end(result, at[head])), token):
             out.append((k, name))
     return out
 

@@ -25,13 +25,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from typing import Sequence
+from typing import Callable, Sequence
 
 from fastapply.merge.refuse.refusal import Option
 from fastapply.merge.text.lines import distinctive
 from fastapply.merge.text.markers import is_marker
 
 MAX_SHOWN = 12  # options an agent's answer spells out (mcp/tool.py); the rest are counted
+TRIES = 24  # options `shown_options` tries (merges the revised snippet) when given `merges`
 
 
 def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int]]:
@@ -144,16 +145,35 @@ def _spots(option: Option) -> tuple[int, ...]:
 
 
 def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: Sequence[str] | None = None,
-                  snippet: Sequence[str] | None = None) -> tuple[list[Option], int, int]:
+                  snippet: Sequence[str] | None = None,
+                  merges: Callable[[Option], bool] | None = None) -> tuple[list[Option], int, int]:
     """(the options to spell out, how many are left out, how many of those edit lines no shown one
     does). Given the original and the snippet, the options are `rank`ed first. Options that edit a
     snippet line in common are alternatives for one part of the edit (pin the one place you mean);
     options at other lines answer other parts. So every part gets its first option before any part
     gets a second (round robin, each part in ranked order, parts in order of their first option): a
     refusal with many alternatives for one section (a judge's refusal can carry nearly 200) does not
-    hide the option for another section."""
+    hide the option for another section. Given `merges` (does the snippet revised by this option
+    merge?), the first `TRIES` options in that order are tried, and those whose revision merges go
+    before all others (in the same round robin)."""
     if original is not None and snippet is not None:
         options = rank(options, original, snippet)
+    order, groups = _round_robin(options)
+    if merges is not None:
+        tried = order[:TRIES]
+        good = [n for n in tried if merges(options[n])]
+        if good:
+            rest = [n for n in order if n not in set(good)]
+            options = [options[n] for n in good + rest]
+            order, groups = _round_robin(options)
+    shown = set(order[:limit])
+    unshown = sum(len(g) for g in groups if not shown & set(g))
+    return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown
+
+
+def _round_robin(options: Sequence[Option]) -> tuple[list[int], list[list[int]]]:
+    """(every option's index in the order an agent reads them, the parts' indexes): parts are
+    options that edit a snippet line in common; each part's next option in turn."""
     parts: dict[int, list[int]] = {}  # a part (its first option's index) -> its options' indexes
     part_of: dict[int, int] = {}  # snippet line -> its part
     for n, option in enumerate(options):
@@ -166,11 +186,9 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
         parts[part].append(n)
         part_of.update({k: part for k in _spots(option)})
     groups = [_places_first(sorted(members), options) for _, members in sorted(parts.items())]
-    ranked: list[int] = []
+    order: list[int] = []
     depth = 0
-    while len(ranked) < min(limit, len(options)):
-        ranked.extend(g[depth] for g in groups if depth < len(g))
+    while len(order) < len(options):
+        order.extend(g[depth] for g in groups if depth < len(g))
         depth += 1
-    shown = set(ranked[:limit])
-    unshown = sum(len(g) for g in groups if not shown & set(g))
-    return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown
+    return order, groups

@@ -84,3 +84,30 @@ def test_a_second_pin_of_a_place_waits_until_every_place_of_its_part_has_one():
                    (Edit("insert", at=4, text="f", original_line=6),))
     shown, left, _ = shown_options((wide, narrow, other), 2)
     assert shown == [wide, other] and left == 1
+
+
+def test_options_whose_revision_merges_are_shown_before_the_others():
+    late = _pin(10)  # pin-consistent, but say its revision does not merge
+    merging = _pin(1)  # contradicts the pin, yet its revision merges
+    tried = []
+
+    def merges(option):
+        tried.append(option)
+        return option is merging
+
+    shown, left, _ = shown_options((merging, late), 1, ORIGINAL, SNIPPET, merges)
+    assert shown == [merging] and left == 1 and set(tried) == {merging, late}
+    assert shown_options((merging, late), 1, ORIGINAL, SNIPPET)[0] == [late]  # ranked alone
+
+
+def test_revision_merges_tries_the_revised_snippet_without_explaining():
+    from fastapply.merge.instant import revision_merges
+
+    original = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n"
+    snippet = "# ... existing code ...\n    x = 2\n    return x\n# ... existing code ...\n"
+    merges = revision_merges(original, snippet)
+    pin_b = Option("add the unchanged original line 6 above snippet line 2",
+                   (Edit("insert", at=2, text="def b():", original_line=6),))
+    bad = Option("add a line that is nowhere", (Edit("insert", at=2, text="def nowhere(): pass", original_line=1),))
+    assert merges(pin_b) and not merges(bad)
+    assert not merges(Option("out of range", (Edit("insert", at=99, text="x"),)))
