@@ -15,6 +15,12 @@ any order, so the order is where the rest of the snippet can speak:
   option before any part a second, and within a part each place ("for the place at original line N")
   its first pin before a second pin of a place already shown (a wider one, or one with edge markers);
   the rest are counted, never dropped from the refusal.
+- **Tried.** Given `merges` (instant.revision_merges: does the snippet revised by this option merge,
+  without dropping a definition nobody names?), the first `TRIES` options in that order are tried
+  (fewer in a long file: `TRIED_LINES` original lines merged in all, ~0.1 s median per answer) and
+  those whose revision merges go first. Measured on the held-out seeds: what an agent's 12 options
+  bring after one retry went from 48.8-54.8% to 52.0-57.6% right, and 2 to 5 of 4,200 rows became
+  wrong files through them (an option true to the intent whose revision the merge still writes wrong).
 
 Markers, moves and removals claim no place and rank as if they contradicted nothing.
 This module knows options and lines; it neither merges nor decides.
@@ -32,7 +38,8 @@ from fastapply.merge.text.lines import distinctive
 from fastapply.merge.text.markers import is_marker
 
 MAX_SHOWN = 12  # options an agent's answer spells out (mcp/tool.py); the rest are counted
-TRIES = 24  # options `shown_options` tries (merges the revised snippet) when given `merges`
+TRIES = 24  # options `shown_options` tries (merges the revised snippet) when given `merges` ...
+TRIED_LINES = 10_000  # ... fewer in a long file: at most this many original lines merged in all
 
 
 def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int]]:
@@ -154,13 +161,14 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
     gets a second (round robin, each part in ranked order, parts in order of their first option): a
     refusal with many alternatives for one section (a judge's refusal can carry nearly 200) does not
     hide the option for another section. Given `merges` (does the snippet revised by this option
-    merge?), the first `TRIES` options in that order are tried, and those whose revision merges go
-    before all others (in the same round robin)."""
+    merge?), the first `TRIES` options in that order are tried (fewer in a file over `TRIED_LINES` /
+    `TRIES` lines), and those whose revision merges go before all others (in the same round robin)."""
     if original is not None and snippet is not None:
         options = rank(options, original, snippet)
     order, groups = _round_robin(options)
-    if merges is not None:
-        tried = order[:TRIES]
+    tries = min(TRIES, TRIED_LINES // max(1, len(original or ())))
+    if merges is not None and tries:
+        tried = order[:tries]
         good = [n for n in tried if merges(options[n])]
         if good:
             rest = [n for n in order if n not in set(good)]

@@ -123,3 +123,17 @@ def test_rust_trait_methods_are_not_private_helpers():
             "    }", "}", "impl Glob {", "    fn parse(s: &str) -> Glob {", "    }", "}",
             "trait Named {", "    fn name_of(&self) -> String {", "    }", "}"]
     assert [n for _, n in private_definitions(code, "rust")] == ["parse"]
+
+
+def test_a_method_of_the_same_name_is_no_use_of_a_top_level_helper():
+    original = ("fn trim(x: &mut Vec<u8>) {\n    x.clear();\n}\n\n"
+                "pub fn parse(line: &mut Vec<u8>) -> usize {\n    trim(line);\n    line.len()\n}\n")
+    # the call is rewritten as a method call on another type: `trim` the helper is used nowhere
+    result = ("fn trim(x: &mut Vec<u8>) {\n    x.clear();\n}\n\n"
+              "pub fn parse(line: &[u8]) -> usize {\n    let line = line.trim();\n    line.len()\n}\n")
+    snippet = ["pub fn parse(line: &[u8]) -> usize {", "    let line = line.trim();", "// ... existing code ..."]
+    assert orphans(original.splitlines(), snippet, result.splitlines(), "rust") == [(0, "trim")]
+    # a method (indented, in an impl) is still used through `x.trim()`
+    method = original.replace("fn trim", "impl T {\n    fn trim", 1).replace("    x.clear();\n}\n", "    x.clear();\n    }\n}\n", 1)
+    kept = result.replace("fn trim", "impl T {\n    fn trim", 1).replace("    x.clear();\n}\n", "    x.clear();\n    }\n}\n", 1)
+    assert orphans(method.splitlines(), snippet, kept.splitlines(), "rust") == []
