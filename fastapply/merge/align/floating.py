@@ -5,7 +5,9 @@ first and last lines: every place its first line occurs, closed on its last line
 end), ranked like anchored edges; a section whose first line occurs nowhere is placed by the
 fewest closing lines that balance its brackets. A section that occurs verbatim is pure context
 (None), unless it starts the file with only blank lines above it; equally good places are an
-ambiguity. A section none of whose lines occurs there may still be an edited copy of one run of
+ambiguity. New lines after the matched run, before the section's end marker, keep the section's
+blank trail where the original line after them is not blank (the separation an anchored section's
+tail keeps, edges.py). A section none of whose lines occurs there may still be an edited copy of one run of
 original lines, line for line (`edited_block`); several such runs are rival places (`Ambiguous`)
 for the tie-breakers (ties.py); a lone declaration of another name (`names_another`) edits no line.
 
@@ -51,10 +53,13 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
             f"the section's {n} lines have no line unique in the original, and `{sec[0].strip()[:60]}` occurs at "
             f"{len(heads)} place(s): too many readings to weigh; include a distinct unchanged line next to the change"))
     cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
+    appended: set[tuple[int, int]] = set()  # new lines after a matched run, before the marker: its blank trail goes with them
     for p in tried:
         c = index.run(sec, key, 0, p, n, lo, hi)
         rest = sec[c:]
         options = [((not t.balance - bracket_balance(sec[:c]) == 0, 0, -c), p + c)] if t.section.open_end else []
+        if t.section.open_end and c < n:
+            appended.add((p, p + c))
         if not t.section.open_end and hi == len(orig) and hi - (p + c) <= MAX_REGION:
             options.append((replace_cand(hi, orig[p + c : hi], rest, key, c).rank(), hi))  # the file's end
         for q in index.places(key(sec[-1]), p + c, hi)[:3]:
@@ -102,7 +107,8 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     if rank[0]:
         raise Ambiguous(sec[0], [start], doubt=True, guess=guess, regions=[(start, end)],
                         note=unbalanced_note(sec, start, end))
-    return Span(start, end, "exact"), (list(t.lead) if (start, end) in inserted else []) + list(sec)
+    trail = list(t.trail) if (start, end) in appended and end < hi and orig[end].strip() else []
+    return Span(start, end, "exact"), (list(t.lead) if (start, end) in inserted else []) + list(sec) + trail
 
 
 def edited_block(sec: Sequence[str], orig: Sequence[str], key, lo: int, hi: int) -> int | None:

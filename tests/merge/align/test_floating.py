@@ -3,6 +3,7 @@
 from fastapply.merge.align.anchors import key_function
 from fastapply.merge.align.floating import edited_block, most_similar
 from fastapply.merge.align.lazy import merge_lazy
+from fastapply.merge.instant import instant_merge
 
 KEY = key_function("exact")
 CONFIG = """import os
@@ -173,3 +174,16 @@ def test_a_new_last_class_goes_after_the_old_ones_closer():
     assert merged.lines == SHOP + [""] + item, merged.refused_reason
     merged = merge_lazy(SHOP, ["// ... existing code ...", ""] + item + ["// ... existing code ..."])
     assert merged.lines is None  # a marker after it: not the file's end, so no place is proven
+
+
+def test_a_new_block_after_matched_closers_keeps_its_blank_line_before_the_marker():
+    # the section has no unique line (only closers) and ends with a new function, a blank line and
+    # a marker: the blank line separates it from the original code the marker keeps, as an anchored
+    # section's trail would
+    original = ("package auth\n\nfunc check(ok bool) {\n\tif ok {\n\t\tif !ok {\n\t\t\tfail()\n\t\t}\n\t}\n}\n\n"
+                "func process(accounts Accounts) error {\n\treturn nil\n}\n")
+    snippet = ("// ... existing code ...\n\t\t}\n\t}\n}\n\n// Simple wraps check.\nfunc Simple() {\n\tcheck(true)\n}\n\n"
+               "// ... existing code ...\n")
+    r = instant_merge(original, snippet, language="go")
+    assert r.merged
+    assert "\tcheck(true)\n}\n\nfunc process(" in r.text and "\n\n\n" not in r.text
