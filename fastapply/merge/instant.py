@@ -95,9 +95,11 @@ def revision_merges(original: str, snippet: str, *, language: str | None = None,
                     instruction: str | None = None) -> Callable[[Option], bool]:
     """A test of a refusal's option (refuse/ranking.py tries a few): does the snippet revised by it
     merge, as `instant_merge` would, last checks included, without dropping a definition that
-    neither it nor the instruction names (such a merge is as often wrong as right: not offered first)?
-    A refusal is not explained (the costly part), so one try takes a few milliseconds."""
+    neither it nor the instruction names (7 of 22 such merges were wrong files on the tuning seeds, 34
+    of 558 of all: not offered first)? A refusal is not explained (the costly part), so one try takes
+    a few milliseconds."""
     lang = syntax.normalize_language(language) or syntax.language_from_path(path)
+    defined = landing.defined_names(original.splitlines())
 
     def merges(option: Option) -> bool:
         try:
@@ -110,7 +112,7 @@ def revision_merges(original: str, snippet: str, *, language: str | None = None,
         named = revised + "\n" + (instruction or "")
         after = landing.defined_names(result.text.splitlines())
         return not any(not after.get(name) and re.search(rf"\b{re.escape(name)}\b", named) is None
-                       for name in landing.defined_names(original.splitlines()))
+                       for name in defined)
 
     return merges
 
