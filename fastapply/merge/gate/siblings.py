@@ -7,7 +7,9 @@ original sibling, or it is the **sibling edited** (opener renamed, body changed)
 merge prefers the second, but commits add a route or test far more often than they rename one.
 The snippet settles it by showing a line only the original block has (not for tests, whose new
 members copy a neighbour's body), the block's own lead-in above its opener, or original lines
-after the block other than the ones right after the sibling.
+after the block other than the ones right after the sibling (a changed line there stands for the
+original line it changes: `['a', 'b', 'c'].forEach(` after a new route is the `['a', 'b']` line
+after the sibling in both readings).
 
 `check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`) by the
 snippet's new opener at the same indentation when the new one names another block (`renamed`)
@@ -24,7 +26,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, distinctive, identity,
+from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, collapse, distinctive, identity,
                                         indent_width as _indent, is_generic, is_opener)
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.markers import is_elision, marker_like
@@ -137,7 +139,15 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
             return True
         if not is_generic(line) and counts.get(line.strip()):
             return line.strip() == follows
+        if follows is not None and _changed_from(line, follows):
+            return True  # the line after the sibling, changed: it follows the block in both readings
     return True
+
+
+def _changed_from(new: str, old: str) -> bool:
+    """`new` (a line the original does not have) reads as `old` edited: most of it is the same."""
+    a, b = collapse(new), collapse(old)
+    return min(len(a), len(b)) >= 5 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.6
 
 
 def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:

@@ -172,3 +172,43 @@ def test_the_enclosing_header_above_a_first_member_is_no_lead_in():
                "        $limit = $this->computeLimit($x);\n        return $limit;\n    }\n\n// ... existing code ...\n")
     merged = instant_merge(original, snippet, language="php")
     assert merged.text is None or "public function alpha($x)" in merged.text
+
+
+JS_ROUTES = """var app = express();
+
+app.get('/xxx', [allow('member')], function(req, res){
+    res.send(200);
+});
+
+app.get('/booze', [allow('member')], restrictAge(18), function(req, res){
+    res.send(200);
+});
+
+['xxx', 'booze'].forEach(function(thing){
+    assert.response(app, { url: '/' + thing });
+});
+"""
+JS_ROUTE_SNIPPET = """// ... existing code ...
+    res.send(200);
+});
+
+app.get('/tobi', [allow('member')], [restrictAge(18)], function(req, res){
+    res.send(200);
+});
+
+['xxx', 'booze', 'tobi'].forEach(function(thing){
+    assert.response(app, { url: '/' + thing });
+// ... existing code ...
+"""
+
+
+def test_a_changed_line_after_the_new_block_does_not_settle_new_versus_edited():
+    # the line after the new route is the line after `/booze`, changed: both readings keep it there
+    overwritten = JS_ROUTES.replace("app.get('/booze', [allow('member')], restrictAge(18)",
+                                 "app.get('/tobi', [allow('member')], [restrictAge(18)]").replace(
+                                 "['xxx', 'booze']", "['xxx', 'booze', 'tobi']")
+    reason = siblings.check_sibling_overwritten(JS_ROUTES.splitlines(), overwritten.splitlines(), JS_ROUTE_SNIPPET.splitlines())
+    assert reason is not None and "could open a new block" in reason
+    # the instant merge writes the other reading: the route added after `/booze`
+    r = instant_merge(JS_ROUTES, JS_ROUTE_SNIPPET, language="javascript")
+    assert r.merged and "restrictAge(18), function" in r.text and r.text.count("app.get(") == 3
