@@ -19,7 +19,7 @@ any order, so the order is where the rest of the snippet can speak:
   without dropping a definition nobody names?), the first `TRIES` options in that order are tried
   (fewer in a long file: `TRIED_LINES` original lines merged in all, ~0.1 s median per answer) and
   those whose revision merges go first. Measured on nine held-out seeds: what an agent's 12 options
-  bring after one retry went from 45.0-54.8% to 46.8-57.6% right, and 5 to 10 of 6,300 rows became
+  bring after one retry went from 45.0-54.8% to 46.8-57.3% right, and 5 to 10 of 6,300 rows became
   wrong files through them (an option true to the intent whose revision the merge still writes wrong).
 
 Markers, moves and removals claim no place and rank as if they contradicted nothing.
