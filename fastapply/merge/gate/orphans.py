@@ -30,7 +30,9 @@ miss it when the two read differently). `check_replaced_kept` refuses (new-or-ch
 one block of the result, two assignments to the same target follow each other with nothing
 reading it between, one inserted by the merge and the other an original line the snippet does not
 show. An assignment is `target = ...` / `target := ...`, with an optional declaration keyword and
-type annotation.
+type annotation. The same for imports: an import line the merge inserted that binds every name an
+unshown original import line binds (`from config import settings` beside `from settings import
+Settings as settings`).
 
 Both know no snippet form and no merge rule: they read the finished file against the original and
 the snippet's lines.
@@ -44,6 +46,7 @@ from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Line, Refusal
 from fastapply.merge.text.compare import added, line_opcodes, origins
+from fastapply.merge.text.imports import bound_names
 from fastapply.merge.text.lines import block_end, indent_len
 
 _PY_DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
@@ -197,11 +200,21 @@ def _target(line: str) -> tuple[str, int] | None:
 
 
 def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> Refusal | None:
+
     shown = {line.strip() for line in snippet if line.strip()}
     ops = line_opcodes(original, result)
     inserted = added(ops)
     old_at = origins(ops)  # result index -> original index, for lines the merge kept
     unshown = lambda k: k in old_at and result[k].strip() not in shown  # noqa: E731
+    rebound = _import_rebound(result, inserted, unshown)
+    if rebound is not None:
+        new, old = rebound
+        cause = (f"`{result[new].strip()[:60]}` imports a name the original import `{result[old].strip()[:60]}` "
+                 f"(original line {old_at[old] + 1}), which the snippet does not show, already binds: it may "
+                 "replace that line")
+        fix = (f"if it replaces it, show original line {old_at[old] + 1} deleted (the lines around it, or a `-` "
+               "line); if both stay, include that line in the snippet")
+        return Refusal("new-or-changed", cause, fix, original=(Line(old_at[old] + 1, result[old]),))
     for i, line in enumerate(result):
         found = _target(line)
         if found is None or not (i in inserted or unshown(i)):
@@ -229,4 +242,23 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
                 break
             if reads.search(other):
                 break
+    return None
+
+
+_PLAIN_IMPORT = re.compile(r"^import\s+[\w.]+(?:\s*,\s*[\w.]+)*$")  # Python `import os`, `import os.path`
+
+
+def _import_rebound(result: Sequence[str], inserted: set[int], unshown) -> tuple[int, int] | None:
+    """(new, old): an import line the merge inserted that binds every name an unshown original
+    import line at the top level binds (the new line takes over the old one's names: a file imports
+    a name once; `import os` beside `import os.path` is no such pair, nor one name of several, which a
+    commit may shadow)."""
+    bound = {i: names for i, names in bound_names(result).items()
+             if names and not result[i][:1].isspace() and not _PLAIN_IMPORT.match(result[i].strip())}
+    for new, names in bound.items():
+        if new not in inserted:
+            continue
+        for old, other in bound.items():
+            if old != new and unshown(old) and other <= names:
+                return new, old
     return None

@@ -35,3 +35,19 @@ def test_comparisons_and_augmented_assignments_are_not_assignments():
     original = ["x = 1", "total = 0"]
     result = ["x = 1", "total += x", "total == 0", "total = 0"]
     assert check_replaced_kept(original, result, ["# ... existing code ...", "total += x", "total == 0"]) is None
+
+
+def test_an_import_that_takes_over_every_name_of_an_unshown_import_is_refused():
+    from fastapply.merge.instant import instant_merge
+
+    original = "import os\nfrom api import *\nfrom exceptions import *\nfrom settings import Settings as settings\n"
+    snippet = "from api import *\nfrom exceptions import *\nfrom config import settings\n"
+    r = instant_merge(original, snippet, language="python", path="pkg/__init__.py")
+    # the new import was added beside the old one, which then binds `settings` a second time
+    assert not r.merged and r.refusal.kind == "new-or-changed" and "already binds" in r.refusal.cause
+    # one name of several, or `import os` beside `import os.path`: a file may do that
+    shadow = "from .exceptions import ConnectionError, Timeout\nimport os\n\nx = 1\n"
+    added = "from .util import Timeout\nfrom .exceptions import ConnectionError, Timeout\n# ... existing code ...\n"
+    assert instant_merge(shadow, added, language="python").merged
+    plain = instant_merge("import os\n\nx = 1\n", "import os.path\nimport os\n# ... existing code ...\n", language="python")
+    assert plain.merged
