@@ -76,7 +76,7 @@ def instant_merge(
     result = _instant(original, snippet, language, path)
     if result.merged:
         kept = _last_checks(original, snippet, result.text, instruction,
-                            syntax.normalize_language(language) or syntax.language_from_path(path))
+                            _language(language, path))
         if kept is None:
             return result
         kept = with_kept_option(removal_options(kept, original, snippet, language), original, snippet, language)
@@ -85,10 +85,15 @@ def instant_merge(
         return result
     try:
         refusal = explain(original, snippet, result.refused_reason or "", result.candidate,
-                          syntax.normalize_language(language) or syntax.language_from_path(path), result.alternatives)
+                          _language(language, path), result.alternatives)
     except Exception as exc:  # describing a refusal must never turn it into a crash
         refusal = Refusal("form", result.refused_reason or "refused", FORM_FIX, detail={"error": type(exc).__name__})
     return replace(result, refused_reason=refusal.sentence, refusal=refusal)
+
+
+def _language(language: str | None, path: str | None) -> str | None:
+    """The snippet's language as named, else as the file's path says."""
+    return syntax.normalize_language(language) or syntax.language_from_path(path)
 
 
 def revision_merges(original: str, snippet: str, *, language: str | None = None, path: str | None = None,
@@ -98,7 +103,7 @@ def revision_merges(original: str, snippet: str, *, language: str | None = None,
     neither it nor the instruction names (7 of 22 such merges were wrong files on the tuning seeds, 34
     of 558 of all: not offered first)? A refusal is not explained (the costly part), so one try takes
     a few milliseconds."""
-    lang = syntax.normalize_language(language) or syntax.language_from_path(path)
+    lang = _language(language, path)
     defined = landing.defined_names(original.splitlines())
 
     def merges(option: Option) -> bool:

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import (SAME_NAME, balanced, brace_follows, bracket_balance, collapse, identity,
                                         indent_width, indentation, is_generic, is_opener)
+from fastapply.merge.text.compare import similar
 from fastapply.merge.text.names import header_name
 
 
@@ -108,13 +109,6 @@ def _declared(name: str) -> str:
     """A leading name without its declaration keyword (`var x` -> `x`, `const x` -> `x`): the
     same name declared with another keyword, or continued in a `var` chain, is an edit."""
     return _DECLARE.sub("", name)
-
-
-def similar(a: str, b: str) -> bool:
-    ca, cb = collapse(a), collapse(b)
-    if min(len(ca), len(cb)) < 5 or ca == cb:
-        return False
-    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
 
 
 def _common_prefix(a: str, b: str) -> str:

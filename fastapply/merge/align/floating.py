@@ -26,7 +26,8 @@ from fastapply.merge.text.lines import bracket_balance, collapse, indentation
 from fastapply.merge.align.edges import (
     MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
 )
-from fastapply.merge.align.edge_edits import same_edit, similar
+from fastapply.merge.align.edge_edits import same_edit
+from fastapply.merge.text.compare import similar
 
 
 FLOATING_CELLS = 20_000  # places tried x section lines past which a floating section is not weighed

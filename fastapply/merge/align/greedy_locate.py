@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from fastapply.merge.align.anchors import Span
-from fastapply.merge.align.edge_edits import another_definition, same_edit, similar
+from fastapply.merge.align.edge_edits import another_definition, same_edit
+from fastapply.merge.text.compare import similar
 from fastapply.merge.text.lines import SAME_NAME, balanced, bracket_balance, collapse, is_generic
 from fastapply.merge.text.names import header_name
 from fastapply.merge.snippet.sections import Section

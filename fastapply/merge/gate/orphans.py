@@ -200,7 +200,8 @@ def _target(line: str) -> tuple[str, int] | None:
 
 
 def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> Refusal | None:
-
+    """A refusal (new-or-changed) when the result keeps an unshown original import or assignment
+    right beside an inserted line that may replace it (module docstring); None when there is none."""
     shown = {line.strip() for line in snippet if line.strip()}
     ops = line_opcodes(original, result)
     inserted = added(ops)
@@ -209,12 +210,7 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
     rebound = _import_rebound(result, inserted, unshown)
     if rebound is not None:
         new, old = rebound
-        cause = (f"`{result[new].strip()[:60]}` imports a name the original import `{result[old].strip()[:60]}` "
-                 f"(original line {old_at[old] + 1}), which the snippet does not show, already binds: it may "
-                 "replace that line")
-        fix = (f"if it replaces it, show original line {old_at[old] + 1} deleted (the lines around it, or a `-` "
-               "line); if both stay, include that line in the snippet")
-        return Refusal("new-or-changed", cause, fix, original=(Line(old_at[old] + 1, result[old]),))
+        return _kept_beside(result, old_at, new, old, "imports a name the original import", "already binds")
     for i, line in enumerate(result):
         found = _target(line)
         if found is None or not (i in inserted or unshown(i)):
@@ -233,16 +229,23 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
                     break
                 if (i in inserted and unshown(j)) or (j in inserted and unshown(i)):
                     old, new = (j, i) if unshown(j) else (i, j)
-                    cause = (f"`{result[new].strip()[:60]}` assigns `{target}` again right beside the original "
-                             f"`{result[old].strip()[:60]}` (original line {old_at[old] + 1}), which the snippet does "
-                             "not show, with nothing reading it between: it may replace that line")
-                    fix = (f"if it replaces it, show original line {old_at[old] + 1} deleted (the lines around it, or a "
-                           "`-` line); if both stay, include that line in the snippet")
-                    return Refusal("new-or-changed", cause, fix, original=(Line(old_at[old] + 1, result[old]),))
+                    return _kept_beside(result, old_at, new, old, f"assigns `{target}` again right beside the original",
+                                        "with nothing reading it between")
                 break
             if reads.search(other):
                 break
     return None
+
+
+def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: int, does: str, why: str) -> Refusal:
+    """The refusal for the inserted line `new` kept beside the unshown original line `old` (result
+    indexes): the new line `does` ... the old one, which the snippet does not show, `why`."""
+    number = old_at[old] + 1
+    cause = (f"`{result[new].strip()[:60]}` {does} `{result[old].strip()[:60]}` (original line {number}), which the "
+             f"snippet does not show, {why}: it may replace that line")
+    fix = (f"if it replaces it, show original line {number} deleted (the lines around it, or a `-` line); if both "
+           "stay, include that line in the snippet")
+    return Refusal("new-or-changed", cause, fix, original=(Line(number, result[old]),))
 
 
 _PLAIN_IMPORT = re.compile(r"^import\s+[\w.]+(?:\s*,\s*[\w.]+)*$")  # Python `import os`, `import os.path`

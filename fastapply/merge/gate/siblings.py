@@ -28,7 +28,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, collapse, distinctive, identity,
                                         indent_width as _indent, is_generic, is_opener)
-from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.compare import line_opcodes, similar
 from fastapply.merge.text.markers import is_elision, marker_like
 from fastapply.merge.text.names import header_name
 
@@ -145,9 +145,8 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
 
 
 def _changed_from(new: str, old: str) -> bool:
-    """`new` (a line the original does not have) reads as `old` edited: most of it is the same."""
-    a, b = collapse(new), collapse(old)
-    return min(len(a), len(b)) >= 5 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.6
+    """`new` (a line the original does not have) reads as `old` edited (`similar`), or respaced."""
+    return similar(new, old) or (len(collapse(new)) >= 5 and collapse(new) == collapse(old))
 
 
 def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:

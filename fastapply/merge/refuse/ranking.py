@@ -171,8 +171,8 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
         tried = order[:tries]
         good = [n for n in tried if merges(options[n])]
         if good:
-            rest = [n for n in order if n not in set(good)]
-            options = [options[n] for n in good + rest]
+            first = set(good)
+            options = [options[n] for n in good + [n for n in order if n not in first]]
             order, groups = _round_robin(options)
     shown = set(order[:limit])
     unshown = sum(len(g) for g in groups if not shown & set(g))

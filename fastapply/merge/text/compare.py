@@ -16,7 +16,7 @@ import difflib
 from collections import Counter
 from typing import Iterable, Sequence
 
-from fastapply.merge.text.lines import distinctive
+from fastapply.merge.text.lines import collapse, distinctive
 
 
 _RECENT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}  # the last pairs compared (the guards
@@ -97,3 +97,11 @@ def most_alike(want: str, lines: Iterable[tuple[int, str]], floor: float = -1.0)
         elif r == best:
             at.append(i)
     return at
+
+
+def similar(a: str, b: str) -> bool:
+    """Two lines that differ beyond whitespace but are mostly the same text (an edited line)."""
+    ca, cb = collapse(a), collapse(b)
+    if min(len(ca), len(cb)) < 5 or ca == cb:
+        return False
+    return difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio() >= 0.6
