@@ -198,22 +198,19 @@ def result_json(result, text: str | None = None, written: str | None = None) -> 
     return out
 
 
-def _say_options(args, refusal, original: str, snippet: str) -> None:
-    """A refusal's concrete revisions of the snippet, ranked as an agent's answer shows them
-    (merge/refuse/ranking.py), before the error line: each is an edit to the snippet file."""
-    from fastapply.merge.instant import revision_merges
-    from fastapply.merge.refuse.ranking import shown_options
+def _say_options(args, refusal) -> None:
+    """A refusal's concrete revisions of the snippet, the first `MAX_SHOWN` in the order an agent's
+    answer shows them (the pipeline put them in reading order: merge/instant.py `ordered_refusal`),
+    before the error line: each is an edit to the snippet file."""
+    from fastapply.merge.refuse.ranking import MAX_SHOWN, left_out
 
     if not refusal.options:
         return
-    merges = revision_merges(original, snippet, path=None if args.original == "-" else args.original,
-                             instruction=args.instruction)
-    shown, left, _ = shown_options(refusal.options, original=original.splitlines(), snippet=snippet.splitlines(),
-                                   merges=merges)
     _say(args, f"{len(refusal.options)} way(s) to revise the snippet; options at the same snippet lines are "
                "alternatives (pick one per part):")
-    for n, option in enumerate(shown, 1):
+    for n, option in enumerate(refusal.options[:MAX_SHOWN], 1):
         _say(args, f"  option {n}: {option.says}")
+    left, _ = left_out(refusal.options)
     if left:
         _say(args, f"  ... and {left} more (--json lists them all)")
 
@@ -250,7 +247,7 @@ def cmd_apply(args) -> int:
             write_stdout(json.dumps(result_json(result), ensure_ascii=False) + "\n")
         if result.path == "instant":
             if result.refusal is not None and not getattr(args, "json", False):
-                _say_options(args, result.refusal, original, snippet)
+                _say_options(args, result.refusal)
             raise RefusedError(f"the instant merge refused: {result.refused_reason}; nothing was written (try --strategy auto)")
         stats = result.stats
         if result.guard == "closed":

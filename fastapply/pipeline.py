@@ -25,7 +25,7 @@ This module wires the text layer to the token layer; it holds no decoding logic 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
 from fastapply import models
@@ -35,7 +35,7 @@ from fastapply.decoding.stats import DecodeStats
 from fastapply.errors import InputError, MissingExtraError, RemoteError
 from fastapply.merge.gate import answer_checks, guards, intent
 from fastapply.merge.text import syntax
-from fastapply.merge.instant import MergeResult, instant_merge
+from fastapply.merge.instant import MergeResult, instant_merge, ordered_refusal
 from fastapply.merge.refuse.refusal import Refusal
 from fastapply.rewrite import prompts, readings
 from fastapply.rewrite.decode import Finished
@@ -138,6 +138,10 @@ class EditStream:
                 t0 = time.perf_counter()
                 merge = instant_merge(original, snippet, language=language, path=path, instruction=instruction)
                 merge_s = time.perf_counter() - t0
+            if not merge.merged and strategy == "instant" and getattr(merge, "refusal", None) is not None:
+                # the answer is this refusal: its options in the order a planner should read them
+                merge = replace(merge, refusal=ordered_refusal(original, snippet, merge.refusal, language=language,
+                                                               path=path, instruction=instruction))
             self.merge, self._merge_s = merge, merge_s
             if self.merge.merged or strategy == "instant":
                 return

@@ -23,8 +23,15 @@ def test_apply_json_prints_the_refusal_as_data_and_keeps_its_exit_code(tmp_path,
     assert out["merged"] is False and out["refusal"]["kind"] == "ambiguous-place"
     assert out["refusal"]["fix"] and [x["number"] for x in out["refusal"]["original_lines"]] == [2, 6]
     pins = [o for o in out["refusal"]["options"] if "for the place" in o["says"]]  # then the places at its depth
-    # handler_1's one-line pin comes first reaching one line further (pin_options): three pins for two places
-    assert len(pins) == 3 and out["refusal"]["options"][:3] == pins and pins[0]["edits"][0]["action"] == "insert"
+    assert len(pins) == 3 and pins[0]["edits"][0]["action"] == "insert"  # three pins for two places, all listed
+    # in reading order (instant.ordered_refusal): the options whose revision merges come first
+    from fastapply.merge.instant import instant_merge
+    from fastapply.merge.refuse.refusal import Edit, Option
+    from fastapply.merge.refuse.revise import revise
+
+    first = out["refusal"]["options"][0]
+    revised = revise(SNIPPET, Option(first["says"], tuple(Edit(**e) for e in first["edits"])))
+    assert instant_merge(ORIGINAL, revised).merged
     assert orig.read_text() == ORIGINAL
 
 

@@ -11,10 +11,11 @@ Every agreeing option is applied (a planner adds all the context it knows is tru
 edit the same snippet line; where the whole does not read as meant, the options that do not on their
 own are left out and the rest chosen again; a marker-only option at the snippet's start and one at
 its end are also tried as one, first (neither agrees alone where the file goes on on both sides).
-A row with no agreeing option stays refused ("no option"). `second_shown` is the same planner
-reading only the options an MCP answer spells out (refuse/ranking.py: `MAX_SHOWN`, 12, ranked by the snippet's
-unique lines), which is what an agent sees; `second` reads them all, as a program reading the
-refusal's JSON can. A retry that writes a wrong file means
+A row with no agreeing option stays refused ("no option"). The options are those every surface
+reports, in reading order (merge/instant.py `ordered_refusal`: those whose revision merges first, and
+options that answer the refusal the revision meets next as well, refuse/chained.py). `second_shown` is
+the same planner reading only the first `MAX_SHOWN` (12) of them, which is what an MCP answer spells
+out for an agent; `second` reads them all, as a program reading the refusal's JSON can. A retry that writes a wrong file means
 the refusal offered a wrong option: `summarise` counts those first, then tables each refusal kind
 by what its retry came to (`WHY`: right, wrong, refused again, no option agrees, no option offered).
 
@@ -28,7 +29,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from fastapply.evaluation.agreement import agrees
-from fastapply.merge.refuse.ranking import MAX_SHOWN, shown_options
+from fastapply.merge.refuse.ranking import MAX_SHOWN
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
 
@@ -135,6 +136,11 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     if first.merged:
         return row
     refusal = first.refusal
+    if refusal is not None and refusal.options:  # as every surface reports it: the options in reading order
+        from fastapply.merge.instant import ordered_refusal
+
+        refusal = ordered_refusal(example["original"], example["snippet"], refusal, language=example.get("language"),
+                                  path=example.get("path"), instruction=example.get("instruction"))
     row["kind"] = refusal.kind if refusal is not None else None
     row["options"] = len(refusal.options) if refusal is not None else 0
     option = choose(refusal, example["snippet"], example["expected"], example["original"])
@@ -157,18 +163,14 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
 
 
 def _shown_try(example: dict, refusal: Refusal | None, option: Option | None, second: str, merge: Merge) -> str:
-    """The second try of a planner that reads only the options an MCP answer spells out
-    (refuse/ranking.py, `shown_options`, trying options as the tool does): the same choice among those. Where that is the choice
-    among all of them (`option`, whose second try came to `second`), it is not merged again."""
+    """The second try of a planner that reads only the options an MCP answer spells out: the first
+    `MAX_SHOWN` of the refusal's, in reading order (instant.ordered_refusal): the same choice among those.
+    Where that is the choice among all of them (`option`, whose second try came to `second`), it is not
+    merged again."""
     if refusal is None or not refusal.options:
         return "refused"
-    from fastapply.merge.instant import revision_merges
-
-    merges = revision_merges(example["original"], example["snippet"], language=example.get("language"),
-                             path=example.get("path"), instruction=example.get("instruction"))
-    shown, left, _ = shown_options(refusal.options, MAX_SHOWN, example["original"].splitlines(),
-                                   example["snippet"].splitlines(), merges)
-    if left:
+    if len(refusal.options) > MAX_SHOWN:
+        shown = refusal.options[:MAX_SHOWN]
         seen = choose(replace(refusal, options=tuple(shown)), example["snippet"], example["expected"], example["original"])
         if seen != option:
             option, second = seen, None

@@ -29,7 +29,7 @@ from fastapply.errors import FastApplyError
 from fastapply.limits import DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_SNIPPET_BYTES, check_size
 from fastapply.errors import HardLinkError, ReadOnlyError
 from fastapply.mcp.roots import Roots, lone_surrogate
-from fastapply.merge.refuse.ranking import MAX_SHOWN, shown_options
+from fastapply.merge.refuse.ranking import MAX_SHOWN, left_out, reading_order
 from fastapply.merge.text.markers import count_marker_lines
 from fastapply.rewrite.prompts import without_bom
 from fastapply.textio import atomic_write, check_writable, read_text
@@ -96,12 +96,14 @@ def advice(reason: str) -> str:
 
 
 def refusal_answer(target: str, refusal, max_options: int = MAX_SHOWN, original: str | None = None,
-                   code_edit: str | None = None, merges=None) -> str:
+                   code_edit: str | None = None, ordered: bool = False) -> str:
     """What an agent reads when the instant merge refused: the kind, the cause, the lines involved
-    (the file's and its own code_edit's, by number), the fix, up to `max_options` concrete edits
-    of code_edit that answer it (ranking.py's `shown_options`: given the file and the code_edit, those that agree
-    with code_edit's unique lines first; given `merges`, those whose revision merges before them) and
-    how many more there are."""
+    (the file's and its own code_edit's, by number), the fix, the first `max_options` concrete edits
+    of code_edit that answer it and how many more there are. `ordered`: the options are in reading
+    order already (the pipeline's instant refusal: instant.ordered_refusal, those whose revision merges
+    first); else they are put so here (ranking.py's `reading_order`: every part of the edit its first
+    option before any its second; given the file and the code_edit, those that agree with code_edit's
+    unique lines first)."""
     out = [f"{target} was not changed: the edit was refused ({refusal.kind}): {refusal.cause.rstrip('.')}."]
     lines = [f"file line {x.number} `{x.text[:80]}`" for x in refusal.original]
     lines += [f"code_edit line {x.number} `{x.text[:80]}`" for x in refusal.snippet]
@@ -109,10 +111,12 @@ def refusal_answer(target: str, refusal, max_options: int = MAX_SHOWN, original:
         out.append("Lines: " + "; ".join(lines) + ".")
     fix = _fix_before_options(refusal.fix, refusal.options) if len(refusal.options) > 1 else refusal.fix
     out.append(f"Fix: {fix.rstrip('.')}. Then call edit_file again with the revised code_edit.")
-    shown, left, elsewhere = shown_options(
-        refusal.options, max_options,
-        original.splitlines() if original is not None else None, code_edit.splitlines() if code_edit is not None else None,
-        merges)
+    options = list(refusal.options)
+    if not ordered:
+        options = reading_order(options, original.splitlines() if original is not None else None,
+                                code_edit.splitlines() if code_edit is not None else None, limit=max_options)
+    shown = options[:max_options]
+    left, elsewhere = left_out(options, max_options)
     if len(refusal.options) > 1:
         out.append(f"{len(refusal.options)} options; options at the same code_edit lines are alternatives: apply one "
                    "of them, and one for each other part that needs it.")
@@ -191,12 +195,8 @@ class FileEditor:
         except FastApplyError as exc:  # a guard, the context length, a model that cannot load ...
             raise _failed(target.relative, str(exc)) from None
         if not result.complete:
-            if result.path == "instant" and result.refusal is not None:
-                from fastapply.merge.instant import revision_merges
-
-                merges = revision_merges(original, code_edit, path=target.relative, instruction=instructions)
-                raise EditFailed(refusal_answer(target.relative, result.refusal, original=original, code_edit=code_edit,
-                                                merges=merges))
+            if result.path == "instant" and result.refusal is not None:  # options in reading order (pipeline)
+                raise EditFailed(refusal_answer(target.relative, result.refusal, ordered=True))
             if result.path == "instant":
                 raise _failed(target.relative, f"the instant merge refused: {result.refused_reason}")
             why = f" after the instant merge refused ({result.refused_reason})" if result.refused_reason else ""

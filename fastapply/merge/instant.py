@@ -54,6 +54,7 @@ from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
 from fastapply.merge.refuse.explain import FORM_FIX, explain
 from fastapply.merge.refuse.sentences import split_sentence
+from fastapply.merge.refuse.ranking import reading_order
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.revise import revise
 from fastapply.merge.result import MergeResult
@@ -120,6 +121,35 @@ def revision_merges(original: str, snippet: str, *, language: str | None = None,
                        for name in defined)
 
     return merges
+
+
+def revision_refusal(original: str, snippet: str, *, language: str | None = None, path: str | None = None,
+                     instruction: str | None = None) -> Callable[[Option], Refusal | None]:
+    """The refusal the snippet revised by an option gets (explained, options and all: refuse/chained.py
+    reads one refusal ahead); None where the revision merges or the option does not fit."""
+    def again(option: Option) -> Refusal | None:
+        try:
+            revised = revise(snippet, option)
+        except ValueError:
+            return None
+        result = instant_merge(original, revised, language=language, path=path, instruction=instruction)
+        return None if result.merged else result.refusal
+
+    return again
+
+
+def ordered_refusal(original: str, snippet: str, refusal: Refusal, *, language: str | None = None,
+                    path: str | None = None, instruction: str | None = None) -> Refusal:
+    """The refusal with its options in the order a planner should read them (refuse/ranking.py,
+    `reading_order`): those whose revision was tried and merges first, then options that answer this
+    refusal and the one its revision meets next (refuse/chained.py), then the rest ranked. Every surface
+    that reports an instant refusal reports it so; it costs up to a few dozen tried merges."""
+    if not refusal.options:
+        return refusal
+    where = dict(language=language, path=path, instruction=instruction)
+    options = reading_order(refusal.options, original.splitlines(), snippet.splitlines(),
+                            revision_merges(original, snippet, **where), revision_refusal(original, snippet, **where))
+    return refusal.with_(options=tuple(options))
 
 
 def _last_checks(original: str, snippet: str, text: str, instruction: str | None,

@@ -22,6 +22,13 @@ any order, so the order is where the rest of the snippet can speak:
   bring after one retry went from 45.0-54.8% to 46.8-57.3% right, and 5 to 10 of 6,300 rows became
   wrong files through them (an option true to the intent whose revision the merge still writes wrong).
 
+- **Chained.** Given `again` too (instant.revision_refusal: the refusal the revision gets), where no
+  tried option merges, the refusal one step ahead is read (refuse/chained.py): an option and one of
+  the options of the refusal its revision meets next, as one option, go right after the merging ones.
+- **Reading order.** `reading_order` is every option so: the shown ones first, then the rest ranked;
+  instant.ordered_refusal puts a refusal's options so for every surface (the JSON bodies, the MCP answer,
+  the CLI), `left_out` counts what an answer showing the first few leaves out.
+
 Markers, moves and removals claim no place and rank as if they contradicted nothing.
 This module knows options and lines; it neither merges nor decides.
 """
@@ -33,7 +40,8 @@ from bisect import bisect_left
 from collections import Counter
 from typing import Callable, Sequence
 
-from fastapply.merge.refuse.refusal import Option
+from fastapply.merge.refuse.chained import chained_options
+from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.text.lines import distinctive
 from fastapply.merge.text.markers import is_marker
 
@@ -153,7 +161,8 @@ def _spots(option: Option) -> tuple[int, ...]:
 
 def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: Sequence[str] | None = None,
                   snippet: Sequence[str] | None = None,
-                  merges: Callable[[Option], bool] | None = None) -> tuple[list[Option], int, int]:
+                  merges: Callable[[Option], bool] | None = None,
+                  again: Callable[[Option], Refusal | None] | None = None) -> tuple[list[Option], int, int]:
     """(the options to spell out, how many are left out, how many of those edit lines no shown one
     does). Given the original and the snippet, the options are `rank`ed first. Options that edit a
     snippet line in common are alternatives for one part of the edit (pin the one place you mean);
@@ -162,7 +171,9 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
     refusal with many alternatives for one section (a judge's refusal can carry nearly 200) does not
     hide the option for another section. Given `merges` (does the snippet revised by this option
     merge?), the first `TRIES` options in that order are tried (fewer in a file over `TRIED_LINES` /
-    `TRIES` lines), and those whose revision merges go before all others (in the same round robin)."""
+    `TRIES` lines), and those whose revision merges go before all others (in the same round robin);
+    given `again` as well, where fewer than `CHAIN_WHEN` of them merge, the chained options that merge
+    (refuse/chained.py) go right after them."""
     if original is not None and snippet is not None:
         options = rank(options, original, snippet)
     order, groups = _round_robin(options)
@@ -170,13 +181,49 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
     if merges is not None and tries:
         tried = order[:tries]
         good = [n for n in tried if merges(options[n])]
-        if good:
+        chained: list[Option] = []
+        if again is not None and len(good) < CHAIN_WHEN:
+            failed = [options[n] for n in tried if n not in set(good)]
+            chained = chained_options(failed, "".join(line + "\n" for line in snippet or ()), again, merges, _read_order(original),
+                                      len(original or ()))
+        if good or chained:
             first = set(good)
-            options = [options[n] for n in good + [n for n in order if n not in first]]
+            options = [options[n] for n in good] + chained + [options[n] for n in order if n not in first]
             order, groups = _round_robin(options)
     shown = set(order[:limit])
     unshown = sum(len(g) for g in groups if not shown & set(g))
     return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown
+
+
+CHAIN_WHEN = 1  # chained options are looked for where fewer tried options than this merge
+
+
+def _read_order(original: Sequence[str] | None) -> Callable[[Sequence[Option], str], list[Option]]:
+    """The order a planner reads a revised snippet's refusal's options in (ranked, round robin)."""
+    def order(options: Sequence[Option], revised: str) -> list[Option]:
+        ranked = rank(options, original, revised.splitlines()) if original is not None else list(options)
+        return [ranked[n] for n in _round_robin(ranked)[0]]
+    return order
+
+
+def reading_order(options: Sequence[Option], original: Sequence[str] | None = None,
+                  snippet: Sequence[str] | None = None, merges: Callable[[Option], bool] | None = None,
+                  again: Callable[[Option], Refusal | None] | None = None, limit: int = MAX_SHOWN) -> list[Option]:
+    """Every option (and the chained ones `shown_options` finds) in the order a planner should read
+    them: the `limit` an agent's answer spells out first, as `shown_options` picks them, then the rest
+    ranked. The JSON surfaces list them so; an answer shows the first `limit` (`left_out` counts the rest)."""
+    shown, _, _ = shown_options(options, limit, original, snippet, merges, again)
+    picked = set(shown)
+    ranked = rank(options, original, snippet) if original is not None and snippet is not None else list(options)
+    return shown + [o for o in ranked if o not in picked]
+
+
+def left_out(options: Sequence[Option], limit: int = MAX_SHOWN) -> tuple[int, int]:
+    """For options in reading order of which the first `limit` are shown: (how many are left out,
+    how many of those edit snippet lines no shown option does)."""
+    _, groups = _round_robin(options)
+    unshown = sum(len(g) for g in groups if min(g) >= limit)
+    return max(0, len(options) - limit), unshown
 
 
 def _round_robin(options: Sequence[Option]) -> tuple[list[int], list[list[int]]]:

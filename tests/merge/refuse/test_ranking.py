@@ -111,3 +111,42 @@ def test_revision_merges_tries_the_revised_snippet_without_explaining():
     bad = Option("add a line that is nowhere", (Edit("insert", at=2, text="def nowhere(): pass", original_line=1),))
     assert merges(pin_b) and not merges(bad)
     assert not merges(Option("out of range", (Edit("insert", at=99, text="x"),)))
+
+
+def test_reading_order_keeps_every_option_with_the_shown_ones_first_and_counts_the_rest():
+    from fastapply.merge.refuse.ranking import left_out, reading_order
+
+    wrong = [_pin(n) for n in (1, 2, 3, 5, 6)]
+    right = Option("add original line 10 above snippet line 4",
+                   (Edit("insert", at=4, text="    return 42", original_line=10),))
+    elsewhere = Option("add a marker", (Edit("marker", at=1, text="# ..."),))
+    options = (*wrong, right, elsewhere)
+    ordered = reading_order(options, ORIGINAL, SNIPPET, limit=2)
+    assert set(ordered) == set(options) and len(ordered) == len(options)
+    assert ordered[:2] == shown_options(options, 2, ORIGINAL, SNIPPET)[0]
+    assert right in ordered[:2]  # ranked by the pin
+    assert left_out(ordered, 2) == (5, 0)  # five alternatives at the lines of those shown
+    assert left_out([right, *wrong, elsewhere], 1) == (6, 1)  # the marker edits a line no shown option does
+
+
+def test_chained_options_are_shown_after_the_merging_ones_only_where_none_merges():
+    from fastapply.merge.refuse.refusal import Refusal
+
+    first, other = _pin(1), _pin(5)
+    then = Option("add a marker above snippet line 2", (Edit("marker", at=2, text="# ..."),))
+    second = Refusal("ambiguous-place", "still", "pin it", options=(then,))
+    asked = []
+
+    def again(option):
+        asked.append(option)
+        return second
+
+    def merges(option):
+        return option.says.endswith("above snippet line 2")  # only the pairs
+
+    shown, _, _ = shown_options((first, other), 12, ORIGINAL, SNIPPET, merges, again)
+    assert [o.says.split("; and then ")[-1] for o in shown[:2]] == [then.says] * 2
+    assert set(shown[2:]) == {first, other} and asked
+    asked.clear()
+    shown, _, _ = shown_options((first, other), 12, ORIGINAL, SNIPPET, lambda o: o is first, again)
+    assert shown[0] is first and not asked  # one merges: no refusal is read ahead
