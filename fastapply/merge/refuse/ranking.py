@@ -48,6 +48,7 @@ from fastapply.merge.text.markers import is_marker
 MAX_SHOWN = 12  # options an agent's answer spells out (mcp/tool.py); the rest are counted
 TRIES = 24  # options `shown_options` tries (merges the revised snippet) when given `merges` ...
 TRIED_LINES = 10_000  # ... fewer in a long file: at most this many original lines merged in all
+CHAIN_WHEN = 1  # chained options (refuse/chained.py) are looked for where fewer tried options than this merge
 
 
 def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int]]:
@@ -181,21 +182,18 @@ def shown_options(options: Sequence[Option], limit: int = MAX_SHOWN, original: S
     if merges is not None and tries:
         tried = order[:tries]
         good = [n for n in tried if merges(options[n])]
+        first = set(good)
         chained: list[Option] = []
         if again is not None and len(good) < CHAIN_WHEN:
-            failed = [options[n] for n in tried if n not in set(good)]
-            chained = chained_options(failed, "".join(line + "\n" for line in snippet or ()), again, merges, _read_order(original),
-                                      len(original or ()))
+            text = "".join(line + "\n" for line in snippet or ())
+            chained = chained_options([options[n] for n in tried if n not in first], text, again, merges,
+                                      _read_order(original), len(original or ()))
         if good or chained:
-            first = set(good)
             options = [options[n] for n in good] + chained + [options[n] for n in order if n not in first]
             order, groups = _round_robin(options)
     shown = set(order[:limit])
     unshown = sum(len(g) for g in groups if not shown & set(g))
     return [o for n, o in enumerate(options) if n in shown], len(options) - len(shown), unshown
-
-
-CHAIN_WHEN = 1  # chained options are looked for where fewer tried options than this merge
 
 
 def _read_order(original: Sequence[str] | None) -> Callable[[Sequence[Option], str], list[Option]]:
@@ -209,9 +207,8 @@ def _read_order(original: Sequence[str] | None) -> Callable[[Sequence[Option], s
 def reading_order(options: Sequence[Option], original: Sequence[str] | None = None,
                   snippet: Sequence[str] | None = None, merges: Callable[[Option], bool] | None = None,
                   again: Callable[[Option], Refusal | None] | None = None, limit: int = MAX_SHOWN) -> list[Option]:
-    """Every option (and the chained ones `shown_options` finds) in the order a planner should read
-    them: the `limit` an agent's answer spells out first, as `shown_options` picks them, then the rest
-    ranked. The JSON surfaces list them so; an answer shows the first `limit` (`left_out` counts the rest)."""
+    """Every option in the order a planner should read them: the `limit` an agent's answer spells out
+    first, as `shown_options` picks them (chained ones among them), then the rest ranked. The JSON surfaces list them so; an answer shows the first `limit` (`left_out` counts the rest)."""
     shown, _, _ = shown_options(options, limit, original, snippet, merges, again)
     picked = set(shown)
     ranked = rank(options, original, snippet) if original is not None and snippet is not None else list(options)
