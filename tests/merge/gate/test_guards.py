@@ -16,7 +16,17 @@ def test_parse_regression_refuses():
     assert "no longer parses" in guards.check_parses(ORIGINAL, broken, "python")
     assert guards.check_parses(ORIGINAL, ORIGINAL.replace("1", "10"), "python") is None
     assert guards.check_parses(broken, broken, "python") is None  # it did not parse before either
-    assert guards.check_parses("x", "y(", "cobol") is None  # no grammar: no opinion
+
+
+
+def test_a_file_no_grammar_reads_keeps_its_brackets_balanced():
+    # no grammar for the language (or none named): the original's balanced brackets must stay balanced
+    assert "no longer balance their brackets near line 1" in guards.check_parses("x", "y(", "cobol")
+    original = "required = [\n    'a',\n    'b',\n]\nsetup(required)\n"
+    kept_tail = "required = ['c']\n    'a',\n    'b',\n]\nsetup(required)\n"  # the old statement's tail kept
+    assert "near line 4" in guards.check_parses(original, kept_tail, None)
+    assert guards.check_parses(original, "required = ['c']\nsetup(required)\n", None) is None
+    assert guards.check_parses("a)", "b)", None) is None  # the original did not balance: no opinion
 
 
 def test_parse_regression_python_uses_pythons_own_parser_where_tree_sitter_is_lenient():
