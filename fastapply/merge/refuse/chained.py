@@ -23,47 +23,20 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
-from fastapply.merge.refuse.revise import revise
+from fastapply.merge.refuse.revise import placed, revise
 
 CHAIN_FIRST = 6  # failed options whose second refusal is read (each costs one explained merge) ...
 CHAIN_LINES = 3000  # ... fewer in a long file: at most this many original lines explained in all
 CHAIN_TRIES = 8  # of each second refusal's options, this many are tried after the first
 
 
-def _provenance(snippet: str, option: Option) -> list[tuple[int, int]] | None:
-    """Per line of `revise(snippet, option)`: (k, -1) for snippet line k (0-based) kept, (k, i) for the
-    i-th line put before snippet line k (k = length: appended). None when the option does not fit."""
-    lines = snippet.splitlines()
-    n = len(lines)
-    before: dict[int, int] = {}
-    removed: set[int] = set()
-    for edit in option.edits:
-        if edit.action in ("insert", "marker", "deleted"):
-            if edit.at is None or edit.text is None or not 1 <= edit.at <= n + 1:
-                return None
-            before[edit.at - 1] = before.get(edit.at - 1, 0) + len(edit.text.split("\n"))
-        elif edit.action in ("remove", "move"):
-            if edit.start is None or edit.end is None:
-                return None
-            removed.update(range(edit.start - 1, edit.end))
-            if edit.action == "move":
-                if edit.at is None:
-                    return None
-                before[edit.at - 1] = before.get(edit.at - 1, 0) + edit.end - edit.start + 1
-    out: list[tuple[int, int]] = []
-    for k in range(n + 1):
-        out.extend((k, i) for i in range(before.get(k, 0)))
-        if k < n and k not in removed:
-            out.append((k, -1))
-    return out
-
-
 def compose(snippet: str, first: Option, then: Option) -> Option | None:
     """`first` and then `then` (whose numbers are those of the snippet `first` revised) as one option
     of `snippet`; None where `then` edits inside lines `first` put in, or the pair cannot be written
     exactly as edits of the sent snippet."""
-    where = _provenance(snippet, first)
-    if where is None:
+    try:
+        where = [origin for _, origin in placed(snippet.splitlines(), first)]
+    except ValueError:
         return None
     n = len(snippet.splitlines())
     m = len(where)
@@ -92,20 +65,20 @@ def compose(snippet: str, first: Option, then: Option) -> Option | None:
     after: list[Edit] = []
     for edit in then.edits:
         if edit.action in ("insert", "marker", "deleted"):
-            placed = at(edit.at) if edit.at is not None else None
-            if placed is None:
+            spot = at(edit.at) if edit.at is not None else None
+            if spot is None:
                 return None
-            (ahead if placed[1] else after).append(replace(edit, at=placed[0]))
+            (ahead if spot[1] else after).append(replace(edit, at=spot[0]))
         else:
             lines = span(edit.start, edit.end) if edit.start is not None and edit.end is not None else None
             if lines is None:
                 return None
             moved = edit
             if edit.action == "move":
-                placed = at(edit.at) if edit.at is not None else None
-                if placed is None or placed[1]:
+                spot = at(edit.at) if edit.at is not None else None
+                if spot is None or spot[1]:
                     return None
-                moved = replace(edit, at=placed[0])
+                moved = replace(edit, at=spot[0])
             after.append(replace(moved, start=lines[0], end=lines[1]))
     says = _renumbered(then.says, where)
     both = Option(f"{first.says}; and then {says}", tuple(ahead) + first.edits + tuple(after))

@@ -3,7 +3,8 @@
 `revise(snippet, option)` returns the snippet text with every edit of `option` (refusal.py's
 `Edit`: insert, marker, deleted, move, remove, added) applied. Line numbers in the edits are the snippet's as
 sent (1-based); the edits of one option are applied against those numbers, so they do not shift
-each other. The snippet's line ending is kept.
+each other. The snippet's line ending is kept. `placed(lines, option)` is the same revision line by
+line, each line with where it came from (refuse/chained.py maps a second option's numbers back so).
 
 Example:
 
@@ -28,6 +29,14 @@ def _split(text: str) -> tuple[list[str], str, bool]:
 def revise(snippet: str, option: Option) -> str:
     """`snippet` with `option`'s edits applied; ValueError when an edit's numbers do not fit it."""
     lines, newline, ends = _split(snippet)
+    out = [text for text, _ in placed(lines, option)]
+    return newline.join(out) + (newline if ends or not lines else "")
+
+
+def placed(lines: list[str], option: Option) -> list[tuple[str, tuple[int, int]]]:
+    """The revised snippet's lines, each with where it came from: (k, -1) for snippet line k (0-based)
+    kept, (k, i) for the i-th line put before snippet line k (k = the length: appended).
+    ValueError when an edit's numbers do not fit `lines`."""
     n = len(lines)
     before: dict[int, list[str]] = {}  # 0-based index -> lines put before it (n: at the end)
     removed: set[int] = set()
@@ -52,9 +61,9 @@ def revise(snippet: str, option: Option) -> str:
                 if edit.at is None or not 1 <= edit.at <= n + 1 or edit.start <= edit.at <= edit.end:
                     raise ValueError(f"move to {edit.at} does not fit lines {edit.start}-{edit.end}")
                 before.setdefault(edit.at - 1, []).extend(lines[k] for k in span)
-    out: list[str] = []
+    out: list[tuple[str, tuple[int, int]]] = []
     for k in range(n + 1):
-        out.extend(before.get(k, ()))
+        out.extend((text, (k, i)) for i, text in enumerate(before.get(k, ())))
         if k < n and k not in removed:
-            out.append("+" + lines[k] if k in added else lines[k])
-    return newline.join(out) + (newline if ends or not lines else "")
+            out.append(("+" + lines[k] if k in added else lines[k], (k, -1)))
+    return out
