@@ -35,8 +35,8 @@ from typing import Sequence
 from fastapply.merge.gate import answer_checks, dangling, declared_twice, kept_code, repeats, siblings, unreachable
 from fastapply.merge.gate.kept_code import check_unchanged_suspect
 from fastapply.merge.snippet import blocks, definitions
-from fastapply.merge.text import syntax
 from fastapply.merge.text.conventions import Text, is_whole_file, join_lines
+from fastapply.merge.gate.parses import check_parses
 from fastapply.merge.gate.landing import check_definition_kept_twice, check_definition_split, check_dropped_definition
 from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
@@ -47,7 +47,7 @@ from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet.sections import split_sections
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import balanced, bracket_balance
+from fastapply.merge.text.lines import bracket_balance
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
@@ -63,43 +63,6 @@ def check_markers_left(original: Sequence[str], result: Sequence[str]) -> str | 
             "the snippet's markers could not all be matched to the original"
         )
     return None
-
-
-def check_parses(original: str, result: str, language: str | None) -> str | None:
-    """Refuse when the original parses cleanly and the result does not (tree-sitter, and for
-    Python also Python's own parser, which tree-sitter's error recovery is more lenient than). A file
-    of no language a grammar reads (no path, an unknown extension, too little code to tell) is held
-    to its brackets instead: where the original's balance, the result's must (`_unbalanced`)."""
-    if not language or not syntax.has_grammar(language):
-        return _unbalanced(original, result)
-    # Both as files end: the merged lines come without the final newline, and a Go `type T
-    # struct {...}` last in a file without one reads as an error to tree-sitter.
-    original, result = (t if t.endswith("\n") else t + "\n" for t in (original, result))
-    if syntax.parses(original, language) and syntax.parses(result, language) is False:
-        where = syntax.error_lines(result, language) or []
-        at = f" near line {where[0] + 1}" if where else ""
-        return f"the merged {language} file no longer parses{at}, although the original did"
-    if language == "python" and (line := syntax.python_break(original, result)) is not None:
-        return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
-    return None
-
-
-def _unbalanced(original: str, result: str) -> str | None:
-    """Refuse when the original's brackets balance (text/lines.balanced: the running count of `(`,
-    `[`, `{` never drops below zero and ends at zero) and the result's do not: a line kept from a
-    statement the merge replaced (`]` left after `required = ['idna']`) in a file no grammar parses."""
-    before, after = original.split("\n"), result.split("\n")
-    if not balanced(before) or balanced(after):
-        return None
-    depth, line = 0, len(after) - 1
-    for k, text in enumerate(after):
-        depth += bracket_balance([text])
-        if depth < 0:
-            line = k
-            break
-    return (f"the merged file's lines no longer balance their brackets near line {line + 1}, although the original's "
-            "did (no grammar for this file's language: name it or give the path); revise the snippet so its "
-            "unchanged context places each change once")
 
 
 def _named(shown: Sequence[str]) -> str:

@@ -11,33 +11,6 @@ def test_markers_left_refuses_a_leaked_marker():
     assert guards.check_markers_left(["# ... existing code ..."], ["# ... existing code ..."]) is None
 
 
-def test_parse_regression_refuses():
-    broken = "def f():\n    return (1\n"
-    assert "no longer parses" in guards.check_parses(ORIGINAL, broken, "python")
-    assert guards.check_parses(ORIGINAL, ORIGINAL.replace("1", "10"), "python") is None
-    assert guards.check_parses(broken, broken, "python") is None  # it did not parse before either
-
-
-
-def test_a_file_no_grammar_reads_keeps_its_brackets_balanced():
-    # no grammar for the language (or none named): the original's balanced brackets must stay balanced
-    assert "no longer balance their brackets near line 1" in guards.check_parses("x", "y(", "cobol")
-    original = "required = [\n    'a',\n    'b',\n]\nsetup(required)\n"
-    kept_tail = "required = ['c']\n    'a',\n    'b',\n]\nsetup(required)\n"  # the old statement's tail kept
-    assert "near line 4" in guards.check_parses(original, kept_tail, None)
-    assert guards.check_parses(original, "required = ['c']\nsetup(required)\n", None) is None
-    assert guards.check_parses("a)", "b)", None) is None  # the original did not balance: no opinion
-
-
-def test_parse_regression_python_uses_pythons_own_parser_where_tree_sitter_is_lenient():
-    original = "is_py3 = True\n\ntry:\n    import json\nexcept ImportError:\n    json = None\n"
-    # a `try:` inserted before unindented code: tree-sitter reads it without an error node
-    merged = "is_py3 = True\n\ntry:\n\nis_py30 = False\n\ntry:\n    import json\nexcept ImportError:\n    json = None\n"
-    assert "no longer parses near line 5" in guards.check_parses(original, merged, "python")
-    py2 = "print 'hello'\n"  # Python's parser rejects the original: no opinion from it
-    assert guards.check_parses(py2, py2 + "try:\n\nx = 1\n", "python") is None
-
-
 def test_empty_body_refuses():
     emptied = ORIGINAL.replace("    return 2", "    pass")
     assert "empty body" in guards.check_empty_bodies(ORIGINAL, emptied, "python")
@@ -237,9 +210,3 @@ def test_a_deleted_line_is_no_landmark_for_the_deletion_beside_it():
     # The snippet that shows only the lines above the gap still shows no deletion.
     above = ["# ... existing code ...", "    _r.history.append(r)", "# ... existing code ..."]
     assert "does not touch" in snippet_checks.check_unshown_deletions(original, result, above)
-
-
-def test_parse_check_reads_the_texts_as_files_ending_in_a_newline():
-    original = "package shop\n\nfunc A() int {\n\treturn 1\n}"
-    result = original + "\n\ntype Item struct {\n\tID int\n}"  # fine as a file; without "\n" tree-sitter errs
-    assert guards.check_parses(original, result, "go") is None
