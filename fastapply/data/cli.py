@@ -1,4 +1,4 @@
-"""`fastapply data build`, `data planner-set`, `data patterns` and `data mine`: argparse wiring over build.py,
+"""`fastapply data build`, `data planner-set`, `data patterns`, `data mine` and `data mine-releases`: argparse wiring over build.py,
 regions.py, patterns.py and pairs.py.
 
 `add_arguments(subparsers)` registers a `data` command with `build` and `mine` subcommands, each
@@ -107,20 +107,26 @@ def cmd_mine(args) -> int:
 
     rows = mine_repo(args.repo_dir, min_lines=args.min_lines, max_lines=args.max_lines,
                      max_changed=args.max_changed, max_commits=args.max_commits, repo_name=args.name)
-    if args.out == "-":
+    _write_pairs(rows, args.out, write_pairs)
+    return 0
+
+
+def _write_pairs(rows, out: str, write_pairs) -> int:
+    """Pairs as JSONL to stdout (`-`) or to the file `out` (said on stderr); how many."""
+    if out == "-":
         n = 0
         for r in rows:
             sys.stdout.write(json.dumps(r) + "\n")
             n += 1
-    else:
-        n = write_pairs(rows, args.out)
-        print(f"{n} pairs written to {args.out}", file=sys.stderr)
-    return 0
+        return n
+    n = write_pairs(rows, out)
+    print(f"{n} pairs written to {out}", file=sys.stderr)
+    return n
 
 
 def add_arguments(subparsers) -> None:
     data = subparsers.add_parser("data", help="build training data from real edits")
-    dsub = data.add_subparsers(dest="data_command", metavar="{build,planner-set,patterns,mine}")
+    dsub = data.add_subparsers(dest="data_command", metavar="{build,planner-set,patterns,mine,mine-releases}")
     dsub.required = True
 
     b = dsub.add_parser("build", help="synthesise snippets from (before, after) pairs and write examples")
@@ -173,6 +179,26 @@ def add_arguments(subparsers) -> None:
     m.add_argument("--max-changed", type=int, default=120)
     m.add_argument("--max-commits", type=int, default=None)
     m.set_defaults(func=cmd_mine)
+
+    r = dsub.add_parser("mine-releases", help="mine (before, after) pairs from two releases of a package")
+    r.add_argument("old", help="the earlier release: a directory or a .tar.gz/.tgz/.zip archive (PyPI sdist, npm pack)")
+    r.add_argument("new", help="the later release, the same way")
+    r.add_argument("--name", required=True, help="repository name recorded in each pair")
+    r.add_argument("--subject", default=None, help="instruction recorded in each pair (default: none)")
+    r.add_argument("-o", "--out", default="-", help="pairs JSONL(.gz) file, or - for stdout")
+    r.add_argument("--min-lines", type=int, default=20)
+    r.add_argument("--max-lines", type=int, default=400)
+    r.add_argument("--max-changed", type=int, default=40)
+    r.set_defaults(func=cmd_mine_releases)
+
+
+def cmd_mine_releases(args) -> int:
+    from fastapply.data.pairs import mine_releases, write_pairs
+
+    rows = mine_releases(args.old, args.new, repo_name=args.name, subject=args.subject, min_lines=args.min_lines,
+                         max_lines=args.max_lines, max_changed=args.max_changed)
+    _write_pairs(rows, args.out, write_pairs)
+    return 0
 
 
 def _with_heldout_default(fn):

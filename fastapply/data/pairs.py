@@ -1,19 +1,26 @@
-"""Real (before, after) file pairs: read the shared JSONL(.gz), or mine them from a local git repository.
+"""Real (before, after) file pairs: read the shared JSONL(.gz), or mine them from a local git repository
+or from two releases of a package.
 
 A pair is a dict with `repo, path, language, subject, before, after` (plus `sha` when known). Mining
 walks `git log` for non-merge commits that change exactly one code file (docs may change alongside),
 and takes the file at the parent and at the commit with `git show`; files outside the size bounds,
-binary or non-UTF-8 files, and whitespace-only changes are skipped.
+binary or non-UTF-8 files, and whitespace-only changes are skipped. `mine_releases` pairs the code
+files two releases of one package both hold (directories, or .tar.gz/.tgz/.zip archives as PyPI and
+npm ship them, read in memory) where they differ by a few lines, under the same bounds: a source of
+real edits from repositories the merge was never tuned on, without their git history.
 
 This module knows files and git; it knows nothing about snippets or models.
 """
 
 from __future__ import annotations
 
+import difflib
 import gzip
 import json
 import subprocess
 import sys
+import tarfile
+import zipfile
 from pathlib import Path
 from typing import Iterator
 
@@ -141,6 +148,59 @@ def mine_repo(
         seen += 1
         if max_commits is not None and seen >= max_commits:
             return
+
+
+def _release_files(where: str | Path) -> dict[str, str]:
+    """The UTF-8 code files of a release (a directory or an archive), by path below its top folder."""
+    where = Path(where)
+    raw: dict[str, bytes] = {}
+    try:
+        if where.is_dir():
+            raw = {str(f.relative_to(where)): f.read_bytes() for f in where.rglob("*") if f.is_file()
+                   and language_of(f.name) is not None}
+        elif zipfile.is_zipfile(where):
+            with zipfile.ZipFile(where) as z:
+                raw = {i.filename.split("/", 1)[-1]: z.read(i) for i in z.infolist()
+                       if not i.is_dir() and "/" in i.filename and language_of(i.filename) is not None}
+        elif where.is_file() and tarfile.is_tarfile(where):
+            with tarfile.open(where) as t:
+                for m in t.getmembers():
+                    if m.isfile() and "/" in m.name and language_of(m.name) is not None:
+                        raw[m.name.split("/", 1)[1]] = t.extractfile(m).read()
+        else:
+            raise InputError(f"not a directory or a .tar.gz/.tgz/.zip archive: {where}")
+    except (OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
+        raise InputError(f"cannot read {where}: {exc}") from None
+    out = {}
+    for path, data in raw.items():
+        if b"\x00" in data:
+            continue
+        try:
+            out[path] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return out
+
+
+def mine_releases(old: str | Path, new: str | Path, *, repo_name: str, subject: str | None = None,
+                  min_lines: int = 20, max_lines: int = 400, max_changed: int = 120) -> Iterator[dict]:
+    """Yield a pair for each code file both releases hold that differs between them, with
+    2..`max_changed` lines added and deleted and both versions within the line bounds; whitespace-only
+    changes are skipped. Paths are relative to each release's top folder (`pkg-1.0/` in an sdist,
+    `package/` in an npm tarball). `subject`, when given, is every pair's instruction."""
+    before_files, after_files = _release_files(old), _release_files(new)
+    for path in sorted(before_files.keys() & after_files.keys()):
+        before, after = before_files[path], after_files[path]
+        if before == after or "".join(before.split()) == "".join(after.split()):
+            continue
+        if not all(min_lines <= t.count("\n") + 1 <= max_lines for t in (before, after)):
+            continue
+        changed = sum(1 for line in difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm="")
+                      if line[:1] in "+-" and line[:3] not in ("+++", "---"))
+        if not 2 <= changed <= max_changed:
+            continue
+        yield {"repo": repo_name, "path": path, "language": language_of(path), "subject": subject,
+               "before": before, "after": after}
 
 
 def write_pairs(rows, path: str | Path) -> int:

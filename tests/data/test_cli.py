@@ -57,3 +57,20 @@ def test_bad_inputs_raise_input_error(tmp_path):
         _run(["train", "--data", str(tmp_path)])
     with pytest.raises(InputError):
         _run(["train", "--data", str(tmp_path), "--rank", "0"])
+
+
+def test_data_mine_releases_writes_pairs_and_planner_set_reads_them(tmp_path):
+    body = "".join(f"x{i} = {i}\n" for i in range(30))
+    for top, text in (("old", body), ("new", body.replace("x3 = 3", "x3 = 33"))):
+        (tmp_path / top).mkdir()
+        (tmp_path / top / "m.py").write_text(text)
+    pairs = tmp_path / "pairs.jsonl.gz"
+    assert _run(["data", "mine-releases", str(tmp_path / "old"), str(tmp_path / "new"), "--name", "me/pkg",
+                 "--subject", "Bump x3", "-o", str(pairs)]) == 0
+    rows = [json.loads(line) for line in gzip.open(pairs, "rt")]
+    assert [(r["path"], r["subject"]) for r in rows] == [("m.py", "Bump x3")]
+    out = tmp_path / "set.jsonl"
+    assert _run(["data", "planner-set", str(pairs), "-o", str(out), "--n", "1"]) == 0
+    assert json.loads(out.read_text())["expected"] == body.replace("x3 = 3", "x3 = 33")
+    with pytest.raises(InputError):
+        _run(["data", "mine-releases", str(tmp_path / "missing"), str(tmp_path / "new"), "--name", "x"])

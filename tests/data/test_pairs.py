@@ -89,3 +89,41 @@ def test_one_extension_table_for_data_and_the_instant_merge():
     for path in ("a.tsx", "b.ts", "c.py", "d.go", "e.rs", "f.jsx", "g.java", "h.lua"):
         assert language_of(path) == detect_language(path, None), path
     assert language_of("a.tsx") == "tsx"
+
+
+def _release(root, top, files):
+    for path, text in files.items():
+        f = root / top / path
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text)
+    return root / top
+
+
+def test_mine_releases_pairs_the_code_files_two_releases_change_a_little(tmp_path):
+    import tarfile
+    import zipfile
+
+    from fastapply.data.pairs import mine_releases
+
+    body = "".join(f"x{i} = {i}\n" for i in range(30))
+    old = _release(tmp_path / "a", "pkg-1.0", {"src/m.py": body, "src/same.py": body, "big.py": body,
+                                              "notes.txt": body, "spaces.py": body, "gone.py": body})
+    new = _release(tmp_path / "b", "pkg-1.1", {"src/m.py": body.replace("x3 = 3", "x3 = 33"), "src/same.py": body,
+                                              "big.py": "".join(f"y{i} = {i}\n" for i in range(30)),
+                                              "notes.txt": body + "more\n", "spaces.py": body.replace(" = ", "  =  "),
+                                              "new.py": body})
+    rows = list(mine_releases(old, new, repo_name="me/pkg", max_changed=10))
+    # one small change; not the unchanged, the rewritten (60 lines changed), the non-code, the
+    # whitespace-only, the deleted or the added file
+    assert [(r["repo"], r["path"], r["language"], r["subject"]) for r in rows] == [("me/pkg", "src/m.py", "python", None)]
+    assert rows[0]["before"] == body and "x3 = 33" in rows[0]["after"]
+    # archives as PyPI (.tar.gz) and npm (.tgz, another top folder) ship them, and zip files
+    with tarfile.open(tmp_path / "old.tar.gz", "w:gz") as t:
+        t.add(old, arcname="pkg-1.0")
+    with zipfile.ZipFile(tmp_path / "new.zip", "w") as z:
+        for f in new.rglob("*"):
+            z.write(f, "package/" + str(f.relative_to(new)))
+    packed = list(mine_releases(tmp_path / "old.tar.gz", tmp_path / "new.zip", repo_name="me/pkg", max_changed=10))
+    assert packed == rows
+    with pytest.raises(InputError, match="not a directory or"):
+        list(mine_releases(tmp_path / "missing", new, repo_name="me/pkg"))
