@@ -13,7 +13,8 @@ changed by a few lines (`fastapply data mine-releases`). Two groups, split by re
     fastapply eval --strategy instant --data runs/foreign-a.jsonl
 
 Needs the PyPI and npm registries (and `npm` on PATH for the npm packages); downloads are cached in
-`--cache`. Not run by the tests.
+`--cache`; `--before` (default the day this was written) keeps the set the same when packages release again.
+Not run by the tests.
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(x) for x in version.split("."))
 
 
-def pypi_releases(package: str, cache: Path, count: int) -> list[tuple[str, Path]]:
-    """The last `count` final releases with an sdist, downloaded: [(version, path)], oldest first."""
+def pypi_releases(package: str, cache: Path, count: int, before: str) -> list[tuple[str, Path]]:
+    """The last `count` final releases with an sdist uploaded before `before` (an ISO date), downloaded:
+    [(version, path)], oldest first."""
     api = f"https://pypi.org/pypi/{package}/json"
     with urllib.request.urlopen(api, timeout=60) as r:
         info = json.load(r)
@@ -69,7 +71,8 @@ def pypi_releases(package: str, cache: Path, count: int) -> list[tuple[str, Path
     for version, files in info["releases"].items():
         sdist = next((f for f in files if f["packagetype"] == "sdist" and f["filename"].endswith((".tar.gz", ".zip"))),
                      None)
-        if _FINAL.match(version) and sdist is not None and not sdist.get("yanked"):
+        if (_FINAL.match(version) and sdist is not None and not sdist.get("yanked")
+                and sdist.get("upload_time_iso_8601", "") < before):
             found.append((version, sdist))
     found.sort(key=lambda v: _key(v[0]))
     out = []
@@ -81,11 +84,12 @@ def pypi_releases(package: str, cache: Path, count: int) -> list[tuple[str, Path
     return out
 
 
-def npm_releases(package: str, cache: Path, count: int) -> list[tuple[str, Path]]:
-    """The last `count` final releases, packed by `npm pack`: [(version, path)], oldest first."""
-    versions = json.loads(subprocess.run(["npm", "view", package, "versions", "--json"], capture_output=True,
-                                         check=True, text=True).stdout)
-    versions = sorted((v for v in versions if _FINAL.match(v)), key=_key)[-count:]
+def npm_releases(package: str, cache: Path, count: int, before: str) -> list[tuple[str, Path]]:
+    """The last `count` final releases published before `before` (an ISO date), packed by `npm pack`:
+    [(version, path)], oldest first."""
+    times = json.loads(subprocess.run(["npm", "view", package, "time", "--json"], capture_output=True,
+                                      check=True, text=True).stdout)
+    versions = sorted((v for v, t in times.items() if _FINAL.match(v) and t < before), key=_key)[-count:]
     out = []
     for version in versions:
         name = f"{package.replace('@', '').replace('/', '-')}-{version}.tgz"
@@ -103,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default="runs/releases", help="where the releases are downloaded")
     ap.add_argument("--releases", type=int, default=6, help="consecutive releases per package")
     ap.add_argument("--max-changed", type=int, default=40)
+    ap.add_argument("--before", default="2026-11-27", help="only releases published before this date (ISO), so that "
+                    "the set is the same tomorrow")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -111,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     with opener(args.out, "wt", encoding="utf-8") as fh:
         for registry, package, repo in GROUPS[args.group]:
             try:
-                releases = (pypi_releases if registry == "pypi" else npm_releases)(package, cache, args.releases)
+                releases = (pypi_releases if registry == "pypi" else npm_releases)(package, cache, args.releases, args.before)
             except (OSError, subprocess.CalledProcessError, ValueError, KeyError) as exc:
                 print(f"{package}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
                 continue
