@@ -229,7 +229,7 @@ def run_guards(
     return _first(
         lambda: check_markers_left(before, after),
         lambda: check_changed(before, after, shown),
-        lambda: check_parses(original, result, language),
+        lambda: check_parses(original, result, language, snippet),
         lambda: check_file_head(before, after),
         lambda: None if shown_lines is None else check_deletions(before, after, shown_lines),
         lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten),

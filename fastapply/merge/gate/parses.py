@@ -7,19 +7,54 @@ little code to tell) is held to its brackets instead (`_unbalanced`): where the 
 the result's must. It serves the instant merge (guards.run_guards) and model answers
 (guards.check_answer) alike.
 
-Knows text/syntax.py's grammars and text/lines.py's bracket count; does not know the snippet or how
-the result was made.
+Given the snippet (the instant merge's lazy and definition readings), an error the merge did not make
+is not held against it (`_snippets_own`): every error starts on a line the snippet wrote, new to the
+original, and the snippet's section holding it (its lines between two markers) balances its brackets
+and parses in none of the places code of its language can stand (the top level, a class body, a
+function body). No placement can make such lines parse: the planner wrote code this grammar does not
+read (TypeScript's `import('./m').T<A>` types, newer than tree-sitter-typescript 0.23) or code that
+is wrong as written (Python 2's `print "x"`), and the file is written as the snippet says. A section
+that parses somewhere (a class member laid outside its class) or does not balance its brackets is
+the merge's to place, and its errors are refused.
+
+Knows text/syntax.py's grammars and text/lines.py's bracket count, and of the snippet only which lines
+it wrote; does not know how the result was made.
 """
 
 from __future__ import annotations
 
+import textwrap
+
 from fastapply.merge.text import syntax
 from fastapply.merge.text.lines import balanced, bracket_balance
+from fastapply.merge.text.markers import is_marker
+
+# Where code of a language can stand, as (head, tail) around the run, the run indented under the head
+# when the head ends with ":" (Python); a language without an entry gets no excuse.
+_C_LIKE = [("", ""), ("void _f(void) {\n", "\n}\n"), ("struct _s {\n", "\n};\n")]
+_PLACES = {
+    "python": [("", ""), ("class _C:\n", ""), ("def _f():\n", "")],
+    "javascript": [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n")],
+    "typescript": [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n")],
+    "tsx": [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n")],
+    "java": [("class _C {\n", "\n}\n"), ("class _C { void _f() {\n", "\n}}\n")],
+    "csharp": [("", ""), ("class _C {\n", "\n}\n"), ("class _C { void _f() {\n", "\n}}\n")],
+    "kotlin": [("", ""), ("class _C {\n", "\n}\n"), ("fun _f() {\n", "\n}\n")],
+    "scala": [("", ""), ("class _C {\n", "\n}\n"), ("object _O { def _f() = {\n", "\n}}\n")],
+    "swift": [("", ""), ("class _C {\n", "\n}\n"), ("func _f() {\n", "\n}\n")],
+    "php": [("<?php\n", ""), ("<?php\nclass _C {\n", "\n}\n"), ("<?php\nfunction _f() {\n", "\n}\n")],
+    "rust": [("", ""), ("impl _C {\n", "\n}\n"), ("fn _f() {\n", "\n}\n")],
+    "go": [("package _p\n", ""), ("package _p\nfunc _f() {\n", "\n}\n"), ("package _p\ntype _s struct {\n", "\n}\n")],
+    "c": _C_LIKE, "cpp": _C_LIKE + [("class _C {\n", "\n};\n")],
+    "ruby": [("", ""), ("class C_\n", "\nend\n"), ("def _f\n", "\nend\n")],
+    "lua": [("", ""), ("function _f()\n", "\nend\n")],
+}
 
 
-def check_parses(original: str, result: str, language: str | None) -> str | None:
+def check_parses(original: str, result: str, language: str | None, snippet: str | None = None) -> str | None:
     """Refuse when the original parses cleanly and the result does not (tree-sitter, and for
-    Python also Python's own parser, which tree-sitter's error recovery is more lenient than). A file
+    Python also Python's own parser, which tree-sitter's error recovery is more lenient than), unless,
+    given the `snippet`, the errors are the snippet's own (`_snippets_own`). A file
     of no language a grammar reads (no path, an unknown extension, too little code to tell) is held
     to its brackets instead: where the original's balance, the result's must (`_unbalanced`)."""
     if not language or not syntax.has_grammar(language):
@@ -28,12 +63,52 @@ def check_parses(original: str, result: str, language: str | None) -> str | None
     # struct {...}` last in a file without one reads as an error to tree-sitter.
     original, result = (t if t.endswith("\n") else t + "\n" for t in (original, result))
     if syntax.parses(original, language) and syntax.parses(result, language) is False:
-        where = syntax.error_lines(result, language) or []
-        at = f" near line {where[0] + 1}" if where else ""
-        return f"the merged {language} file no longer parses{at}, although the original did"
+        spans = syntax.error_spans(result, language) or []
+        if snippet is None or not _snippets_own(original, result, snippet, spans, language, python=False):
+            at = f" near line {min(s for s, _ in spans) + 1}" if spans else ""
+            return f"the merged {language} file no longer parses{at}, although the original did"
     if language == "python" and (line := syntax.python_break(original, result)) is not None:
-        return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
+        if snippet is None or not _snippets_own(original, result, snippet, [(line, line)], language, python=True):
+            return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
     return None
+
+
+def _snippets_own(original: str, result: str, snippet: str, spans: list[tuple[int, int]], language: str,
+                  python: bool) -> bool:
+    """Whether every error span (0-based lines of `result`) starts on a line the snippet wrote that
+    is new to the original, and each section of the snippet (the lines between two markers) holding
+    such a line balances its brackets and parses in none of `_PLACES` (with Python's own parser where
+    `python`)."""
+    places = _PLACES.get(language)
+    if not spans or not places:
+        return False
+    lines = result.split("\n")
+    old = {line.strip() for line in original.split("\n")}
+    sections: list[list[str]] = [[]]
+    for line in snippet.split("\n"):
+        if is_marker(line):
+            sections.append([])
+        else:
+            sections[-1].append(line)
+    blamed = set()
+    for first, _ in spans:  # where each error starts (recovery may stretch it to the file's end)
+        text = lines[first].strip() if 0 <= first < len(lines) else ""
+        holding = [k for k, section in enumerate(sections) if text in {line.strip() for line in section}]
+        if not text or text in old or not holding:
+            return False
+        blamed.update(holding)
+    return all(balanced(sections[k]) and not _parses_somewhere(sections[k], language, places, python)
+               for k in blamed)
+
+
+def _parses_somewhere(run: list[str], language: str, places: list[tuple[str, str]], python: bool) -> bool:
+    body = textwrap.dedent("\n".join(run)).strip("\n")
+    for head, tail in places:
+        inner = textwrap.indent(body, "    ") if head.endswith(":\n") else body
+        text = head + inner + "\n" + tail
+        if (syntax.python_error(text) is False) if python else syntax.parses(text, language):
+            return True
+    return False
 
 
 def _unbalanced(original: str, result: str) -> str | None:

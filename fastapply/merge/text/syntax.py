@@ -152,7 +152,7 @@ def parses(text: str, language: str | None) -> bool | None:
     return not tree.root_node.has_error
 
 
-def _python_error(text: str) -> int | None | bool:
+def python_error(text: str) -> int | None | bool:
     """False when `text` compiles as Python, the 0-based line of its first syntax error when it
     does not, None when the parser cannot say (NUL bytes, nesting too deep)."""
     import ast
@@ -199,27 +199,34 @@ def python_break(original: str, result: str) -> int | None:
     start = _statement_start(b, min(head, len(b) - 1), -1)
     end_b = _statement_start(b, len(b) - tail, +1)
     end_a = end_b - len(b) + len(a)
-    if _python_error("\n".join(a[start:end_a])) is False and _python_error("\n".join(b[start:end_b])) is False:
+    if python_error("\n".join(a[start:end_a])) is False and python_error("\n".join(b[start:end_b])) is False:
         return None  # the changed statements parse: the rest of the file is the original's
-    if _python_error(original) is not False:
+    if python_error(original) is not False:
         return None  # the original does not compile (or cannot be judged): no opinion
-    line = _python_error(result)
+    line = python_error(result)
     return line if line is not None and line is not False else None
 
 
 def error_lines(text: str, language: str | None) -> list[int] | None:
     """0-based line numbers of the first few syntax errors, for refusal messages."""
+    spans = error_spans(text, language, 3)
+    return None if spans is None else sorted(start for start, _ in spans)
+
+
+def error_spans(text: str, language: str | None, limit: int = 50) -> list[tuple[int, int]] | None:
+    """(first, last) 0-based lines of each syntax error (an error or a missing node), in file order,
+    at most `limit`; None without a grammar."""
     tree = parse_tree(text, language)
     if tree is None:
         return None
-    found: list[int] = []
+    found: list[tuple[int, int]] = []
     stack = [tree.root_node]
-    while stack and len(found) < 3:
+    while stack and len(found) < limit:
         node = stack.pop()
         if not node.has_error:
             continue
         if node.is_error or node.is_missing:
-            found.append(node.start_point[0])
+            found.append((node.start_point[0], node.end_point[0]))
             continue
         stack.extend(reversed(node.children))
-    return sorted(found)
+    return found

@@ -35,3 +35,29 @@ def test_parse_check_reads_the_texts_as_files_ending_in_a_newline():
     original = "package shop\n\nfunc A() int {\n\treturn 1\n}"
     result = original + "\n\ntype Item struct {\n\tID int\n}"  # fine as a file; without "\n" tree-sitter errs
     assert check_parses(original, result, "go") is None
+
+
+def test_an_error_in_code_the_snippet_wrote_that_parses_nowhere_is_not_the_merges():
+    # tree-sitter-typescript reads no `import('./m').T<A>` type: valid TypeScript it cannot parse
+    original = "export declare const a: number\nexport declare const b: string\n"
+    new = "export declare const f: () => import('./HKT').Kind2<'W', E, B>"
+    result = original.replace("export declare const b", new + "\nexport declare const b")
+    snippet = "// ... existing code ...\nexport declare const a: number\n" + new + "\n// ... existing code ...\n"
+    assert "no longer parses near line 2" in check_parses(original, result, "typescript")  # no snippet: strict
+    assert check_parses(original, result, "typescript", snippet) is None
+    # Python 2's print statement: Python's own parser rejects it wherever it stands
+    py = "def f():\n    return 1\n"
+    py2 = "def f():\n    print 'f'\n    return 1\n"
+    assert check_parses(py, py2, "python", "def f():\n    print 'f'\n    # ... existing code ...\n") is None
+    assert "near line 2" in check_parses(py, py2, "python")
+
+
+def test_code_the_snippet_wrote_that_parses_somewhere_else_is_the_merges_error():
+    # a method laid outside its class: it parses in a class body, so the placement broke the file
+    original = "class A {\n  run() {\n    return 1\n  }\n}\n"
+    result = original + "stop() {\n  return 2\n}\n"
+    snippet = "// ... existing code ...\nstop() {\n  return 2\n}\n"
+    assert "no longer parses" in check_parses(original, result, "typescript", snippet)
+    # an error that starts on an original line is the merge's, whatever the snippet wrote
+    broken = "class A {\n  run() {\n    return 1\n  }\n"
+    assert "no longer parses" in check_parses(original, broken, "typescript", "class A {\n// ...\n")
