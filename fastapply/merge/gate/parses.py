@@ -11,11 +11,12 @@ Given the snippet (the instant merge's lazy and definition readings), an error t
 is not held against it (`_snippets_own`): every error starts on a line the snippet wrote, new to the
 original, and the snippet's section holding it (its lines between two markers) balances its brackets
 and parses in none of the places code of its language can stand (the top level, a class body, a
-function body). No placement can make such lines parse: the planner wrote code this grammar does not
+function body, after an `if`, `try` or `switch` clause; in Python also inside the blocks it dedents
+out of). No placement can make such lines parse: the planner wrote code this grammar does not
 read (TypeScript's `import('./m').T<A>` types, newer than tree-sitter-typescript 0.23) or code that
 is wrong as written (Python 2's `print "x"`), and the file is written as the snippet says. A section
-that parses somewhere (a class member laid outside its class) or does not balance its brackets is
-the merge's to place, and its errors are refused.
+that parses somewhere (a class member laid outside its class, an `else:` clause) or is a fragment is
+the merge's to place, and its errors are refused. Ruby, Lua and the rest have no such list: no excuse.
 
 Knows text/syntax.py's grammars and text/lines.py's bracket count, and of the snippet only which lines
 it wrote; does not know how the result was made.
@@ -29,25 +30,30 @@ from fastapply.merge.text import syntax
 from fastapply.merge.text.lines import balanced, bracket_balance
 from fastapply.merge.text.markers import is_marker
 
-# Where code of a language can stand, as (head, tail) around the run, the run indented under the head
-# when the head ends with ":" (Python); a language without an entry gets no excuse.
-_C_LIKE = [("", ""), ("void _f(void) {\n", "\n}\n"), ("struct _s {\n", "\n};\n")]
+# Where code of a language can stand, as (head, tail) around the section, the section indented under
+# the head when the head ends with ":" (Python); a language without an entry gets no excuse.
+_C_LIKE = [("", ""), ("void _f(void) {\n", "\n}\n"), ("struct _s {\n", "\n};\n"),
+           ("void _f(void) {\nswitch (_x) {\n", "\n}}\n")]
+_JS = [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n"), ("switch (_x) {\n", "\n}\n")]
 _PLACES = {
-    "python": [("", ""), ("class _C:\n", ""), ("def _f():\n", "")],
-    "javascript": [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n")],
-    "typescript": [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n")],
-    "tsx": [("", ""), ("class _C {\n", "\n}\n"), ("function _f() {\n", "\n}\n")],
-    "java": [("class _C {\n", "\n}\n"), ("class _C { void _f() {\n", "\n}}\n")],
-    "csharp": [("", ""), ("class _C {\n", "\n}\n"), ("class _C { void _f() {\n", "\n}}\n")],
-    "kotlin": [("", ""), ("class _C {\n", "\n}\n"), ("fun _f() {\n", "\n}\n")],
-    "scala": [("", ""), ("class _C {\n", "\n}\n"), ("object _O { def _f() = {\n", "\n}}\n")],
-    "swift": [("", ""), ("class _C {\n", "\n}\n"), ("func _f() {\n", "\n}\n")],
-    "php": [("<?php\n", ""), ("<?php\nclass _C {\n", "\n}\n"), ("<?php\nfunction _f() {\n", "\n}\n")],
-    "rust": [("", ""), ("impl _C {\n", "\n}\n"), ("fn _f() {\n", "\n}\n")],
-    "go": [("package _p\n", ""), ("package _p\nfunc _f() {\n", "\n}\n"), ("package _p\ntype _s struct {\n", "\n}\n")],
+    # and after the clause a fragment (`else:`, `except E:`, `case 1:`) continues
+    "python": [("", ""), ("class _C:\n", ""), ("def _f():\n", ""), ("if _x:\n    pass\n", ""),
+               ("try:\n    pass\n", ""), ("match _x:\n", "")],
+    "javascript": _JS, "typescript": _JS, "tsx": _JS,
+    "java": [("class _C {\n", "\n}\n"), ("class _C { void _f() {\n", "\n}}\n"),
+             ("class _C { void _f() { switch (_x) {\n", "\n}}}\n")],
+    "csharp": [("", ""), ("class _C {\n", "\n}\n"), ("class _C { void _f() {\n", "\n}}\n"),
+               ("class _C { void _f() { switch (_x) {\n", "\n}}}\n")],
+    "kotlin": [("", ""), ("class _C {\n", "\n}\n"), ("fun _f() {\n", "\n}\n"), ("fun _f() { when (_x) {\n", "\n}}\n")],
+    "scala": [("", ""), ("class _C {\n", "\n}\n"), ("object _O { def _f() = {\n", "\n}}\n"),
+              ("object _O { def _f() = _x match {\n", "\n}}\n")],
+    "swift": [("", ""), ("class _C {\n", "\n}\n"), ("func _f() {\n", "\n}\n"), ("func _f() { switch _x {\n", "\n}}\n")],
+    "php": [("<?php\n", ""), ("<?php\nclass _C {\n", "\n}\n"), ("<?php\nfunction _f() {\n", "\n}\n"),
+            ("<?php\nswitch ($_x) {\n", "\n}\n")],
+    "rust": [("", ""), ("impl _C {\n", "\n}\n"), ("fn _f() {\n", "\n}\n"), ("fn _f() { match _x {\n", "\n}}\n")],
+    "go": [("package _p\n", ""), ("package _p\nfunc _f() {\n", "\n}\n"), ("package _p\ntype _s struct {\n", "\n}\n"),
+           ("package _p\nfunc _f() { switch _x {\n", "\n}}\n")],
     "c": _C_LIKE, "cpp": _C_LIKE + [("class _C {\n", "\n};\n")],
-    "ruby": [("", ""), ("class C_\n", "\nend\n"), ("def _f\n", "\nend\n")],
-    "lua": [("", ""), ("function _f()\n", "\nend\n")],
 }
 
 
@@ -77,8 +83,8 @@ def _snippets_own(original: str, result: str, snippet: str, spans: list[tuple[in
                   python: bool) -> bool:
     """Whether every error span (0-based lines of `result`) starts on a line the snippet wrote that
     is new to the original, and each section of the snippet (the lines between two markers) holding
-    such a line balances its brackets and parses in none of `_PLACES` (with Python's own parser where
-    `python`)."""
+    such a line balances its brackets and parses in none of `_PLACES` (with Python's own
+    parser where `python`)."""
     places = _PLACES.get(language)
     if not spans or not places:
         return False
@@ -97,18 +103,29 @@ def _snippets_own(original: str, result: str, snippet: str, spans: list[tuple[in
         if not text or text in old or not holding:
             return False
         blamed.update(holding)
+    # a section whose brackets do not balance (`} else {`) is a fragment only a placement can read
     return all(balanced(sections[k]) and not _parses_somewhere(sections[k], language, places, python)
                for k in blamed)
 
 
 def _parses_somewhere(run: list[str], language: str, places: list[tuple[str, str]], python: bool) -> bool:
+    """Whether the section, dedented, parses in one of `places` (or, in Python, inside the blocks it
+    dedents out of)."""
     body = textwrap.dedent("\n".join(run)).strip("\n")
-    for head, tail in places:
-        inner = textwrap.indent(body, "    ") if head.endswith(":\n") else body
-        text = head + inner + "\n" + tail
-        if (syntax.python_error(text) is False) if python else syntax.parses(text, language):
-            return True
-    return False
+    texts = [head + (textwrap.indent(body, "    ") if head.endswith(":\n") else body) + "\n" + tail
+             for head, tail in places]
+    if language == "python" and (enclosing := _enclosing(body)):
+        texts.append(enclosing + body + "\n")
+    return any((syntax.python_error(text) is False) if python else syntax.parses(text, language) for text in texts)
+
+
+def _enclosing(body: str) -> str:
+    """Python headers that open every level a section starting indented dedents through (the tail of
+    one method and the head of the next), so that it is read inside them."""
+    depths = [len(line) - len(line.lstrip()) for line in body.split("\n") if line.strip()]
+    if not depths or depths[0] == 0:
+        return ""
+    return "".join(" " * level + "def _f():\n" for level in sorted({d for d in depths if d < depths[0]}))
 
 
 def _unbalanced(original: str, result: str) -> str | None:

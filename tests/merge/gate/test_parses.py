@@ -61,3 +61,19 @@ def test_code_the_snippet_wrote_that_parses_somewhere_else_is_the_merges_error()
     # an error that starts on an original line is the merge's, whatever the snippet wrote
     broken = "class A {\n  run() {\n    return 1\n  }\n"
     assert "no longer parses" in check_parses(original, broken, "typescript", "class A {\n// ...\n")
+
+
+def test_a_clause_or_a_fragment_the_snippet_wrote_is_the_merges_to_place():
+    # an `else:` clause laid where no `if` precedes it: it parses after an `if`, so the placement broke it
+    original = "def f(x):\n    return x\n"
+    result = "def f(x):\n    return x\nelse:\n    y = 2\n"
+    snippet = "# ... existing code ...\nelse:\n    y = 2\n"
+    assert "no longer parses" in check_parses(original, result, "python", snippet)
+    # the tail of one method and the head of the next laid at the top level: read inside the blocks it
+    # dedents out of, it parses, so the placement broke the file
+    tail = "        return x\n\n    def g(self):\n        return 2\n"
+    top = "def f():\n    return 1\n"
+    assert "no longer parses" in check_parses(top, top + tail, "python", "# ... existing code ...\n" + tail)
+    # the same with a Python 2 print in it parses nowhere: the snippet's own
+    py2 = tail.replace("return 2", "print 'g'")
+    assert check_parses(top, top.replace("return 1", "return 1\n" + py2), "python", "# ...\n" + py2) is None
