@@ -265,10 +265,12 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     shown = Counter(l.strip() for l in snippet)
     copied = list(copied_lines(original, result, snippet).items())
     if 0 < len(copied) <= REPEATED_NEW_LINES and all(
-            shown.get(line) == 1 and n == before.get(line, 0) + 1 and (n >= 3 or _COMMENT.match(line))
+            n == before.get(line, 0) + shown.get(line, 0)
+            and (before.get(line, 0) >= 2 or shown.get(line) == 1 and _COMMENT.match(line))
             for line, n in copied):
-        # one or two new lines repeating an idiom the file already repeats (`if err != nil {`) or a
-        # boilerplate comment line (a doc example's `/// # use clap::App;`)
+        # one or two lines, each of its copies in the snippet new, repeating an idiom the file already
+        # repeats (`if err != nil {`, a `#[cfg_attr(...)]` on each new function) or a boilerplate comment
+        # line (a doc example's `/// # use clap::App;`)
         return None
     # exempt: new code shaped like old (each copy sits in a new block shown whole), or a changed
     # line that equals a line the file has elsewhere, at the place shown

@@ -153,3 +153,16 @@ def load_beta(path):
     return value
 """.split("\n")
     assert not copies_replace_changed_lines(TWINS_ORIGINAL.split("\n"), result, snippet)
+
+
+def test_new_functions_each_under_an_attribute_the_file_repeats_are_new_code():
+    # two new functions, each under the attribute the file puts on every function: 2 in the original,
+    # 2 new in the snippet, 4 in the result
+    attr = '#[cfg_attr(feature = "optimize", optimize(size))]'
+    original = [attr, "fn a() {}", "", attr, "fn b() {}", ""]
+    snippet = ["// ... existing code ...", attr, "fn c() {}", "", attr, "fn d() {}"]
+    result = original + [attr, "fn c() {}", "", attr, "fn d() {}"]
+    assert check_copied_lines(original, result, snippet) is None
+    # a line the file has once is no idiom: shown twice and pasted twice more, it is refused
+    once = [attr, "fn a() {}", "", "fn b() {}", ""]
+    assert check_copied_lines(once, once + snippet[1:], snippet) is not None
