@@ -356,11 +356,14 @@ def _apply(orig: list[str], edits: Sequence[_Edit]) -> list[str] | None:
     return out
 
 
+CHANGED_IN_HEAD = 2  # lines a cut-short excerpt may change in place
+
+
 def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence[str],
               orig_defs: Sequence) -> str | None:
     """A refusal reason when a definition running into the snippet's end (`snip_defs`, all of
-    them, nested ones included) is the first lines of the original's one of its name and nothing
-    more; else None."""
+    them, nested ones included) is the first lines of the original's one of its name (`_head_of`:
+    equal, or with a line or two edited in place) and nothing more; else None."""
     if not snip_defs:
         return None
     end = max(d.end for d in snip_defs)
@@ -372,10 +375,18 @@ def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence
             continue
         mine = _from_header([l.strip() for l in snip_lines[last.start : last.end] if l.strip()], last.key[-1])
         old = _from_header([l.strip() for l in original[theirs.start : theirs.end] if l.strip()], last.key[-1])
-        if mine and len(mine) < len(old) and old[: len(mine)] == mine:
+        if mine and len(mine) < len(old) and _head_of(mine, old):
             return (f"the snippet ends inside `{mine[0]}`, which the original goes on after (`{old[len(mine)]}`): "
                     "add a marker after it, or show the definition whole")
     return None
+
+
+def _head_of(mine: list[str], old: list[str]) -> bool:
+    """`mine` is the first lines of `old`, line for line, ending on an unchanged one: equal, or with at
+    most CHANGED_IN_HEAD lines edited in place (a changed line of an excerpt that stops inside the
+    definition, not a shorter rewrite of it)."""
+    changed = sum(1 for a, b in zip(mine, old) if a != b)
+    return mine[-1] == old[len(mine) - 1] and (changed == 0 or changed <= CHANGED_IN_HEAD and 2 * changed < len(mine))
 
 
 def _from_header(lines: list[str], name: str) -> list[str]:

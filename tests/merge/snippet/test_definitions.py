@@ -138,3 +138,22 @@ def test_a_decorator_added_above_a_definition_cut_short_does_not_hide_the_cut():
 
     r = instant_merge(TWO_LINE_BODY, "    @functools.cache\n    def m(self, x):\n        y = x + 1\n", language="python")
     assert not r.merged or ("return y" in r.text and "@functools.cache" in r.text)
+
+
+LONG_BODY = ("def test_traceback():\n    def bad():\n        1 / 0\n\n    result = run(bad)\n\n"
+             "    try:\n        result.get()\n    except Exception as exc:\n        tb = exc\n    assert tb\n")
+
+
+def test_a_head_with_a_line_edited_in_place_that_stops_inside_the_definition_is_cut_short():
+    # one line changed, the last shown line unchanged, the original goes on: an excerpt of the head,
+    # not the whole test rewritten as five lines (that would delete the try block nobody showed)
+    head = "def test_traceback():\n    def bad():\n        raise ZeroDivisionError\n\n    result = run(bad)\n"
+    m = merge_definitions(lines(LONG_BODY), lines(head), "python")
+    assert m.lines is None and "ends inside `def test_traceback():`" in m.refused_reason
+    from fastapply.merge.instant import instant_merge
+
+    r = instant_merge(LONG_BODY, head, language="python")
+    assert r.merged and r.text == LONG_BODY.replace("1 / 0", "raise ZeroDivisionError")
+    # a shorter rewrite that ends on a line of its own is the whole definition
+    short = "def test_traceback():\n    def bad():\n        raise ZeroDivisionError\n\n    assert run(bad)\n"
+    assert merge_definitions(lines(LONG_BODY), lines(short), "python").lines is not None
