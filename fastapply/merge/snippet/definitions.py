@@ -382,9 +382,8 @@ def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence
 
 
 def _head_of(mine: list[str], old: list[str]) -> bool:
-    """`mine` is the first lines of `old`, line for line, ending on an unchanged one: equal, or with at
-    most CHANGED_IN_HEAD lines edited in place (a changed line of an excerpt that stops inside the
-    definition, not a shorter rewrite of it)."""
+    """`mine` is `old`'s first lines, ending on an unchanged one: equal, or with at most CHANGED_IN_HEAD
+    edited in place (an excerpt that stops inside the definition, not a shorter rewrite of it)."""
     changed = sum(1 for a, b in zip(mine, old) if a != b)
     return mine[-1] == old[len(mine) - 1] and (changed == 0 or changed <= CHANGED_IN_HEAD and 2 * changed < len(mine))
 
