@@ -103,16 +103,18 @@ def cmd_patterns(args) -> int:
 
 
 def cmd_mine(args) -> int:
-    from fastapply.data.pairs import mine_repo, write_pairs
+    from fastapply.data.pairs import mine_repo
 
     rows = mine_repo(args.repo_dir, min_lines=args.min_lines, max_lines=args.max_lines,
                      max_changed=args.max_changed, max_commits=args.max_commits, repo_name=args.name)
-    _write_pairs(rows, args.out, write_pairs)
+    _write_pairs(rows, args.out)
     return 0
 
 
-def _write_pairs(rows, out: str, write_pairs) -> int:
+def _write_pairs(rows, out: str) -> int:
     """Pairs as JSONL to stdout (`-`) or to the file `out` (said on stderr); how many."""
+    from fastapply.data.pairs import write_pairs
+
     if out == "-":
         n = 0
         for r in rows:
@@ -193,11 +195,11 @@ def add_arguments(subparsers) -> None:
 
 
 def cmd_mine_releases(args) -> int:
-    from fastapply.data.pairs import mine_releases, write_pairs
+    from fastapply.data.pairs import mine_releases
 
     rows = mine_releases(args.old, args.new, repo_name=args.name, subject=args.subject, min_lines=args.min_lines,
                          max_lines=args.max_lines, max_changed=args.max_changed)
-    _write_pairs(rows, args.out, write_pairs)
+    _write_pairs(rows, args.out)
     return 0
 
 

@@ -63,9 +63,13 @@ def _git(repo_dir: Path, *args: str) -> bytes:
 
 def _show(repo_dir: Path, rev: str, path: str) -> str | None:
     try:
-        data = _git(repo_dir, "show", f"{rev}:{path}")
+        return _text(_git(repo_dir, "show", f"{rev}:{path}"))
     except subprocess.CalledProcessError:
         return None
+
+
+def _text(data: bytes) -> str | None:
+    """A file's bytes as text, or None for a binary (NUL bytes) or non-UTF-8 file."""
     if b"\x00" in data:
         return None
     try:
@@ -171,15 +175,7 @@ def _release_files(where: str | Path) -> dict[str, str]:
             raise InputError(f"not a directory or a .tar.gz/.tgz/.zip archive: {where}")
     except (OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
         raise InputError(f"cannot read {where}: {exc}") from None
-    out = {}
-    for path, data in raw.items():
-        if b"\x00" in data:
-            continue
-        try:
-            out[path] = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-    return out
+    return {path: text for path, data in raw.items() if (text := _text(data)) is not None}
 
 
 def mine_releases(old: str | Path, new: str | Path, *, repo_name: str, subject: str | None = None,

@@ -25,10 +25,11 @@ it wrote; does not know how the result was made.
 from __future__ import annotations
 
 import textwrap
+from typing import Sequence
 
 from fastapply.merge.text import syntax
 from fastapply.merge.text.lines import balanced, bracket_balance
-from fastapply.merge.text.markers import is_marker
+from fastapply.merge.snippet.sections import split_sections
 
 # Where code of a language can stand, as (head, tail) around the section, the section indented under
 # the head when the head ends with ":" (Python); a language without an entry gets no excuse.
@@ -69,35 +70,30 @@ def check_parses(original: str, result: str, language: str | None, snippet: str 
     # struct {...}` last in a file without one reads as an error to tree-sitter.
     original, result = (t if t.endswith("\n") else t + "\n" for t in (original, result))
     if syntax.parses(original, language) and syntax.parses(result, language) is False:
-        spans = syntax.error_spans(result, language) or []
-        if snippet is None or not _snippets_own(original, result, snippet, spans, language, python=False):
-            at = f" near line {min(s for s, _ in spans) + 1}" if spans else ""
+        starts = syntax.error_lines(result, language, limit=50) or []
+        if snippet is None or not _snippets_own(original, result, snippet, starts, language, python=False):
+            at = f" near line {starts[0] + 1}" if starts else ""
             return f"the merged {language} file no longer parses{at}, although the original did"
     if language == "python" and (line := syntax.python_break(original, result)) is not None:
-        if snippet is None or not _snippets_own(original, result, snippet, [(line, line)], language, python=True):
+        if snippet is None or not _snippets_own(original, result, snippet, [line], language, python=True):
             return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
     return None
 
 
-def _snippets_own(original: str, result: str, snippet: str, spans: list[tuple[int, int]], language: str,
+def _snippets_own(original: str, result: str, snippet: str, starts: list[int], language: str,
                   python: bool) -> bool:
-    """Whether every error span (0-based lines of `result`) starts on a line the snippet wrote that
-    is new to the original, and each section of the snippet (the lines between two markers) holding
-    such a line balances its brackets and parses in none of `_PLACES` (with Python's own
-    parser where `python`)."""
+    """Whether every error (`starts`: the 0-based lines of `result` where each begins; recovery may
+    stretch one to the file's end) starts on a line the snippet wrote that is new to the original,
+    and each section of the snippet (sections.split_sections) holding such a line balances its
+    brackets and parses in none of `_PLACES` (with Python's own parser where `python`)."""
     places = _PLACES.get(language)
-    if not spans or not places:
+    if not starts or not places:
         return False
     lines = result.split("\n")
     old = {line.strip() for line in original.split("\n")}
-    sections: list[list[str]] = [[]]
-    for line in snippet.split("\n"):
-        if is_marker(line):
-            sections.append([])
-        else:
-            sections[-1].append(line)
+    sections = [section.lines for section in split_sections(snippet.split("\n"), original.split("\n"))]
     blamed = set()
-    for first, _ in spans:  # where each error starts (recovery may stretch it to the file's end)
+    for first in starts:
         text = lines[first].strip() if 0 <= first < len(lines) else ""
         holding = [k for k, section in enumerate(sections) if text in {line.strip() for line in section}]
         if not text or text in old or not holding:
@@ -108,7 +104,7 @@ def _snippets_own(original: str, result: str, snippet: str, spans: list[tuple[in
                for k in blamed)
 
 
-def _parses_somewhere(run: list[str], language: str, places: list[tuple[str, str]], python: bool) -> bool:
+def _parses_somewhere(run: Sequence[str], language: str, places: list[tuple[str, str]], python: bool) -> bool:
     """Whether the section, dedented, parses in one of `places` (or, in Python, inside the blocks it
     dedents out of)."""
     body = textwrap.dedent("\n".join(run)).strip("\n")

@@ -207,26 +207,20 @@ def python_break(original: str, result: str) -> int | None:
     return line if line is not None and line is not False else None
 
 
-def error_lines(text: str, language: str | None) -> list[int] | None:
-    """0-based line numbers of the first few syntax errors, for refusal messages."""
-    spans = error_spans(text, language, 3)
-    return None if spans is None else sorted(start for start, _ in spans)
-
-
-def error_spans(text: str, language: str | None, limit: int = 50) -> list[tuple[int, int]] | None:
-    """(first, last) 0-based lines of each syntax error (an error or a missing node), in file order,
-    at most `limit`; None without a grammar."""
+def error_lines(text: str, language: str | None, limit: int = 3) -> list[int] | None:
+    """0-based lines where the first `limit` syntax errors (error or missing nodes) start, sorted;
+    None without a grammar."""
     tree = parse_tree(text, language)
     if tree is None:
         return None
-    found: list[tuple[int, int]] = []
+    found: list[int] = []
     stack = [tree.root_node]
     while stack and len(found) < limit:
         node = stack.pop()
         if not node.has_error:
             continue
         if node.is_error or node.is_missing:
-            found.append((node.start_point[0], node.end_point[0]))
+            found.append(node.start_point[0])
             continue
         stack.extend(reversed(node.children))
-    return found
+    return sorted(found)
