@@ -52,6 +52,18 @@ GROUPS = {
         ("npm", "node-fetch", "node-fetch/node-fetch"), ("npm", "debug", "debug-js/debug"), ("npm", "yargs", "yargs/yargs"),
         ("npm", "io-ts", "gcanti/io-ts"), ("npm", "chalk", "chalk/chalk"), ("npm", "body-parser", "expressjs/body-parser"),
     ],
+    # held out too, and with C, C++ and Rust sources beside the Python (added in the fourteenth session)
+    "c": [
+        ("pypi", "tqdm", "tqdm/tqdm"), ("pypi", "pyparsing", "pyparsing/pyparsing"), ("pypi", "tenacity", "jd/tenacity"),
+        ("pypi", "cachetools", "tkem/cachetools"), ("pypi", "sqlparse", "andialbrecht/sqlparse"),
+        ("pypi", "toolz", "pytoolz/toolz"), ("pypi", "simplejson", "simplejson/simplejson"),
+        ("pypi", "ujson", "ultrajson/ultrajson"), ("pypi", "pybind11", "pybind/pybind11"),
+        ("pypi", "greenlet", "python-greenlet/greenlet"), ("pypi", "rpds-py", "crate-py/rpds"),
+        ("pypi", "humanize", "python-humanize/humanize"),
+        ("npm", "commander", "tj/commander.js"), ("npm", "zod", "colinhacks/zod"), ("npm", "uuid", "uuidjs/uuid"),
+        ("npm", "dotenv", "motdotla/dotenv"), ("npm", "minimatch", "isaacs/minimatch"), ("npm", "immer", "immerjs/immer"),
+        ("npm", "lru-cache", "isaacs/node-lru-cache"), ("npm", "ky", "sindresorhus/ky"),
+    ],
 }
 _FINAL = re.compile(r"^\d+(\.\d+)*$")
 CONFIG = {"json", "yaml", "toml"}  # version bumps and settings, not code: left out

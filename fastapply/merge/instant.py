@@ -46,7 +46,7 @@ from typing import Callable
 from fastapply.merge.snippet import blocks, definitions, marked_definitions, renames, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
-from fastapply.merge.gate import guards, intent, landing, orphans
+from fastapply.merge.gate import guards, intent, landing, orphans, snippet_checks
 from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
 from fastapply.merge.gate.guards import finish
@@ -252,7 +252,7 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
     diff_snippet = snip_lines if undone is not None else None
     hunks = sections.as_hunks(snip_lines, orig.lines) if undone is not None else None  # first read literally
     literal = finish(orig, blocks.merge_diff(orig.lines, hunks), "diff", language, None) if hunks else None
-    if literal is not None and literal.merged and literal.rung == "exact":
+    if literal is not None and literal.merged and literal.rung == "exact" and _shows_all(undone, orig, literal.text):
         return literal
     snip_lines = undone or snip_lines
     snip_lines, converted = convert_indent(snip_lines, orig.lines)
@@ -265,6 +265,13 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
         if read.merged or not definitions.shows_definitions(snip_lines, language):
             return read  # not whole definitions: the excerpt's reason is the one that helps
     return finish(orig, merged, "definition", language, merged.shown_lines, converted, "\n".join(snip_lines))
+
+
+def _shows_all(undone: list[str], orig: Text, text: str) -> bool:
+    """The literal reading of a lazy snippet's diff lines holds every line the snippet shows (its
+    context and `+` lines, in order): a run of new code written without `+` reads as a hunk that
+    changes nothing, which the literal reading skips, so it is the lazy reading's to place."""
+    return snippet_checks.check_snippet_lines(undone, orig.lines, split_text(text).lines) is None
 
 
 def _by_name(orig: Text, snip_lines: list[str], language: str | None, converted: bool,

@@ -650,3 +650,14 @@ def test_input_the_merge_cannot_read_is_a_form_refusal_with_its_fix():
         assert not r.merged and r.refusal is not None and r.refusal.kind == "form"
         assert words in r.refused_reason and r.refused_reason == r.refusal.sentence
         assert r.method is None and r.candidate is None and not r.refusal.original and not r.refusal.snippet
+
+
+def test_new_code_written_without_plus_beside_minus_lines_is_merged_not_dropped():
+    # read literally as hunks, the unprefixed section is a hunk that changes nothing and was skipped:
+    # the file lost the snippet's new line (issue 19, family 3); the literal reading must hold every
+    # line the snippet shows, else the lazy reading places it, bound by the `-` lines
+    original = "import os\n\n\ndef a():\n    x = 1\n    return x\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+    snippet = ("# ... existing code ...\ndef a():\n    x = os.getpid()\n    return x\n# ... existing code ...\n"
+               "def b():\n    return 2\n-\n-\n-def c():\n-    return 3\n")
+    r = instant_merge(original, snippet, language="python")
+    assert r.text == "import os\n\n\ndef a():\n    x = os.getpid()\n    return x\n\n\ndef b():\n    return 2\n"

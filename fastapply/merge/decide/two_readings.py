@@ -25,6 +25,7 @@ from fastapply.merge.align import greedy, lazy
 from fastapply.merge.decide.settled import copied as _copied, doubt_by_repeats, exit_replaced, relanded
 from fastapply.merge.gate import guards, landing, repeats, snippet_checks
 from fastapply.merge.gate.guards import changed_regions, finish
+from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet import renames as renames_
 from fastapply.merge.snippet import sections
@@ -93,9 +94,7 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
             return joint  # they differ in blank lines only: next to a marker those carry no position
         if verdicts == [True, True] and differ_by_final_block(lines[0], lines[1], snip_lines):
-            return MergeResult(None, "the snippet stops without a marker before the file's short final block, which "
-                               "one reading keeps and the other deletes; end the snippet with a marker to keep it, "
-                               "or show the lines around it to delete it", "lazy", joint.rung, joint.text,
+            return MergeResult(None, _final_block_refusal(orig.lines, lines), "lazy", joint.rung, joint.text,
                                changed_regions(orig.lines, lines[1]), (joint.text, old.text), "readings")
         if verdicts == [True, True]:
             lost = [bool(overwritten_definitions(orig.lines, r, snip_lines)) for r in lines]
@@ -238,6 +237,20 @@ FINAL_BLOCK = 8  # non-blank lines: a longer final block is not one a snippet de
 def _trim(lines: Sequence[str]) -> list[str]:
     a, b = blank_ends(lines)
     return list(lines[a:b])
+
+
+def _final_block_refusal(original: Sequence[str], readings: Sequence[Sequence[str]]) -> str:
+    """The refusal of two readings that differ by the file's final block (`differ_by_final_block`),
+    carrying the block's original lines (`dropped`: refuse/explain.py offers them as `-` lines)
+    where the reading that keeps it keeps them as the original ends."""
+    kept, cut = sorted((_trim(r) for r in readings), key=len, reverse=True)
+    block = kept[len(cut):]
+    end = blank_ends(original)[1]
+    start = end - len(block)
+    detail = {"dropped": (start, end)} if start > 0 and list(original[start:end]) == block else {}
+    return reason("would-delete-edge", "the snippet stops without a marker before the file's short final block, "
+                  "which one reading keeps and the other deletes", "end the snippet with a marker to keep it, or "
+                  "show the block as `-` lines to delete it", **detail)
 
 
 def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[str]) -> bool:

@@ -225,8 +225,17 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
     removed = Counter(l[1:].strip() for l in snippet if _prefixed(l, "-"))
     added = Counter(l[1:].strip() for l in snippet if _prefixed(l, "+"))
     before = Counter(l.strip() for l in original)
+    # A line written without a prefix that the original does not have is new code all the same, and a
+    # section of it may replace original lines no `-` line names, as a lazy section does: the counts
+    # then bind only the lines the snippet names (`-`, `+` and new), blank lines aside.
+    unprefixed = Counter(text for line, done in zip(snippet, undiff_each(snippet, original) or ())
+                         if done is not None and not _prefixed(line, "+") and (text := done.strip())
+                         and text not in before and not is_marker(done))
+    added.update(unprefixed)
     after = Counter(l.strip() for l in merged)
     for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], not t, t)):
+        if unprefixed and (not text or not (removed[text] or added[text])):
+            continue
         want = before[text] - removed[text] + added[text]
         line = f"`{text[:60]}`" if text else "a blank line"
         if after[text] > want and removed[text]:

@@ -67,6 +67,7 @@ def test_of_two_readings_that_both_copy_lines_the_one_keeping_marker_context_onc
 from fastapply.merge.decide import two_readings
 from fastapply.merge.gate import repeats
 from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.revise import revise
 
 KEPT = ["x = 1", "jsonify = json.jsonify", "", "# backwards compat", "json_available = True", ""]
 DELETED = ["x = 1", "jsonify = json.jsonify", ""]
@@ -200,3 +201,21 @@ def test_a_reading_that_lays_a_new_definition_over_an_unnamed_one_loses():
     assert overwritten_definitions(original, right.splitlines(), snip) == []
     # a snippet that names `beta` (a rename shown as such) settles nothing this way
     assert overwritten_definitions(original, over, snip + ["# replaces beta"]) == []
+
+
+def test_the_final_block_refusal_offers_the_block_as_minus_lines_and_that_answer_deletes_it():
+    original = ("import json\n\nfrom .app import Flask\n\nVERSION = '1.0'\n\n# a more generic name.\n"
+                "jsonify = json.jsonify\n\n# backwards compat, goes away in 1.0\n"
+                "from .sessions import SecureCookieSession as Session\njson_available = True\n")
+    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+    result = instant_merge(original, snippet, language="python")
+    assert result.refusal.kind == "would-delete-edge"
+    minus = [o for o in result.refusal.options if "`-` lines" in o.says]
+    assert len(minus) == 1 and "lines 9-12" in minus[0].says
+    revised = revise(snippet, minus[0])
+    assert revised.endswith("-# backwards compat, goes away in 1.0\n"
+                            "-from .sessions import SecureCookieSession as Session\n-json_available = True\n")
+    again = instant_merge(original, revised, language="python")
+    assert again.text == original.replace("1.0'", "1.1'").split("\n\n# backwards")[0] + "\n"
+    keep = [o for o in result.refusal.options if o.says.startswith("add a marker line at the end")]
+    assert instant_merge(original, revise(snippet, keep[0]), language="python").text == original.replace("'1.0'", "'1.1'")
