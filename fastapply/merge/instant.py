@@ -49,6 +49,7 @@ from fastapply.merge.decide.two_readings import two_readings
 from fastapply.merge.gate import guards, intent, landing, orphans, snippet_checks
 from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
+from fastapply.merge.refuse.replaced import with_replaced_options
 from fastapply.merge.gate.guards import finish
 from fastapply.merge.align import lazy
 from fastapply.merge.text import syntax
@@ -81,6 +82,7 @@ def instant_merge(
         if kept is None:
             return result
         kept = with_kept_option(removal_options(kept, original, snippet, language), original, snippet, language)
+        kept = with_replaced_options(kept, original, snippet)
         return MergeResult(None, kept.sentence, result.method, result.rung, result.text, refusal=kept)
     if result.refusal is not None:
         return result

@@ -245,7 +245,9 @@ def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: i
              f"snippet does not show, {why}: it may replace that line")
     fix = (f"if it replaces it, show original line {number} deleted (the lines around it, or a `-` line); if both "
            "stay, include that line in the snippet")
-    return Refusal("new-or-changed", cause, fix, original=(Line(number, result[old]),))
+    # what refuse/replaced.py builds the two answers from: the old line, the new one, and which comes first
+    detail = {"replaced": (number, result[new], old < new)}
+    return Refusal("new-or-changed", cause, fix, original=(Line(number, result[old]),), detail=detail)
 
 
 _PLAIN_IMPORT = re.compile(r"^import\s+[\w.]+(?:\s*,\s*[\w.]+)*$")  # Python `import os`, `import os.path`

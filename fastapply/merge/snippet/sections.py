@@ -193,14 +193,15 @@ def _unified_context(snippet: Sequence[str], original: Sequence[str]) -> bool:
 
 def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | None:
     """A lazy snippet with diff lines written as the unified diff it stands for (each run between
-    `@@` lines or markers a hunk, context given its one-space prefix), or None when `undiff_lazy`
-    does not read its prefixes as diff syntax."""
+    `@@` lines or markers a hunk, context given its one-space prefix and new code written bare beside
+    diff lines its `+`, `_bare_new`), or None when `undiff_lazy` does not read its prefixes as diff syntax."""
     if undiff_lazy(snippet, original) is None:
         return None
     unified = _unified_context(snippet, original)
+    bare = _bare_new(snippet, original)
     first = next((l for l in snippet if l.strip()), "")
     out = [] if _HUNK.match(first) else ["@@ @@"]
-    for line in snippet:
+    for k, line in enumerate(snippet):
         if _HEADER.match(line):
             continue
         if _prefixed(line, "+") or _prefixed(line, "-") or not line.strip():
@@ -208,7 +209,31 @@ def as_hunks(snippet: Sequence[str], original: Sequence[str]) -> list[str] | Non
         elif _HUNK.match(line) or is_marker(line):
             out.append("@@ @@")
         else:
-            out.append(line if unified else " " + line)
+            out.append(line if unified else ("+" if k in bare else " ") + line)
+    return out
+
+
+def _bare_new(snippet: Sequence[str], original: Sequence[str]) -> set[int]:
+    """The snippet lines that are new code written without their `+`: runs of unprefixed lines the
+    original does not have that touch a `+` or `-` line (part of a change the diff lines show). A
+    run that touches none (a section of new code, a changed line at a section's edge) stays context,
+    which the literal reading cannot find: the lazy reading places it."""
+    held = {line.strip() for line in original}
+    diff = [_prefixed(l, "+") or _prefixed(l, "-") for l in snippet]
+    new = [bool(l.strip()) and not diff[k] and l.strip() not in held and not is_marker(l) and not _HUNK.match(l)
+           and not _HEADER.match(l) for k, l in enumerate(snippet)]
+    out: set[int] = set()
+    k = 0
+    while k < len(snippet):
+        if not new[k]:
+            k += 1
+            continue
+        end = k
+        while end < len(snippet) and new[end]:
+            end += 1
+        if (k > 0 and diff[k - 1]) or (end < len(snippet) and diff[end]):
+            out.update(range(k, end))
+        k = end
     return out
 
 

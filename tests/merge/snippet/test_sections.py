@@ -49,6 +49,17 @@ def test_a_merge_must_agree_with_the_diff_lines_counts():
     assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
 
 
+def test_new_lines_written_without_a_plus_count_as_added_and_free_the_lines_the_snippet_does_not_name():
+    # `    c = 3` is new code the planner wrote without `+`: the merge must have it once; the lines the
+    # snippet names nowhere (`a = 1` here, which a lazy section may replace) and blank lines are not bound
+    snippet = ["def f():", "    c = 3", "# ... existing code ...", "-x = f()"]
+    right = ["def f():", "    c = 3", "    b = 2", "    return a + b", ""]
+    assert check_diff_counts(ORIGINAL, right, snippet) is None
+    assert "removes `x = f()`" in check_diff_counts(ORIGINAL, right + ["x = f()"], snippet)
+    assert "`c = 3` would appear 0 times" in check_diff_counts(ORIGINAL, ORIGINAL[:-1], snippet)
+    assert "`c = 3` would appear 2 times" in check_diff_counts(ORIGINAL, right[:2] + right[1:], snippet)
+
+
 def test_diff_counts_agree_only_for_diff_lines_that_hold():
     snippet = ["@@ -0,0 +0,0 @@", "def f():", "+    log(a)", "+    log(b)", "    a = 1"]
     original = ["def f():", "    a = 1", "    log(a)", "    log(b)"]
@@ -65,6 +76,8 @@ def test_a_lazy_snippet_with_diff_lines_as_hunks():
     # Unified context keeps its one space; no diff syntax, no hunks.
     assert as_hunks(["@@ -1 +1 @@", " def f():", "-    a = 1", "+    a = 10", "     b = 2"], ORIGINAL)[1] == " def f():"
     assert as_hunks(["def f():", "    a = 1"], ORIGINAL) is None
+    # a line the original does not have, written without a prefix, is new code: `+`
+    assert as_hunks(["def f():", "    c = 3", "-    a = 1"], ORIGINAL) == ["@@ @@", " def f():", "+    c = 3", "-    a = 1"]
 
 
 def test_code_that_starts_with_a_sign_is_not_diff_syntax():
