@@ -282,15 +282,20 @@ def diff_counts_agree(original: Sequence[str], merged: Sequence[str], snippet: S
 def reindent(lines: list[str], region: Sequence[str]) -> list[str]:
     """Re-indent a section placed on collapsed whitespace over the original `region` by the
     constant offset its matched lines show (each paired with the first region line equal to it
-    but for whitespace); anything but one constant offset, or none shown at the section's base
-    (a deeper line may be one the edit re-nests), leaves it as written."""
+    but for whitespace; only the lines both hold once, where there are any: a `}` may close any
+    depth); anything but one constant offset, or none shown at the section's base (a deeper line
+    may be one the edit re-nests), leaves it as written."""
     first: dict[str, str] = {}
     for o in region:
         if o.strip():
             first.setdefault(collapse(o), o)
-    pairs = [(indentation(first[collapse(l)]), indentation(l)) for l in lines if l.strip() and collapse(l) in first]
-    if not pairs:
+    matched = [l for l in lines if l.strip() and collapse(l) in first]
+    if not matched:
         return lines
+    once = Counter(collapse(o) for o in region if o.strip())
+    shown = Counter(collapse(l) for l in lines if l.strip())
+    matched = [l for l in matched if once[collapse(l)] == 1 == shown[collapse(l)]] or matched
+    pairs = [(indentation(first[collapse(l)]), indentation(l)) for l in matched]
     base = min(len(indentation(l)) for l in lines if l.strip())
     if all(len(s) > base for _, s in pairs):
         return lines

@@ -132,6 +132,16 @@ def test_reindent_shifts_a_section_by_the_constant_offset_of_its_matched_lines()
     assert reindent(["pass"], ["        pass", "    pass"]) == ["        pass"]
 
 
+def test_reindent_reads_the_offset_from_the_lines_both_hold_once():
+    # pasted without two levels of indentation; `});` closes blocks at two depths in the region, so
+    # its first twin shows no offset: the lines the region and the section each hold once settle it
+    from fastapply.merge.snippet.sections import reindent
+
+    region = ["\t});", "\t\tsetImmediate(function () {", "\t\t\temit(res);", "\t\t});", "", "\t\treq.once('error', f);"]
+    section = ["\temit(res);", "});", "", "req.once('error', f);", "go();"]
+    assert reindent(section, region) == ["\t\t\temit(res);", "\t\t});", "", "\t\treq.once('error', f);", "\t\tgo();"]
+
+
 def test_reindent_keeps_a_section_whose_base_lines_are_all_new():
     # a statement wrapped in an `if` (the grid's C# `wrap_in_if`, minimal style): the matched
     # line is one level deeper than the original only because the edit nests it; the new `if`
