@@ -60,7 +60,8 @@ When the edit cannot be placed safely, nothing is written and the answer is a re
 (ambiguous-place: a part fits several places; out-of-order: edits not in file order; line-not-found: \
 context not in the file as written; new-or-changed: a line could be new or replace a similar one; \
 unshown-deletion or would-delete-edge: code would be deleted that you did not show deleted, usually a \
-missing `... existing code ...` comment; unbalanced; duplicate; no-change), the file's lines and your \
+missing `... existing code ...` comment; unbalanced; duplicate; no-change; form: a label line such as \
+`// NEW:`, or input the merge cannot read), the file's lines and your \
 code_edit's lines involved (by number), a fix, and options: concrete edits of your code_edit (add \
 these unchanged file lines above line K, add a marker at the start, show these file lines as `-` lines \
 to delete them, move lines K-L before line M). \

@@ -43,7 +43,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from fastapply.merge.snippet import blocks, definitions, marked_definitions, renames, sections
+from fastapply.merge.snippet import blocks, definitions, labels, marked_definitions, renames, sections
 from fastapply.merge.decide import excerpt, opinion
 from fastapply.merge.decide.two_readings import two_readings
 from fastapply.merge.gate import guards, intent, landing, orphans, snippet_checks
@@ -238,9 +238,12 @@ def check_input(original: str, snippet: str) -> str | None:
 
 def _merge(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
     orig = split_text(original)
-    snip_lines = unfence(split_text(snippet).lines)
+    sent = split_text(snippet).lines
+    snip_lines = unfence(sent)
     if not any(line.strip() for line in snip_lines):
         return _refuse("the snippet is empty; there is nothing to apply")
+    if (labelled := labels.check_labels(sent, orig.lines)) is not None:
+        return _refuse(labelled)
     language = syntax.normalize_language(language) or syntax.detect_language(path, original)
     if not any(line.strip() for line in orig.lines):
         return _merge_into_empty(orig, snip_lines)
