@@ -145,7 +145,7 @@ def test_binary_and_huge_snippets_are_refused_fast():
 
 def test_refusal_carries_candidate_and_regions():
     original = "def a():\n    return 1\n\ndef b():\n    return 1\n\nend\n"
-    r = instant_merge(original, "# ... existing code ...\n    return 1\n    # new\n# ... existing code ...\n", path="x.py")
+    r = instant_merge(original, "# ... existing code ...\n    return 1\n    # cached\n# ... existing code ...\n", path="x.py")
     assert not r.merged
     assert "matches 2 places" in r.refused_reason
     assert r.regions == ((1, 2), (4, 5))
