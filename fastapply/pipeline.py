@@ -138,12 +138,15 @@ class EditStream:
                 t0 = time.perf_counter()
                 merge = instant_merge(original, snippet, language=language, path=path, instruction=instruction)
                 merge_s = time.perf_counter() - t0
-            if not merge.merged and strategy == "instant" and getattr(merge, "refusal", None) is not None:
+            # a snippet only its planner can fix (label lines, which a model would copy into the file):
+            # its refusal is the answer for auto too
+            final = strategy == "instant" or bool(getattr(getattr(merge, "refusal", None), "detail", {}).get("labels"))
+            if not merge.merged and final and getattr(merge, "refusal", None) is not None:
                 # the answer is this refusal: its options in the order a planner should read them
                 merge = replace(merge, refusal=ordered_refusal(original, snippet, merge.refusal, language=language,
                                                                path=path, instruction=instruction))
             self.merge, self._merge_s = merge, merge_s
-            if self.merge.merged or strategy == "instant":
+            if self.merge.merged or final:
                 return
         candidate = self.merge.candidate if self.merge is not None else None
         self._conv = prompts.conventions(original)

@@ -50,6 +50,18 @@ def test_auto_uses_the_instant_merge_without_loading_a_model():
     assert r.path == "instant" and r.text == EXPECTED and r.complete and r.method == "lazy"
 
 
+def test_auto_answers_a_label_line_with_the_instant_refusal_without_loading_a_model():
+    # a model would copy `# NEW: ...` into the file: only the planner can fix the snippet
+    def no_model():
+        raise AssertionError("the model must not be loaded")
+
+    snippet = "def f():\n    # NEW: a bigger value\n    return 10\n# ... existing code ...\n"
+    r = apply_edit(ORIGINAL, snippet, strategy="auto", loader=no_model)
+    assert not r.complete and r.refusal.kind == "form" and r.refusal.detail == {"labels": (2,)}
+    assert "remove the label line 2" in [o.says for o in r.refusal.options]
+    assert r.refusal.options[0].says.startswith("remove the label line 2")  # first, chained or alone
+
+
 def test_auto_falls_back_to_the_model_with_the_candidate_as_first_draft():
     # the section's anchor "return 2" appears twice: ambiguous for the instant path
     original = "def f():\n    x = 1\n    return 2\n\n\ndef g():\n    x = 1\n    return 2\n"

@@ -5,8 +5,9 @@ whose whole text is a comment saying new, added, changed, replaced, begin/end (o
 new code, ...), optionally followed by `:` and a note. The merge writes every line a snippet shows,
 so such a line would land in the file as a comment nobody wrote. `check_labels(snippet, original)`
 refuses (kind form) a snippet holding one the original does not, naming each and offering the
-snippet without them; a comment the file should hold is written as that comment, in words of the
-code. Measured on the added lines of the real commits at hand (train-pairs and the foreign-a pairs,
+snippet without them (`detail["labels"]`: their line numbers; the auto strategy answers with this
+refusal too, as a model would copy the label); a comment the file should hold is written as that
+comment, in words of the code. Measured on the added lines of the real commits at hand (train-pairs and the foreign-a pairs,
 28,474 lines): none is such a label.
 
 This module knows comment openers and label words; it knows no merge and no language.
@@ -42,4 +43,4 @@ def check_labels(snippet: Sequence[str], original: Sequence[str]) -> Reason | No
     fix = "remove it; a comment the file should hold is written as that comment"
     option = Option(f"remove the label line{'s' if len(found) > 1 else ''} {', '.join(str(k + 1) for k in found)}",
                     tuple(Edit("remove", start=k + 1, end=k + 1) for k in found))
-    return Reason(Refusal("form", cause, fix, options=(option,)))
+    return Reason(Refusal("form", cause, fix, options=(option,), detail={"labels": tuple(k + 1 for k in found)}))
