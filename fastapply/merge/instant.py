@@ -59,7 +59,8 @@ from fastapply.merge.refuse.ranking import reading_order
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.revise import revise
 from fastapply.merge.result import MergeResult
-from fastapply.merge.text.conventions import Text, convert_indent, is_whole_file, join_lines, split_text, unfence
+from fastapply.merge.text.conventions import (Text, convert_indent, drop_path_header, is_whole_file, join_lines, split_text,
+                                              unfence)
 from fastapply.merge.text.whitespace import keep_original_whitespace
 
 
@@ -174,7 +175,7 @@ def _instant(original: str, snippet: str, language: str | None, path: str | None
     if reason:
         return _unread(reason)
     try:
-        return _whitespace_kept(_seconded(_merge(original, snippet, language, path), original, snippet),
+        return _whitespace_kept(_seconded(_merge(original, snippet, language, path), original, snippet, path),
                                 original, snippet)
     except RecursionError:
         return _refuse("the input is too deeply nested for the instant merge")
@@ -200,7 +201,7 @@ def _unread(reason: str) -> MergeResult:
     return MergeResult(None, refusal.sentence, None, None, None, refusal=refusal)
 
 
-def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
+def _seconded(result: MergeResult, original: str, snippet: str, path: str | None = None) -> MergeResult:
     """The scored alignment (opinion.py) as a judge of a written lazy merge that the joint reading
     alone placed, or that a rule chose between two readings placed apart (`placed_by`): refused, with
     both readings, when the aligner confidently reads a different file (opinion.judge;
@@ -208,7 +209,7 @@ def _seconded(result: MergeResult, original: str, snippet: str) -> MergeResult:
     if not (result.merged and result.method == "lazy" and opinion.JUDGE and result.placed_by in ("joint", "both")):
         return result
     orig = split_text(original)
-    snip = unfence(split_text(snippet).lines)
+    snip = drop_path_header(unfence(split_text(snippet).lines), orig.lines, path)
     snip = sections.undiff_lazy(snip, orig.lines) or snip
     seconded = opinion.judge(orig.lines, snip, split_text(result.text).lines, chosen=result.placed_by == "both")
     if seconded is None:
@@ -239,7 +240,7 @@ def check_input(original: str, snippet: str) -> str | None:
 def _merge(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
     orig = split_text(original)
     sent = split_text(snippet).lines
-    snip_lines = unfence(sent)
+    snip_lines = drop_path_header(unfence(sent), orig.lines, path)
     if not any(line.strip() for line in snip_lines):
         return _refuse("the snippet is empty; there is nothing to apply")
     if (labelled := labels.check_labels(sent, orig.lines)) is not None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from fastapply.merge.text.lines import blank_ends
 from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.syntax import language_from_path
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -80,15 +81,38 @@ def _join_mixed(lines: list[str], like: Text) -> str:
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
+_OPENING = re.compile(r"^\s*(```|~~~)[^`\s]*(?:[ \t]+[^`]*)?$")  # an info string: ```python:src/app.py, ```ts title="x"
 
 
 def unfence(lines: list[str]) -> list[str]:
-    """Drop a ``` fence around the snippet. Blank lines are content otherwise (a file may start
-    or end with one), so they are only trimmed around a fence."""
+    """Drop a ``` fence around the snippet (its opening line may name a language and a path). Blank
+    lines are content otherwise (a file may start or end with one), so they are only trimmed around a
+    fence."""
     a, b = blank_ends(lines)
-    if b - a >= 2 and _FENCE.match(lines[a]) and _FENCE.match(lines[b - 1]):
+    if b - a >= 2 and _OPENING.match(lines[a]) and _FENCE.match(lines[b - 1]):
         return lines[a + 1 : b - 1]
     return lines
+
+
+_HEADER = re.compile(r"^\s*(?:#|//|--|/\*|<!--|;)\s*(?:(?:file|filepath|file path|filename|path)\s*:?\s*)?"
+                     r"(?P<path>[\w./\\-]+\.\w+)\s*(?:\*/|-->)?\s*$", re.I)
+
+
+def drop_path_header(lines: list[str], original: list[str], path: str | None = None) -> list[str]:
+    """`lines` without a first line that is a comment naming a file (`// File: src/app.ts`, `# app.py`):
+    a planner's header, not code. Only where the original does not hold that line, the named file has
+    an extension the merge knows, and it is `path` (or its base name) when `path` is given."""
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)
+    if first is None or (m := _HEADER.match(lines[first])) is None:
+        return lines
+    named = m.group("path").replace("\\", "/")
+    if language_from_path(named) is None:
+        return lines
+    if path is not None and named.rsplit("/", 1)[-1] != path.replace("\\", "/").rsplit("/", 1)[-1]:
+        return lines
+    if lines[first].strip() in {line.strip() for line in original}:
+        return lines
+    return lines[:first] + lines[first + 1 :]
 
 
 def _indent_unit(lines: list[str]) -> int:

@@ -42,3 +42,35 @@ def test_a_new_line_in_a_mixed_file_takes_the_commonest_ending():
     t = split_text("a\nb\nc\r\nd\n")
     assert t.newline == "\n"
     assert join_lines(["a", "b", "new", "c", "d"], t) == "a\nb\nnew\nc\r\nd\n"
+
+
+def test_a_fence_whose_opening_line_names_a_language_and_a_path_is_dropped():
+    from fastapply.merge.text.conventions import unfence
+
+    for opening in ("```python", "```python:src/app.py", "```py title=\"app.py\"", "```src/app.py", "~~~"):
+        assert unfence([opening, "x = 1", "```"]) == ["x = 1"], opening
+    assert unfence(["```python", "x = 1"]) == ["```python", "x = 1"]  # no closing fence: content
+
+
+def test_a_first_comment_naming_the_file_is_a_header_not_code():
+    from fastapply.merge.text.conventions import drop_path_header
+
+    original = ["import os", "x = 1"]
+    for header in ("# File: src/app.py", "# filepath: src/app.py", "# app.py", "// src/app.py"):
+        assert drop_path_header([header, "# ... existing code ...", "x = 2"], original, "src/app.py") == \
+            ["# ... existing code ...", "x = 2"], header
+    kept = ["# File: src/app.py", "x = 2"]
+    assert drop_path_header(kept, original, "lib/other.py") == kept  # names another file
+    assert drop_path_header(kept, ["# File: src/app.py", "x = 1"], "src/app.py") == kept  # the file's own line
+    assert drop_path_header(["# File: notes", "x = 2"], original) == ["# File: notes", "x = 2"]  # no known extension
+    assert drop_path_header(["x = 2", "# app.py"], original, "app.py") == ["x = 2", "# app.py"]  # not the first line
+
+
+def test_instant_merge_reads_a_snippet_under_a_path_header_and_a_path_fence():
+    from fastapply.merge.instant import instant_merge
+
+    original = "import os\n\n\ndef f():\n    return 1\n"
+    for snippet in ("# File: pkg/mod.py\n# ... existing code ...\ndef f():\n    return 2\n",
+                    "```python:pkg/mod.py\n# ... existing code ...\ndef f():\n    return 2\n```\n"):
+        r = instant_merge(original, snippet, path="pkg/mod.py")
+        assert r.text == "import os\n\n\ndef f():\n    return 2\n", snippet
