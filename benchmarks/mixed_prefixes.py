@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 
 def _is(line: str, sign: str) -> bool:
@@ -27,7 +28,10 @@ def _is(line: str, sign: str) -> bool:
 
 
 def variants(row: dict) -> list[dict]:
-    """The row's two mixed variants, or none when its snippet lacks `+` or `-` lines."""
+    """The row's two mixed variants, or none when it is no diff-in-lazy row or its snippet lacks
+    `+` or `-` lines."""
+    if row.get("snippet_style") != "gen-diff_in_lazy":
+        return []
     lines = row["snippet"].split("\n")
     plus = [k for k, line in enumerate(lines) if _is(line, "+")]
     if not plus or not any(_is(line, "-") for line in lines):
@@ -42,20 +46,25 @@ def variants(row: dict) -> list[dict]:
     return out
 
 
+def write_variants(sets: list[str], out: str, variants: Callable[[dict], list[dict]]) -> int:
+    """Every row of `sets` through `variants`, written to `out` (JSONL): the count written. Also the
+    writer of snippet_wrappers.py."""
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for path in sets:
+            for line in Path(path).read_text(encoding="utf-8").splitlines():
+                for variant in variants(json.loads(line)):
+                    fh.write(json.dumps(variant) + "\n")
+                    n += 1
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sets", nargs="+", help="planner-style JSONL sets")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
-    n = 0
-    with open(args.out, "w", encoding="utf-8") as fh:
-        for path in args.sets:
-            for line in Path(path).read_text(encoding="utf-8").splitlines():
-                row = json.loads(line)
-                if row.get("snippet_style") == "gen-diff_in_lazy":
-                    for variant in variants(row):
-                        fh.write(json.dumps(variant) + "\n")
-                        n += 1
+    n = write_variants(args.sets, args.out, variants)
     print(f"{n} mixed rows written to {args.out}", file=sys.stderr)
     return 0
 

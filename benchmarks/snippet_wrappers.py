@@ -16,10 +16,10 @@ Not run by the tests.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
-from pathlib import Path
+
+from mixed_prefixes import write_variants  # the sibling script's writer (this folder is on sys.path)
 
 STYLES = ("gen-agent", "gen-chat", "gen-skeleton", "gen-inline")
 _MARKER = re.compile(r"^\s*(?:#|//|--|/\*)\s*\.\.\.")  # `// ... existing code ...` and its kin
@@ -49,13 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("sets", nargs="+", help="planner-style JSONL sets")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
-    n = 0
-    with open(args.out, "w", encoding="utf-8") as fh:
-        for path in args.sets:
-            for line in Path(path).read_text(encoding="utf-8").splitlines():
-                for variant in variants(json.loads(line)):
-                    fh.write(json.dumps(variant) + "\n")
-                    n += 1
+    n = write_variants(args.sets, args.out, variants)
     print(f"{n} wrapped rows written to {args.out}", file=sys.stderr)
     return 0
 

@@ -138,10 +138,11 @@ class EditStream:
                 t0 = time.perf_counter()
                 merge = instant_merge(original, snippet, language=language, path=path, instruction=instruction)
                 merge_s = time.perf_counter() - t0
+            refusal = getattr(merge, "refusal", None)
             # a snippet only its planner can fix (label lines, which a model would copy into the file):
             # its refusal is the answer for auto too
-            final = strategy == "instant" or bool(getattr(getattr(merge, "refusal", None), "detail", {}).get("labels"))
-            if not merge.merged and final and getattr(merge, "refusal", None) is not None:
+            final = strategy == "instant" or (refusal is not None and bool(refusal.detail.get("labels")))
+            if not merge.merged and final and refusal is not None:
                 # the answer is this refusal: its options in the order a planner should read them
                 merge = replace(merge, refusal=ordered_refusal(original, snippet, merge.refusal, language=language,
                                                                path=path, instruction=instruction))

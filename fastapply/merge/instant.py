@@ -209,7 +209,7 @@ def _seconded(result: MergeResult, original: str, snippet: str, path: str | None
     if not (result.merged and result.method == "lazy" and opinion.JUDGE and result.placed_by in ("joint", "both")):
         return result
     orig = split_text(original)
-    snip = drop_path_header(unfence(split_text(snippet).lines), orig.lines, path)
+    snip = _read_snippet(split_text(snippet).lines, orig, path)
     snip = sections.undiff_lazy(snip, orig.lines) or snip
     seconded = opinion.judge(orig.lines, snip, split_text(result.text).lines, chosen=result.placed_by == "both")
     if seconded is None:
@@ -237,10 +237,16 @@ def check_input(original: str, snippet: str) -> str | None:
 # --------------------------------------------------------------------------- dispatch
 
 
+def _read_snippet(sent: list[str], orig: Text, path: str | None) -> list[str]:
+    """The snippet's lines as the merge and its second opinion read them: without the wrappers a
+    planner puts round it (a ``` fence, a first comment naming the file)."""
+    return drop_path_header(unfence(sent), orig.lines, path)
+
+
 def _merge(original: str, snippet: str, language: str | None, path: str | None) -> MergeResult:
     orig = split_text(original)
     sent = split_text(snippet).lines
-    snip_lines = drop_path_header(unfence(sent), orig.lines, path)
+    snip_lines = _read_snippet(sent, orig, path)
     if not any(line.strip() for line in snip_lines):
         return _refuse("the snippet is empty; there is nothing to apply")
     if (labelled := labels.check_labels(sent, orig.lines)) is not None:

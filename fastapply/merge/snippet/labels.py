@@ -7,8 +7,8 @@ so such a line would land in the file as a comment nobody wrote. `check_labels(s
 refuses (kind form) a snippet holding one the original does not, naming each and offering the
 snippet without them (`detail["labels"]`: their line numbers; the auto strategy answers with this
 refusal too, as a model would copy the label); a comment the file should hold is written as that
-comment, in words of the code. Measured on the added lines of the real commits at hand (train-pairs and the foreign-a pairs,
-28,474 lines): none is such a label.
+comment, in words of the code. Measured on the added lines of the real commits at hand (train-pairs
+and the foreign-a pairs, 28,474 lines): none is such a label.
 
 This module knows comment openers and label words; it knows no merge and no language.
 """
@@ -21,14 +21,18 @@ from typing import Sequence
 from fastapply.merge.refuse.refusal import Edit, Option, Reason, Refusal
 
 _WORDS = r"(?:new|add(?:ed)?|changed?|modified|updated?|replaced?|removed?|edit(?:ed)?|fix(?:ed)?|begin|end|start)"
-_TAIL = r"(?:\s+(?:code|line|lines|replace(?:ment)?|change[sd]?|edit|addition|here|this|block|section|of (?:new|changed?) code))*"
+_TAIL = (r"(?:\s+(?:code|line|lines|replace(?:ment)?|change[sd]?|edit|addition|here|this|block|section"
+         r"|of (?:new|changed?) code))*")
 LABEL = re.compile(rf"^\s*(?:#|//|--|/\*|<!--|;)\s*(?:<-+\s*)?{_WORDS}{_TAIL}\s*(?::.*)?(?:\*/|-->)?\s*$", re.I)
 
 
 def label_lines(snippet: Sequence[str], original: Sequence[str]) -> list[int]:
     """The indexes of the snippet's label lines (module docstring) the original does not hold."""
+    found = [k for k, line in enumerate(snippet) if LABEL.match(line)]
+    if not found:
+        return found  # the common case: no label, and no set of the original's lines to build
     held = {line.strip() for line in original}
-    return [k for k, line in enumerate(snippet) if LABEL.match(line) and line.strip() not in held]
+    return [k for k in found if snippet[k].strip() not in held]
 
 
 def check_labels(snippet: Sequence[str], original: Sequence[str]) -> Reason | None:

@@ -110,7 +110,8 @@ def drop_path_header(lines: list[str], original: list[str], path: str | None = N
         return lines
     if path is not None and named.rsplit("/", 1)[-1] != path.replace("\\", "/").rsplit("/", 1)[-1]:
         return lines
-    if lines[first].strip() in {line.strip() for line in original}:
+    header = lines[first].strip()
+    if any(line.strip() == header for line in original):
         return lines
     return lines[:first] + lines[first + 1 :]
 

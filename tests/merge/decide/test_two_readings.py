@@ -92,11 +92,15 @@ def test_readings_that_differ_elsewhere_are_not():
     assert not two_readings.differ_by_final_block(other, DELETED, SNIPPET)
 
 
+# a module whose short final block (backwards compat) the snippet stops before, without a marker
+FLASK_INIT = ("import json\n\nfrom .app import Flask\n\nVERSION = '1.0'\n\n# a more generic name.\n"
+              "jsonify = json.jsonify\n\n# backwards compat, goes away in 1.0\n"
+              "from .sessions import SecureCookieSession as Session\njson_available = True\n")
+FLASK_SNIPPET = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+
+
 def test_instant_merge_refuses_to_guess_whether_a_final_block_stays():
-    original = ("import json\n\nfrom .app import Flask\n\nVERSION = '1.0'\n\n# a more generic name.\n"
-                "jsonify = json.jsonify\n\n# backwards compat, goes away in 1.0\n"
-                "from .sessions import SecureCookieSession as Session\njson_available = True\n")
-    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+    original, snippet = FLASK_INIT, FLASK_SNIPPET
     result = instant_merge(original, snippet, language="python")
     assert result.text is None
     assert "final block" in result.refused_reason
@@ -204,10 +208,7 @@ def test_a_reading_that_lays_a_new_definition_over_an_unnamed_one_loses():
 
 
 def test_the_final_block_refusal_offers_the_block_as_minus_lines_and_that_answer_deletes_it():
-    original = ("import json\n\nfrom .app import Flask\n\nVERSION = '1.0'\n\n# a more generic name.\n"
-                "jsonify = json.jsonify\n\n# backwards compat, goes away in 1.0\n"
-                "from .sessions import SecureCookieSession as Session\njson_available = True\n")
-    snippet = "# ... existing code ...\nVERSION = '1.1'\n\n# a more generic name.\njsonify = json.jsonify\n"
+    original, snippet = FLASK_INIT, FLASK_SNIPPET
     result = instant_merge(original, snippet, language="python")
     assert result.refusal.kind == "would-delete-edge"
     minus = [o for o in result.refusal.options if "`-` lines" in o.says]
