@@ -178,11 +178,17 @@ def _release_files(where: str | Path) -> dict[str, str]:
     return {path: text for path, data in raw.items() if (text := _text(data)) is not None}
 
 
+def _line_endings(text: str) -> str:
+    """"crlf", "lf" or "mixed" (a file without line breaks counts as "lf")."""
+    crlf = text.count("\r\n")
+    return "lf" if not crlf else "crlf" if crlf == text.count("\n") else "mixed"
+
+
 def mine_releases(old: str | Path, new: str | Path, *, repo_name: str, subject: str | None = None,
                   min_lines: int = 20, max_lines: int = 400, max_changed: int = 120) -> Iterator[dict]:
     """Yield a pair for each code file both releases hold that differs between them, with
     2..`max_changed` lines added and deleted and both versions within the line bounds; whitespace-only
-    changes are skipped. Paths are relative to each release's top folder (`pkg-1.0/` in an sdist,
+    changes are skipped, and so are pairs whose line endings change or mix CRLF and LF. Paths are relative to each release's top folder (`pkg-1.0/` in an sdist,
     `package/` in an npm tarball). `subject`, when given, is every pair's instruction."""
     before_files, after_files = _release_files(old), _release_files(new)
     for path in sorted(before_files.keys() & after_files.keys()):
@@ -191,6 +197,8 @@ def mine_releases(old: str | Path, new: str | Path, *, repo_name: str, subject: 
             continue
         if not all(min_lines <= t.count("\n") + 1 <= max_lines for t in (before, after)):
             continue
+        if _line_endings(before) != _line_endings(after) or "mixed" in (_line_endings(before), _line_endings(after)):
+            continue  # a change of line endings (or a file mixing them) is a reformat no snippet carries
         changed = sum(1 for line in difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm="")
                       if line[:1] in "+-" and line[:3] not in ("+++", "---"))
         if not 2 <= changed <= max_changed:

@@ -107,14 +107,17 @@ def test_mine_releases_pairs_the_code_files_two_releases_change_a_little(tmp_pat
 
     body = "".join(f"x{i} = {i}\n" for i in range(30))
     old = _release(tmp_path / "a", "pkg-1.0", {"src/m.py": body, "src/same.py": body, "big.py": body,
-                                              "notes.txt": body, "spaces.py": body, "gone.py": body})
+                                              "notes.txt": body, "spaces.py": body, "gone.py": body,
+                                              "crlf.py": body, "mixed.py": body.replace("x0 = 0\n", "x0 = 0\r\n")})
     new = _release(tmp_path / "b", "pkg-1.1", {"src/m.py": body.replace("x3 = 3", "x3 = 33"), "src/same.py": body,
                                               "big.py": "".join(f"y{i} = {i}\n" for i in range(30)),
                                               "notes.txt": body + "more\n", "spaces.py": body.replace(" = ", "  =  "),
-                                              "new.py": body})
+                                              "new.py": body, "crlf.py": body.replace("x3 = 3", "x3 = 33").replace("\n", "\r\n"),
+                                              "mixed.py": body.replace("x0 = 0\n", "x0 = 0\r\n").replace("x3 = 3", "x3 = 33")})
     rows = list(mine_releases(old, new, repo_name="me/pkg", max_changed=10))
     # one small change; not the unchanged, the rewritten (60 lines changed), the non-code, the
-    # whitespace-only, the deleted or the added file
+    # whitespace-only, the deleted or the added file, nor the ones whose line endings change or mix
+    # (a reformat no snippet carries)
     assert [(r["repo"], r["path"], r["language"], r["subject"]) for r in rows] == [("me/pkg", "src/m.py", "python", None)]
     assert rows[0]["before"] == body and "x3 = 33" in rows[0]["after"]
     # archives as PyPI (.tar.gz) and npm (.tgz, another top folder) ship them, and zip files
