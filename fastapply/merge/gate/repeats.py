@@ -15,7 +15,8 @@ header kept twice; these catch what it cannot see:
 
 Each returns None or a one-sentence reason. This module knows lines, indentation and a few
 definition shapes of mainstream languages (`def`, `fn`, `func`, `function`, `exports.x =`,
-`key: ...`); it does not parse and does not know how the result was made.
+`key: ...`, PHP methods, Ruby `def`, Lua `function M.f(`); it does not parse and does not know how
+the result was made.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 `header_name`: the name a definition header (with a parameter list) defines, with or without a
 keyword; `defined_name`: the name a line defines in its block, keyword-led or a member
-(`exports.get =`, `save: function`, `host: null,`); `keyword_name`: the name after a defining
+(`exports.get =`, `save: function`, `host: null,`), a PHP method, a Ruby `def` with or without
+parentheses (`def self.empty?`), a Lua `function M.f(`; `keyword_name`: the name after a defining
 keyword anywhere in a header.
 
 This module knows single lines and the definition shapes of mainstream languages; it does not
@@ -42,6 +43,9 @@ _DEFINES = [
     re.compile(r"^func\s+(\([^)]*\)\s*\w+)\s*\("),  # a Go method: the receiver is part of the name
     re.compile(r"^func\s+(\w+)\s*\("),
     re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)"),
+    re.compile(r"^(?:(?:public|protected|private|static|abstract|final)\s+)+function\s+&?(\w+)\s*\("),  # a PHP method
+    re.compile(r"^def\s+((?:self\.)?[A-Za-z_]\w*[?!=]?)(?=\s*(?:\(|;|#|$))"),  # a Ruby method, parentheses or not
+    re.compile(r"^(?:local\s+)?function\s+(\w+(?:[.:]\w+)*)\s*\("),  # a Lua function (`M.f`, `M:f`)
     re.compile(r"^((?:module\.)?exports\.\w+|[\w$]+\.prototype\.[\w$]+)\s*="),
     re.compile(r"^([\w$]+)\s*:\s*(?:async\s+)?function\b"),
     re.compile(r"^['\"]?([\w$]+)['\"]?\s*:\s*\S"),  # an object key (JS, JSON, YAML-like)

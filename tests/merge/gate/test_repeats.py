@@ -30,6 +30,22 @@ def test_the_same_name_in_two_blocks_or_shown_twice_passes():
     assert repeats.check_name_defined_twice(lines("a = {\n  port: 1\n}"), twice, ["port: 1,", "port: 3"]) is None
 
 
+def test_a_php_constructor_or_ruby_method_pasted_beside_its_namesake_is_refused():
+    php = lines("<?php\nclass Tag\n{\n    private $tag;\n\n    public function __construct(string $tag)\n    {\n"
+                "        $this->tag = $tag;\n    }\n}")
+    promoted = ["    public function __construct(", "        private string $tag,", "    ) {", "    }", ""]
+    pasted = php[:3] + promoted + php[3:]
+    reason = repeats.check_name_defined_twice(php, pasted, ["// ... existing code ..."] + promoted)
+    assert reason and "`__construct`" in reason
+    ruby = lines("class Hash2\n  def self.[](*args)\n    new\n  end\n\n  def initialize(*args)\n    super\n  end\nend")
+    new_init = ["  def initialize(a)", "    super(a)", "  end", ""]
+    reason = repeats.check_name_defined_twice(ruby, ruby[:5] + new_init + ruby[5:], new_init)
+    assert reason and "`initialize`" in reason
+    # the class method and the instance method of one name are two definitions
+    both = lines("class A\n  def self.build\n  end\n\n  def build\n  end\nend")
+    assert repeats.check_name_defined_twice(both[:1] + both[4:], both, both[1:4]) is None
+
+
 def test_instant_merge_refuses_a_new_definition_pasted_beside_its_namesake():
     original = ("exports.get = function(url, headers, fn) {\n  request('GET', url, headers).then(fn)\n}\n\n"
                 "exports.call('http://example.com', function(content){\n  print(content)\n})\n")

@@ -35,6 +35,19 @@ def test_defined_name_reads_common_definition_shapes():
     assert defined_name("  return: 1") is None
 
 
+def test_defined_name_reads_php_methods_ruby_methods_and_lua_functions():
+    assert defined_name("    public function __construct(string $tag)") == "__construct"
+    assert defined_name("    private static function &build(array $x): self") == "build"
+    assert defined_name("  def self.finalize(file)") == "self.finalize"
+    assert defined_name("  def empty?") == "empty?"
+    assert defined_name("  def name=(value)") == "name="
+    assert defined_name("  def each # yields") == "each"
+    assert defined_name("local function trim(s)") == "trim"
+    assert defined_name("function M.join(a, b)") == "M.join"
+    assert defined_name("function Stack:push(x)") == "Stack:push"
+    assert defined_name("  default_thing") is None  # a Ruby call, not a definition
+
+
 def test_keyword_name():
     assert keyword_name("def test_x(runner):") == "test_x"
     assert keyword_name("pub fn on_stdin() -> bool {") == "on_stdin"
