@@ -45,7 +45,7 @@ from typing import Callable
 
 from fastapply.merge.snippet import blocks, definitions, labels, marked_definitions, renames, sections
 from fastapply.merge.decide import excerpt, opinion
-from fastapply.merge.decide.two_readings import two_readings
+from fastapply.merge.decide.two_readings import kept_final_block, two_readings
 from fastapply.merge.gate import guards, intent, landing, orphans, snippet_checks
 from fastapply.merge.refuse.kept_option import with_kept_option
 from fastapply.merge.refuse.removal import removal_options
@@ -333,6 +333,12 @@ def _read_lazy(orig: Text, snip_lines: list[str], language: str | None, converte
         if found and not _keeps_bodies(orig, again, closed, found):
             again = two_readings(orig, closed, language, converted)
         result = again if again.merged else result
+    if result.merged and diff_snippet is None:
+        lines = split_text(result.text).lines
+        if (kept := kept_final_block(orig.lines, lines, snip_lines)) is not None:
+            refused, cut = kept
+            return MergeResult(None, refused, "lazy", result.rung, result.text, guards.changed_regions(orig.lines, lines),
+                               (result.text, join_lines(cut, orig)), "readings")
     return result
 
 

@@ -32,7 +32,7 @@ from fastapply.merge.snippet import sections
 from fastapply.merge.text import imports
 from fastapply.merge.text.compare import copied_lines, line_opcodes
 from fastapply.merge.text.conventions import Text, split_text
-from fastapply.merge.text.lines import blank_ends
+from fastapply.merge.text.lines import blank_ends, bracket_balance, is_generic
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.names import header_name
 
@@ -270,6 +270,31 @@ def differ_by_final_block(a: Sequence[str], b: Sequence[str], snippet: Sequence[
     block = longer[len(shorter):]
     code = [line for line in block if line.strip()]
     return not block[0].strip() and 0 < len(code) <= FINAL_BLOCK
+
+
+def kept_final_block(original: Sequence[str], result: Sequence[str],
+                     snippet: Sequence[str]) -> tuple[str, list[str]] | None:
+    """(the would-delete-edge refusal, the reading without the block) for a written result that keeps
+    the original's short final block (as `differ_by_final_block` measures it) right after the
+    snippet's last line, which no end marker follows, where that block stands at the top level on its
+    own (unindented, brackets balanced, not a closer): one reading, but the snippet says as much for
+    the file ending at its last line (the convention) as for a forgotten marker. None when not so."""
+    shown = _trim(snippet)
+    if not shown or is_marker(shown[-1]):
+        return None
+    last = shown[-1].strip()
+    lines = _trim(result)
+    at = next((i for i in range(len(lines) - 1, max(-1, len(lines) - 3 * FINAL_BLOCK - 2), -1)
+               if lines[i].strip() == last), None)
+    if at is None or at == len(lines) - 1:
+        return None
+    cut, block = lines[: at + 1], lines[at + 1 :]
+    head = next((line for line in block if line.strip()), "")
+    if head[:1].isspace() or is_generic(head) or bracket_balance(block) != 0:
+        return None  # inside a block, or closing one the snippet left open: the file goes on (a forgotten marker)
+    if list(_trim(original)[-len(block):]) != block or not differ_by_final_block(lines, cut, snippet):
+        return None
+    return _final_block_refusal(original, (lines, cut)), cut
 
 
 def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[str],

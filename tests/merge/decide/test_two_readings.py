@@ -107,6 +107,62 @@ def test_instant_merge_refuses_to_guess_whether_a_final_block_stays():
     assert result.candidate and "VERSION = '1.1'" in result.candidate
 
 
+# a module whose last statement a snippet shows, without an end marker, above a top-level alias the commit drops
+# (rxjs's SequenceError.ts with such an alias added)
+ERROR_TS = ("import { createErrorClass } from './createErrorClass';\n"
+            '\n'
+            'export interface SequenceError extends Error {}\n'
+            '\n'
+            'export interface SequenceErrorCtor {\n'
+            '  /**\n'
+            '   * @deprecated Internal implementation detail. Do not construct error instances.\n'
+            '   * Cannot be tagged as internal: https://github.com/ReactiveX/rxjs/issues/6269\n'
+            '   */\n'
+            '  new (message: string): SequenceError;\n'
+            '}\n'
+            '\n'
+            '/**\n'
+            ' * An error thrown when something is wrong with the sequence of\n'
+            ' * values arriving on the observable.\n'
+            ' *\n'
+            ' * @see {@link operators/single}\n'
+            ' *\n'
+            ' * @class SequenceError\n'
+            ' */\n'
+            'export const SequenceError: SequenceErrorCtor = createErrorClass(\n'
+            '  (_super) =>\n'
+            '    function SequenceErrorImpl(this: any, message: string) {\n'
+            '      _super(this);\n'
+            "      this.name = 'SequenceError';\n"
+            '      this.message = message;\n'
+            '    }\n'
+            ');\n'
+            '\n'
+            'legacyAlias(OldName, NewName);\n')
+ERROR_SNIPPET = ("// ...\n\n *\n * @see {@link operators/single}\n */\nexport const SequenceError: SequenceErrorCtor = "
+                 "createErrorClass(\n\n// ... unchanged ...\n\n    }\n);\n")
+
+
+def test_one_reading_that_keeps_a_top_level_final_block_below_an_unmarked_end_is_refused():
+    original = ERROR_TS.splitlines()
+    kept = instant_merge(ERROR_TS, ERROR_SNIPPET, language="typescript")
+    assert kept.text is None and kept.refusal.kind == "would-delete-edge"
+    assert kept.refusal.detail["dropped"] == (len(original) - 2, len(original))  # offered as `-` lines
+    assert [text.count("legacyAlias") for text in kept.alternatives] == [1, 0]
+
+
+def test_an_indented_or_closing_tail_below_an_unmarked_end_is_a_forgotten_marker():
+    lines = ["class Foo", "{", "    public function a()", "    {", "        return 1;", "    }", "", "    public function b()",
+             "    {", "        return 2;", "    }", "}"]
+    inside = ["// ... existing code ...", "    public function a()", "    {", "        return 1;", "    }"]
+    assert two_readings.kept_final_block(lines, lines, inside) is None  # the tail is indented, and closes the class
+    tail = lines + ["", "class_alias('Foo', 'Old_Foo');"]
+    assert two_readings.kept_final_block(tail, tail, ["// ... existing code ...", "}"]) is not None
+    assert two_readings.kept_final_block(tail, tail, ["// ... existing code ...", "}", "// ..."]) is None  # a marker
+    closing = lines[:-1] + ["", "end"]
+    assert two_readings.kept_final_block(closing, closing, inside) is None
+
+
 # marker context: a line shown right next to a marker is the existing line the marker runs up to
 
 CTX_ORIGINAL = ["def test_a(runner):", "    result = runner.invoke(cli, ['--help'])", "    assert result.exit_code == 0",
