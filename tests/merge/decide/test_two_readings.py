@@ -148,6 +148,7 @@ def test_one_reading_that_keeps_a_top_level_final_block_below_an_unmarked_end_is
     kept = instant_merge(ERROR_TS, ERROR_SNIPPET, language="typescript")
     assert kept.text is None and kept.refusal.kind == "would-delete-edge"
     assert kept.refusal.detail["dropped"] == (len(original) - 2, len(original))  # offered as `-` lines
+    assert [(x.number, x.text) for x in kept.refusal.original] == [(len(original), "legacyAlias(OldName, NewName);")]
     assert [text.count("legacyAlias") for text in kept.alternatives] == [1, 0]
 
 
