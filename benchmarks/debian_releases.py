@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import lzma
 import re
 import shutil
@@ -34,9 +33,10 @@ import sys
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
-from fastapply.data.pairs import language_of, mine_releases  # noqa: E402
+from fastapply.data.pairs import language_of  # noqa: E402
+from foreign_releases import write_release_pairs  # noqa: E402  (the sibling script's writer)
 
 MIRROR = "http://deb.debian.org/debian"
 SUITES = ["bullseye", "bookworm", "trixie", "forky", "sid"]  # oldest first
@@ -71,7 +71,6 @@ GROUPS = {
         "ruby-rspec-core", "ruby-activesupport", "ruby-rack-test", "ruby-yard", "ruby-json", "rubocop",
     ],
 }
-CONFIG = {"json", "yaml", "toml"}
 
 
 def _upstream(version: str) -> str:
@@ -148,14 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{package} {version}: skipped ({exc})", file=sys.stderr)
                     continue
                 releases.append((upstream, local))
-            n = 0
-            for (old_v, old), (new_v, new) in zip(releases, releases[1:]):
-                for pair in mine_releases(old, new, repo_name=f"debian/{package}", max_changed=args.max_changed):
-                    if pair["language"] in CONFIG:
-                        continue
-                    pair["sha"] = f"{old_v}..{new_v}"
-                    fh.write(json.dumps(pair) + "\n")
-                    n += 1
+            n = write_release_pairs(fh, releases, f"debian/{package}", args.max_changed)
             print(f"{package}: {len(releases)} versions ({', '.join(v for v, _ in releases)}), {n} pairs",
                   file=sys.stderr)
             total += n

@@ -112,6 +112,20 @@ def npm_releases(package: str, cache: Path, count: int, before: str) -> list[tup
     return out
 
 
+def write_release_pairs(fh, releases: list[tuple[str, Path]], repo: str, max_changed: int) -> int:
+    """Write to `fh` (JSONL) the code-file pairs of each two consecutive `releases` [(version, path)],
+    config files left out, each pair's `sha` naming its two versions; how many were written."""
+    n = 0
+    for (old_v, old), (new_v, new) in zip(releases, releases[1:]):
+        for pair in mine_releases(old, new, repo_name=repo, max_changed=max_changed):
+            if pair["language"] in CONFIG:
+                continue
+            pair["sha"] = f"{old_v}..{new_v}"
+            fh.write(json.dumps(pair) + "\n")
+            n += 1
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--group", choices=sorted(GROUPS), required=True)
@@ -133,14 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             except (OSError, subprocess.CalledProcessError, ValueError, KeyError) as exc:
                 print(f"{package}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
                 continue
-            n = 0
-            for (old_v, old), (new_v, new) in zip(releases, releases[1:]):
-                for pair in mine_releases(old, new, repo_name=repo, max_changed=args.max_changed):
-                    if pair["language"] in CONFIG:
-                        continue
-                    pair["sha"] = f"{old_v}..{new_v}"
-                    fh.write(json.dumps(pair) + "\n")
-                    n += 1
+            n = write_release_pairs(fh, releases, repo, args.max_changed)
             print(f"{package}: {len(releases)} releases, {n} pairs", file=sys.stderr)
             total += n
     print(f"{total} pairs written to {args.out}", file=sys.stderr)

@@ -59,14 +59,20 @@ def write_variants(sets: list[str], out: str, variants: Callable[[dict], list[di
     return n
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def variants_main(argv: list[str] | None, doc: str, make, what: str) -> int:
+    """The command line of a variants script (this one, snippet_wrappers.py): SET... -o OUT, each row of
+    the sets written as the rows `make(row)` returns; `what` names them in the closing line."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("sets", nargs="+", help="planner-style JSONL sets")
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
-    n = write_variants(args.sets, args.out, variants)
-    print(f"{n} mixed rows written to {args.out}", file=sys.stderr)
+    n = write_variants(args.sets, args.out, make)
+    print(f"{n} {what} rows written to {args.out}", file=sys.stderr)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return variants_main(argv, __doc__, variants, "mixed")
 
 
 if __name__ == "__main__":

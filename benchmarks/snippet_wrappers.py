@@ -15,11 +15,10 @@ Not run by the tests.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 
-from mixed_prefixes import write_variants  # the sibling script's writer (this folder is on sys.path)
+from mixed_prefixes import variants_main  # the sibling script's command line (this folder is on sys.path)
 
 STYLES = ("gen-agent", "gen-chat", "gen-skeleton", "gen-inline")
 _MARKER = re.compile(r"^\s*(?:#|//|--|/\*)\s*\.\.\.")  # `// ... existing code ...` and its kin
@@ -45,13 +44,7 @@ def variants(row: dict) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sets", nargs="+", help="planner-style JSONL sets")
-    ap.add_argument("-o", "--out", required=True)
-    args = ap.parse_args(argv)
-    n = write_variants(args.sets, args.out, variants)
-    print(f"{n} wrapped rows written to {args.out}", file=sys.stderr)
-    return 0
+    return variants_main(argv, __doc__, variants, "wrapped")
 
 
 if __name__ == "__main__":

@@ -188,8 +188,9 @@ def mine_releases(old: str | Path, new: str | Path, *, repo_name: str, subject: 
                   min_lines: int = 20, max_lines: int = 400, max_changed: int = 120) -> Iterator[dict]:
     """Yield a pair for each code file both releases hold that differs between them, with
     2..`max_changed` lines added and deleted and both versions within the line bounds; whitespace-only
-    changes are skipped, and so are pairs whose line endings change or mix CRLF and LF. Paths are relative to each release's top folder (`pkg-1.0/` in an sdist,
-    `package/` in an npm tarball). `subject`, when given, is every pair's instruction."""
+    changes are skipped, and so are pairs whose line endings change or mix CRLF and LF. Paths are
+    relative to each release's top folder (`pkg-1.0/` in an sdist, `package/` in an npm tarball).
+    `subject`, when given, is every pair's instruction."""
     before_files, after_files = _release_files(old), _release_files(new)
     for path in sorted(before_files.keys() & after_files.keys()):
         before, after = before_files[path], after_files[path]
@@ -197,7 +198,8 @@ def mine_releases(old: str | Path, new: str | Path, *, repo_name: str, subject: 
             continue
         if not all(min_lines <= t.count("\n") + 1 <= max_lines for t in (before, after)):
             continue
-        if _line_endings(before) != _line_endings(after) or "mixed" in (_line_endings(before), _line_endings(after)):
+        endings = {_line_endings(before), _line_endings(after)}
+        if len(endings) > 1 or "mixed" in endings:
             continue  # a change of line endings (or a file mixing them) is a reformat no snippet carries
         changed = sum(1 for line in difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm="")
                       if line[:1] in "+-" and line[:3] not in ("+++", "---"))

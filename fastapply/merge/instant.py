@@ -337,8 +337,9 @@ def _read_lazy(orig: Text, snip_lines: list[str], language: str | None, converte
         lines = split_text(result.text).lines
         if (kept := kept_final_block(orig.lines, lines, snip_lines)) is not None:
             refused, cut = kept
-            return MergeResult(None, refused, "lazy", result.rung, result.text, guards.changed_regions(orig.lines, lines),
-                               (result.text, join_lines(cut, orig)), "readings")
+            return MergeResult(None, refused, "lazy", result.rung, result.text,
+                               guards.changed_regions(orig.lines, lines), (result.text, join_lines(cut, orig)),
+                               "readings")
     return result
 
 

@@ -253,8 +253,8 @@ def _final_block_refusal(original: Sequence[str], readings: Sequence[Sequence[st
         first = next(i for i in range(start, end) if original[i].strip())
         text = original[first].strip()
         where = f" (original line {first + 1}" + (f", `{text[:60]}`)" if "`" not in text else ")")
-    return reason("would-delete-edge", f"the snippet stops without a marker before the file's short final block{where}, "
-                  "which one reading keeps and the other deletes", "end the snippet with a marker to keep it, or "
+    return reason("would-delete-edge", "the snippet stops without a marker before the file's short final "
+                  f"block{where}, which one reading keeps and the other deletes", "end the snippet with a marker to keep it, or "
                   "show the block as `-` lines to delete it", **detail)
 
 
