@@ -74,7 +74,7 @@ def test_the_mcp_answer_names_the_kind_the_lines_the_fix_and_the_options(tmp_pat
     message = str(exc.value)
     assert message.startswith("a.py was not changed: the edit was refused (ambiguous-place)")
     assert "file line 2 `value = compute(request)`" in message and "code_edit line 2" in message
-    assert "Fix: " in message and "Option 1: add the unchanged original lines 1-1 above snippet line 2" in message
+    assert "Fix: " in message and "Option 1: add the unchanged original line 1 above snippet line 2" in message
     assert (tmp_path / "a.py").read_text() == ORIGINAL
 
 

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from fastapply.merge.refuse.refusal import prefixed, reason
 from fastapply.merge.align.doubts import doubt_note
-from fastapply.merge.align.greedy_locate import EQUALS, RUNGS, GreedyAmbiguous, Span, find_anchor, locate
+from fastapply.merge.align.greedy_locate import BLANK_END, EQUALS, RUNGS, GreedyAmbiguous, Span, find_anchor, locate
 from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
 from fastapply.merge.result import NO_CODE, Merged
 
@@ -131,7 +131,7 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
             else:
                 reason = (
                     f"{label} matches {len(amb.places)} places in the original "
-                    f"(lines {', '.join(str(p + 1) for p in amb.places[:4])}); "
+                    f"(lines {', '.join(str(p + 1) for p in amb.places[:4])}{', ...' if len(amb.places) > 4 else ''}); "
                     "add a few more unchanged lines around it so it is unique"
                 )
             refusal = refusal or reason
@@ -165,6 +165,10 @@ def merge_lazy(original: Sequence[str], snippet: Sequence[str]) -> Merged:
 def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:
     """A doubt's message: the line, the similar original line it may change (when known), and
     the unchanged line that would settle it (doubts.doubt_note)."""
+    if amb.near is None and amb.what == BLANK_END:  # the section's blank padding before a marker
+        return reason("new-or-changed", "its blank lines before the marker could be a new line each, or the original's "
+                      "spacing further down (the lines between them deleted)", "remove the blank lines before the marker "
+                      "(it keeps the original's spacing), or show the unchanged lines below them", shown=BLANK_END, at=None)
     if amb.near is None:
         return reason("new-or-changed", f"`{amb.what.strip()[:50]}` could be a new line or a change to a similar line "
                       "next to it", "include the unchanged lines around it", shown=amb.what.strip(), at=None)

@@ -66,6 +66,9 @@ class _Anchor:
     places: tuple[int, ...]
 
 
+BLANK_END = "(blank lines at the end)"  # what a doubt names when a section's trailing blank lines are the doubt
+
+
 class GreedyAmbiguous(Exception):
     """Several places fit equally well; `s` is the section line that could not be pinned."""
 
@@ -172,7 +175,7 @@ def locate(
         near = range(span.end, min(hi, span.end + len(leftover) + 2))
         doubtful = next((l for l in leftover if any(_similar(l, orig[o]) for o in near)), None)
         if doubtful is not None or not any(l.strip() for l in leftover):
-            raise GreedyAmbiguous(doubtful or "(blank lines at the end)", (), 0, True, span, next(
+            raise GreedyAmbiguous(doubtful or BLANK_END, (), 0, True, span, next(
                 (o for o in near if doubtful is not None and _similar(doubtful, orig[o])), None))
     if not pick_first:
         _check_insertions(section, orig, lo, s0, start, span)

@@ -27,6 +27,7 @@ from typing import Sequence
 from fastapply.merge.text.lines import indent_width as _width
 from fastapply.merge.text.compare import added, line_opcodes
 from fastapply.merge.gate.unreachable import PROSE, added_run_ends
+from fastapply.merge.text.quoting import where_in_inputs
 
 
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
@@ -123,11 +124,10 @@ def check_closer_before_deeper(
     for last, nxt in added_run_ends(original, result, snippet):
         if not _CLOSER.match(result[last].strip()) or _width(result[nxt]) <= _width(result[last]):
             continue
-        return (
-            f"the new closer `{result[last].strip()}` (line {last + 1}) is followed by the original line "
-            f"`{result[nxt].strip()[:60]}` indented deeper (line {nxt + 1}): a block's lines after its close; "
-            "include the lines around the closer in the snippet"
-        )
+        closer = where_in_inputs(original, result, snippet, last, nearest=False)
+        return (f"the new closer {closer.replace('snippet line', 'at snippet line', 1)} is followed by "
+                f"{where_in_inputs(original, result, snippet, nxt, nearest=False)}, indented deeper: a block's lines "
+                "after its close; include the lines around the closer in the snippet")
     return None
 
 

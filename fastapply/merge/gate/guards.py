@@ -27,7 +27,6 @@ the snippet is instant.py's.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
@@ -45,9 +44,9 @@ from fastapply.merge.gate.snippet_checks import (
 )
 from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.result import MergeResult
-from fastapply.merge.snippet.sections import split_sections
+from fastapply.merge.snippet.sections import line_label, split_sections
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import bracket_balance
+from fastapply.merge.text.lines import bracket_balance, is_generic
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
@@ -65,10 +64,13 @@ def check_markers_left(original: Sequence[str], result: Sequence[str]) -> str | 
     return None
 
 
-def _named(shown: Sequence[str]) -> str:
-    """A snippet part named by its first line with a word in it (a `}` locates nothing)."""
-    line = next((l for l in shown if re.search(r"\w", l)), shown[0])
-    return f"`{line[:60]}`"
+def _named(shown: Sequence[str], n: int) -> str:
+    """Section n of the snippet named by its first line that is not generic (a `}` or `end` locates
+    nothing), else by its number: "its part with `x = 1`", "its section 2 (`}` ...)"."""
+    line = next((l for l in shown if not is_generic(l)), None)
+    if line is None:
+        return f"its section {n + 1} (`{shown[0][:20]}`{' ...' if len(shown) > 1 else ''})"
+    return f"its part with `{line[:60]}`"
 
 
 def check_empty_bodies(original: str, result: str, language: str | None) -> str | None:
@@ -91,15 +93,15 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
     if snippet is None or list(original) != list(result):
         return None
     counts = Counter(l.strip() for l in original)
-    for section in split_sections(snippet, original):
+    for n, section in enumerate(split_sections(snippet, original)):
         shown = [l.strip() for l in section.lines if l.strip()]
         if shown and not any(counts.get(l) == 1 for l in shown):
-            return (f"the snippet would change nothing: its part with {_named(shown)} matches text already "
+            return (f"the snippet would change nothing: {_named(shown, n)} matches text already "
                     "in the file, and no line of it is unique there; include a line that says where the change goes")
-        for edge in (shown[:1] + shown[-1:]) if shown else []:
+        for at, edge in ((0, shown[0]), (len(shown) - 1, shown[-1])) if shown else []:
             if counts.get(edge) != 1:
-                return (f"the snippet would change nothing: every line it shows is already in the file, and its part "
-                        f"with {_named(shown)} has `{edge[:60]}` at an edge, a line the file does not have "
+                return (f"the snippet would change nothing: every line it shows is already in the file, and "
+                        f"{_named(shown, n)} has {line_label(edge, shown, at)} at an edge, a line the file does not have "
                         "once; if it deletes lines next to it, show the lines around the deletion (or the deleted "
                         "lines with `-`)")
     return check_unchanged_suspect(original, result, snippet)

@@ -30,6 +30,7 @@ from typing import Sequence
 from fastapply.merge.text import syntax
 from fastapply.merge.text.lines import balanced, bracket_balance
 from fastapply.merge.snippet.sections import split_sections
+from fastapply.merge.text.quoting import where_in_inputs
 
 # Where code of a language can stand, as (head, tail) around the section, the section indented under
 # the head when the head ends with ":" (Python); a language without an entry gets no excuse.
@@ -65,18 +66,19 @@ def check_parses(original: str, result: str, language: str | None, snippet: str 
     of no language a grammar reads (no path, an unknown extension, too little code to tell) is held
     to its brackets instead: where the original's balance, the result's must (`_unbalanced`)."""
     if not language or not syntax.has_grammar(language):
-        return _unbalanced(original, result)
+        return _unbalanced(original, result, snippet)
     # Both as files end: the merged lines come without the final newline, and a Go `type T
     # struct {...}` last in a file without one reads as an error to tree-sitter.
     original, result = (t if t.endswith("\n") else t + "\n" for t in (original, result))
     if syntax.parses(original, language) and syntax.parses(result, language) is False:
         starts = syntax.error_lines(result, language, limit=50) or []
         if snippet is None or not _snippets_own(original, result, snippet, starts, language, python=False):
-            at = f" near line {starts[0] + 1}" if starts else ""
+            at = f" near {where_in_inputs(original, result, snippet, starts[0])}" if starts else ""
             return f"the merged {language} file no longer parses{at}, although the original did"
     if language == "python" and (line := syntax.python_break(original, result)) is not None:
         if snippet is None or not _snippets_own(original, result, snippet, [line], language, python=True):
-            return f"the merged {language} file no longer parses near line {line + 1}, although the original did"
+            return (f"the merged {language} file no longer parses near {where_in_inputs(original, result, snippet, line)}, "
+                    "although the original did")
     return None
 
 
@@ -124,7 +126,7 @@ def _enclosing(body: str) -> str:
     return "".join(" " * level + "def _f():\n" for level in sorted({d for d in depths if d < depths[0]}))
 
 
-def _unbalanced(original: str, result: str) -> str | None:
+def _unbalanced(original: str, result: str, snippet: str | None = None) -> str | None:
     """Refuse when the original's brackets balance (text/lines.balanced: the running count of `(`,
     `[`, `{` never drops below zero and ends at zero) and the result's do not: a line kept from a
     statement the merge replaced (`]` left after `required = ['idna']`) in a file no grammar parses."""
@@ -137,6 +139,7 @@ def _unbalanced(original: str, result: str) -> str | None:
         if depth < 0:
             line = k
             break
-    return (f"the merged file's lines no longer balance their brackets near line {line + 1}, although the original's "
+    return (f"the merged file's lines no longer balance their brackets near "
+            f"{where_in_inputs(original, result, snippet, line)}, although the original's "
             "did (no grammar for this file's language: name it or give the path); revise the snippet so its "
             "unchanged context places each change once")

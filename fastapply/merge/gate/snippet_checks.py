@@ -25,6 +25,7 @@ from fastapply.merge.text.markers import is_elision, is_marker, marker_like
 from fastapply.merge.snippet import blocks
 from fastapply.merge.gate import shown_whole
 from fastapply.merge.gate.copies import copies_in_new_blocks, copies_replace_changed_lines
+from fastapply.merge.text.quoting import placed
 
 
 _DIFF_PREFIX = ("+", "-", "@@")
@@ -202,10 +203,9 @@ def check_unshown_deletions(
         if tag == "delete" and all(sides) and before and after and not _shown_in_order(snippet, before, after):
             sides = [False]
         if not (all(sides) if tag == "delete" else any(sides)):
-            return (
-                f"the result drops {len(lost)} line(s) of the original near line {i1 + 1} "
-                f"(`{lost[0].strip()[:60]}`) that the snippet does not touch"
-            )
+            first = next(k for k in range(i1, i2) if original[k].strip())
+            return (f"the result drops {len(lost)} line(s) of the original near line {first + 1} "
+                    f"({placed(original, first)}) that the snippet does not touch")
     return None
 
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 
+from fastapply.merge.align.greedy_locate import BLANK_END
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_side,
@@ -37,6 +39,7 @@ from fastapply.merge.refuse.sentences import DOUBT, NAMED, PLACES, QUOTE, SECTIO
 from fastapply.merge.refuse.shown_deletion import deletions_shown
 from fastapply.merge.refuse.late_options import LATER_NEW, with_late
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
+from fastapply.merge.text.quoting import placed_lines
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"
@@ -136,7 +139,7 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
             opt = beside(inp, k, line, side, what)
             if opt is not None:
                 options.append(opt)
-    if shown == _BLANK_END:  # the section's blank padding before a marker is the doubt
+    if shown == BLANK_END:  # the section's blank padding before a marker is the doubt
         sec = SECTION.match(sentence)
         padding = trailing_blanks(inp, int(sec.group(1)) - 1) if sec else None
         if padding is not None:
@@ -147,7 +150,6 @@ def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
 
 
 _BLOCK = re.compile(r"^`(.*?)` could open a new block next to `(.*?)` or be that block changed")  # gate/siblings.py
-_BLANK_END = "(blank lines at the end)"  # align/greedy_locate.py's name for a section's trailing blank lines
 
 
 def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None) -> Refusal | None:
@@ -235,6 +237,9 @@ _KINDS = (  # sentence words -> kind, for the sites not converted one by one
 )
 
 
+_ORIGINAL_LINE = re.compile(r"(?<!snippet )\blines? (\d+)\b(?! of the merged file)")  # not a snippet's line
+
+
 def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
     cause, fix = split_sentence(sentence)
     kind = next((k for pattern, k in _KINDS if pattern.search(sentence)), "form")
@@ -261,7 +266,7 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
     elif kind in ("unshown-deletion", "duplicate"):
         options = dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
     lines = tuple(inp.oline(nearest_distinctive(inp.original, int(x) - 1))
-                  for x in re.findall(r"\blines? (\d+)\b", sentence)[:4] if 0 < int(x) <= len(inp.original))
+                  for x in _ORIGINAL_LINE.findall(sentence)[:4] if 0 < int(x) <= len(inp.original))
     snip = tuple(inp.sline(k) for k in (find(inp, q) for q in re.findall(QUOTE, sentence)[:3])
                  if k is not None and not is_generic(inp.snippet[k]))
     if options and not fix:
@@ -287,9 +292,12 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
     refusal = deletions_shown(inp, refusal, candidate, readings)  # a deletion the intent may mean: `-` lines
     refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
-    # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`)
+    # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`) alone
+    said = lambda text: placed_lines(inp.original, text)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
-                         snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)))
+                         snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)),
+                         cause=said(refusal.cause), fix=said(refusal.fix),
+                         options=tuple(replace(o, says=said(o.says)) for o in refusal.options))
 
 
 def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...]) -> Refusal:

@@ -10,9 +10,12 @@ This module knows the read input (reading.py) and refusals; it decides nothing a
 
 from __future__ import annotations
 
+import re
+
 from fastapply.merge.refuse.options import indented
 from fastapply.merge.refuse.reading import Input, section_places
-from fastapply.merge.text.lines import nearest_distinctive
+from fastapply.merge.snippet.sections import line_label
+from fastapply.merge.text.lines import is_generic, nearest_distinctive
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 
 
@@ -47,7 +50,7 @@ def out_of_order(inp: Input) -> Refusal | None:
         edits = [Edit("move", at=ta + 1, start=a + 1, end=end + 1)]
         if end == b:
             edits.append(Edit("marker", at=ta + 1, text=indented(inp.marker, inp.snippet[a])))
-        where = f"before the section starting `{inp.snippet[ta].strip()[:60]}` (line {ta + 1})"
+        where = f"before the section {_starting(inp, ta, target)} (line {ta + 1})"
     else:
         target = max(n for n in keep)
         tail = next((m for m in inp.markers if m > inp.sections[target][1]), None)
@@ -56,7 +59,7 @@ def out_of_order(inp: Input) -> Refusal | None:
         end = b + 1 if b + 1 in inp.markers and b + 1 != tail else b
         edits = [Edit("marker", at=tail + 1, text=indented(inp.marker, inp.snippet[a])),
                  Edit("move", at=tail + 1, start=a + 1, end=end + 1)]
-        where = f"after the section starting `{inp.snippet[inp.sections[target][0]].strip()[:60]}`"
+        where = f"after the section {_starting(inp, inp.sections[target][0], target)}"
     says = f"move snippet lines {a + 1}-{b + 1} {where}"
     return _order_refusal(inp, moved, target, p, (Option(says, tuple(edits)),), where)
 
@@ -69,9 +72,18 @@ def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tup
     other_place = section_places(inp)[target]
     cause = (f"the snippet's sections are out of file order: section {moved + 1} (starting "
              f"`{inp.snippet[first].strip()[:60]}`) is at original line {place + 1}, but section {target + 1} "
-             f"(starting `{inp.snippet[other].strip()[:60]}`) comes "
+             f"({_starting(inp, other, target)}) comes "
              f"{'before' if target < moved else 'after'} it in the snippet and at line {(other_place or 0) + 1} in the file")
     fix = f"move section {moved + 1} {where}: sections must follow the file's order" if where else (
         "put the sections in the order their lines have in the file")
     return Refusal("out-of-order", cause, fix, (inp.oline(place),) + ((inp.oline(other_place),) if other_place is not None else ()),
                    (inp.sline(first), inp.sline(other)), options)
+
+
+def _starting(inp: Input, k: int, n: int) -> str:
+    """"starting `X`" for snippet line k of section n; a generic line (`]`, `end`) placed by the
+    section's nearest distinctive line: "starting `]`, before `X`"."""
+    a, b = inp.sections[n]
+    first = inp.snippet[k].strip()[:60]
+    where = re.search(r" ((?:before|after) `.*`)$", line_label(inp.snippet[k], inp.snippet[a : b + 1], k - a))
+    return f"starting `{first}`, {where.group(1)}" if where and is_generic(first) else f"starting `{first}`"

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge.text.lines import collapse, indentation, is_opener
+from fastapply.merge.text.lines import collapse, indentation, is_generic, is_opener
 from fastapply.merge.text.markers import is_elision, is_marker
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
@@ -312,14 +312,14 @@ def reindent(lines: list[str], region: Sequence[str]) -> list[str]:
 
 
 def section_label(section: Section, index: int) -> str:
-    """How refusals name a section: its number and first non-blank line; a first line of
-    brackets alone (`}`) is placed by the section's nearest distinctive line, which is what
-    locates it: "section 2 (starting `}`, before `def g():`)"."""
+    """How refusals name a section: its number and first non-blank line; a generic first line
+    (text.lines.is_generic: brackets alone, `end`, `/**`) is placed by the section's nearest
+    distinctive line, which is what locates it: "section 2 (starting `}`, before `def g():`)"."""
     at = next((i for i, line in enumerate(section.lines) if line.strip()), 0)
     first = section.lines[at].strip() if section.lines else ""
     if len(first) > 50:
         first = first[:47] + "..."
-    if first and not re.search(r"\w", first):
+    if first and is_generic(first):
         where = re.search(r" ((?:before|after) `.*`)$", line_label(section.lines[at], section.lines, at))
         if where:  # `the line `}` before `X``: keep the place, drop the repeated line
             return f"section {index + 1} (starting `{first}`, {where.group(1)})"
@@ -328,11 +328,11 @@ def section_label(section: Section, index: int) -> str:
 
 def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:
     """How refusals name one line of a section (`lines`; `at`: its index there, else its edge
-    occurrence): quoted, or, when it is blank or brackets alone (`` or `}` would locate nothing),
+    occurrence): quoted, or, when it is generic (`` , `}` or `end` would locate nothing),
     by where it stands next to the section's nearest distinctive line:
     "the blank line after `return x`", "the line `}` before `def g():`"."""
     text = line.strip()
-    if re.search(r"\w", text):
+    if not is_generic(text):
         return f"`{text[:60]}`"
     what = "the blank line" if not text else f"the line `{text[:20]}`"
     if at is None:
@@ -340,6 +340,6 @@ def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:
             (i for i, l in enumerate(lines) if l == line), 0)
     for d in range(1, len(lines)):
         for i, side in ((at - d, "after"), (at + d, "before")):
-            if 0 <= i < len(lines) and re.search(r"\w", lines[i]):
+            if 0 <= i < len(lines) and not is_generic(lines[i]):
                 return f"{what} {side} `{lines[i].strip()[:60]}`"
     return what

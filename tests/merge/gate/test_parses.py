@@ -17,7 +17,7 @@ def test_a_file_no_grammar_reads_keeps_its_brackets_balanced():
     assert "no longer balance their brackets near line 1" in check_parses("x", "y(", "cobol")
     original = "required = [\n    'a',\n    'b',\n]\nsetup(required)\n"
     kept_tail = "required = ['c']\n    'a',\n    'b',\n]\nsetup(required)\n"  # the old statement's tail kept
-    assert "near line 4" in check_parses(original, kept_tail, None)
+    assert "near original line 3 (`'b',`)" in check_parses(original, kept_tail, None)  # as the writer can find it
     assert check_parses(original, "required = ['c']\nsetup(required)\n", None) is None
     assert check_parses("a)", "b)", None) is None  # the original did not balance: no opinion
 

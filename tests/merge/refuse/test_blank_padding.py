@@ -21,6 +21,10 @@ def test_the_blank_padding_doubt_is_offered_its_removal_and_then_merges_right():
     assert attached(sentence).kind == "new-or-changed"
     refusal = explain(ORIGINAL, SNIPPET, sentence, language="python")
     assert refusal.kind == "new-or-changed"
+    # the sentence says what the doubt is and what to do, not the merge's internal name for it
+    assert "(blank lines at the end)" not in refusal.sentence
+    assert "its blank lines before the marker could be a new line each" in refusal.cause
+    assert refusal.fix.startswith("remove the blank lines before the marker")
     padding = refusal.options[0]
     assert padding.says.startswith("remove the blank lines 5-7 before the marker at snippet line 8")
     revised = revise(SNIPPET, padding)
@@ -39,7 +43,7 @@ def test_every_sections_blank_padding_before_a_marker_is_offered_its_removal_bes
                "def third():\n    name = 'y'\n\n# ... existing code ...\n")
     refusal = instant_merge(original, snippet, language="python").refusal
     assert refusal.kind == "ambiguous-place"
-    padding = [o for o in refusal.options if o.says.startswith("remove the blank lines 7-7 before the marker at snippet line 8")]
+    padding = [o for o in refusal.options if o.says.startswith("remove the blank line 7 before the marker at snippet line 8")]
     assert len(padding) == 1
     from fastapply.evaluation.retry import _joined
 
@@ -60,4 +64,4 @@ def test_padding_that_repeats_the_originals_spacing_or_follows_a_generic_line_is
     assert not [o for o in refusal.options if o.says.startswith("remove the blank lines")]
     spaced = snippet.replace("greeting = 'hi'\n\n#", "greeting = 'hello'\n\n#")  # a changed line: its padding is new
     refusal = instant_merge(original, spaced, language="python").refusal
-    assert [o for o in refusal.options if o.says.startswith("remove the blank lines 7-7")]
+    assert [o for o in refusal.options if o.says.startswith("remove the blank line 7 ")]

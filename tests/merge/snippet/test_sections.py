@@ -172,6 +172,10 @@ def test_a_section_starting_with_a_bracket_is_named_by_the_line_that_locates_it(
     sec = Section(("    }", "", "    public int gamma(int x) {"), True, True)
     assert section_label(sec, 1) == "section 2 (starting `}`, before `public int gamma(int x) {`)"
     assert section_label(Section(("def f():", "    pass"), True, True), 0) == "section 1 (starting `def f():`)"
+    # a lone keyword locates nothing either (text.lines.is_generic): `end`, `/**`
+    ruby = Section(("  end", "", "  def size", "    @items.size"), True, True)
+    assert section_label(ruby, 2) == "section 3 (starting `end`, before `def size`)"
+    assert line_label("  end", ["    @items << x", "  end"]) == "the line `end` after `@items << x`"
 
 
 def test_a_refusal_naming_such_a_section_is_still_read_as_data():

@@ -1,0 +1,59 @@
+"""text/quoting.py: every line a refusal quotes is one the snippet's writer can find."""
+
+from __future__ import annotations
+
+from fastapply.merge.gate.parses import check_parses
+from fastapply.merge.instant import instant_merge
+from fastapply.merge.text.quoting import one_line_ranges, placed, placed_lines, where_in_inputs
+
+ORIGINAL = ["def total(items):", "    count = 0", "    for item in items:", "        count += item", "",
+            "    return count", "}"]
+
+
+def test_a_generic_line_is_quoted_with_its_nearest_distinctive_line():
+    assert placed(ORIGINAL, 1) == "`count = 0`"  # distinctive: as it is
+    assert placed(ORIGINAL, 4) == "a blank line, below `count += item`"
+    assert placed(ORIGINAL, 6) == "`}`, below `return count`"
+    assert placed(["}", "}"], 0) == "`}`"  # nothing distinctive to place it by
+
+
+def test_sentences_place_the_generic_original_lines_they_quote_and_nothing_else():
+    sentence = "include the unchanged original line 2 (`count = 0`) if it is new, or line 7 (`}`) if it replaces it"
+    assert placed_lines(ORIGINAL, sentence) == sentence.replace("(`}`)", "(`}`, below `return count`)")
+    wrong_number = "the similar original line 6 (`}`) next to it"  # line 6 is not `}`: left as said
+    assert placed_lines(ORIGINAL, wrong_number) == wrong_number
+
+
+def test_a_one_line_range_is_said_as_one_line():
+    assert one_line_ranges("add the unchanged original lines 4-4 above snippet line 2") == (
+        "add the unchanged original line 4 above snippet line 2")
+    assert one_line_ranges("remove snippet lines 3-4; original lines 14-14") == "remove snippet lines 3-4; original line 14"
+
+
+def test_a_merged_files_line_is_said_as_the_original_or_snippet_line_it_is():
+    original = "def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+    snippet = "# ... existing code ...\ndef g():\n    total = (\n    return 2\n"
+    result = "def f():\n    return 1\n\n\ndef g():\n    total = (\n    return 2\n"
+    assert where_in_inputs(original, result, snippet, 5) == "snippet line 3 (`total = (`)"
+    assert where_in_inputs(original, result, snippet, 0) == "original line 1 (`def f():`)"
+    assert where_in_inputs(original, result, snippet, 2) == "original line 1 (`def f():`)"  # blank, `return 1`: generic
+    assert where_in_inputs(original, result, None, 5) == "line 6 of the merged file (`total = (`)"
+    # the parse gate says where in those terms, never by a line number of the file it refused to write
+    assert "near snippet line 3 (`total = (`)" in check_parses(original, result, "python", snippet)
+
+
+def test_a_refusal_never_points_at_the_merged_files_line_numbers():
+    # the parse refusal's original lines are the original's, not the merged file's line number read as one
+    original = "".join(f"def handler_{n}(request):\n    value = compute(request)\n    return value\n\n" for n in range(3))
+    snippet = "# ... existing code ...\ndef handler_1(request):\n    value = compute(\n# ... existing code ...\n"
+    result = instant_merge(original, snippet, language="python")
+    assert not result.merged
+    assert "no longer parses near snippet line 3 (`value = compute(`)" in result.refused_reason
+    for line in result.refusal.original:
+        assert original.splitlines()[line.number - 1] == line.text
+
+
+def test_a_one_line_range_is_placed_like_a_line():
+    sentence = "add a marker line before snippet line 3 to keep original lines 7-7 (`}`)"
+    assert placed_lines(ORIGINAL, sentence) == (
+        "add a marker line before snippet line 3 to keep original line 7 (`}`, below `return count`)")
