@@ -28,6 +28,7 @@ from fastapply.merge.text.lines import is_generic, nearest_distinctive
 WIDTH = 60  # characters of a line a sentence quotes
 _LINE_QUOTE = re.compile(r"\bline (\d+) \(`([^`\n]*)`\)")
 _ONE_LINE = re.compile(r"\blines (\d+)-\1\b")
+_ONE_MORE = re.compile(r"(?<= and )(\d+)-\1(?= (?:above|below) )")  # "lines 3-4 above ... and 9-9 below ..."
 
 
 def placed(lines: Sequence[str], i: int) -> str:
@@ -56,8 +57,8 @@ def placed_lines(original: Sequence[str], text: str) -> str:
 
 
 def one_line_ranges(text: str) -> str:
-    """"lines 24-24" said as "line 24"."""
-    return _ONE_LINE.sub(r"line \1", text)
+    """"lines 24-24" said as "line 24" (and "... and 24-24 below" as "... and 24 below")."""
+    return _ONE_MORE.sub(r"\1", _ONE_LINE.sub(r"line \1", text))
 
 
 def where_in_inputs(original: str | Sequence[str], result: str | Sequence[str], snippet: str | Sequence[str] | None,

@@ -206,7 +206,7 @@ def test_a_closing_line_that_pins_no_place_is_first_offered_with_the_lines_out_t
     r = instant_merge(DOCS, snippet, language="javascript")
     says = [o.says for o in r.refusal.options]
     wide = next(k for k, s in enumerate(says) if "5-6 below snippet line 2 if it changes original line 4" in s)
-    short = next(k for k, s in enumerate(says) if "5-5 below snippet line 2 if it changes original line 4" in s)
+    short = next(k for k, s in enumerate(says) if " 5 below snippet line 2 if it changes original line 4" in s)
     assert wide < short
     from fastapply.evaluation.retry import retry_example
     row = {"original": DOCS, "snippet": snippet, "expected": expected, "language": "javascript"}

@@ -28,6 +28,8 @@ def test_a_one_line_range_is_said_as_one_line():
     assert one_line_ranges("add the unchanged original lines 4-4 above snippet line 2") == (
         "add the unchanged original line 4 above snippet line 2")
     assert one_line_ranges("remove snippet lines 3-4; original lines 14-14") == "remove snippet lines 3-4; original line 14"
+    assert one_line_ranges("add the unchanged original lines 8-9 above snippet line 2 and 11-11 below snippet line 2") == (
+        "add the unchanged original lines 8-9 above snippet line 2 and 11 below snippet line 2")
 
 
 def test_a_merged_files_line_is_said_as_the_original_or_snippet_line_it_is():
