@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive, indent_len
+from fastapply.merge.text.lines import distinctive, indent_len, is_generic
 from fastapply.merge.text.markers import is_elision, is_marker, marker_like
 from fastapply.merge.snippet import blocks
 from fastapply.merge.gate import shown_whole
@@ -276,9 +276,11 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     # line that equals a line the file has elsewhere, at the place shown
     if len(copied) >= COPIED_LINES and not (copies_in_new_blocks(original, result, snippet)
                                             or copies_replace_changed_lines(original, result, snippet)):
-        line, n = copied[0]
-        return (f"the line `{line[:60]}` would appear {n} times, more than the original or the snippet has "
-                f"it ({len(copied)} such lines: a block kept twice?)")
+        line, n = next((c for c in copied if not is_generic(c[0])), copied[0])  # one that says where
+        more = (f" (and {len(copied) - 1} more line(s) would be: the original's block kept beside the "
+                "snippet's copy of it)") if len(copied) > 1 else ""
+        return (f"the line `{line[:60]}` would appear {n} times, more than the original ({before.get(line, 0)}) or "
+                f"the snippet ({shown.get(line, 0)}) has it{more}")
     return None
 
 
