@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from fastapply.evaluation.agreement import agrees
+from fastapply.evaluation.pointing import unplaced
 from fastapply.merge.refuse.ranking import MAX_SHOWN
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
@@ -135,6 +136,8 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     row["first"] = row["second"] = row["second_shown"] = _outcome(first, example["expected"])
     if first.merged:
         return row
+    sentence = first.refusal.sentence if getattr(first, "refusal", None) is not None else ""
+    row["unplaced"] = bool(unplaced(sentence, example["original"].splitlines()))
     refusal = first.refusal
     if refusal is not None and refusal.options:  # as every surface reports it: the options in reading order
         from fastapply.merge.instant import ordered_refusal
@@ -206,7 +209,8 @@ def _same(text: str, expected: str) -> bool:
 
 def summarise(rows: Sequence[dict]) -> dict:
     """First and second try (right / wrong / refused) overall, per style and per language; the
-    refusals' kinds; how many refusals the retry merged right, wrong, or left refused."""
+    refusals' kinds and how many of their sentences point at a line that locates nothing (pointing.py);
+    how many refusals the retry merged right, wrong, or left refused."""
     out: dict = {"rows": len(rows)}
     out["without_option"] = sum(1 for r in rows if r["first"] == "refused" and not r.get("options"))
     for name in ("first", "second"):
@@ -222,6 +226,7 @@ def summarise(rows: Sequence[dict]) -> dict:
     out["retry_shown"] = {"right": shown.get("right", 0), "wrong": shown.get("wrong", 0), "refused": shown.get("refused", 0)}
     out["retry_shown_right_share"] = round(shown.get("right", 0) / len(refused), 4) if refused else None
     out["kinds"] = dict(Counter(r.get("kind") for r in refused))
+    out["unplaced"] = sum(1 for r in refused if r.get("unplaced"))  # sentences pointing at a line that locates nothing
     # each refusal kind by what its retry came to (`WHY`): which kinds lack options, which options
     # do not agree, which re-applied revisions are refused again (and of those, on the same sentence)
     table = defaultdict(Counter)
@@ -255,7 +260,9 @@ def format_summary(summary: dict) -> str:
              f"as an MCP agent sees them ({MAX_SHOWN} options spelled out, the rest counted): "
              f"{summary['retry_shown']['right']} right, {summary['retry_shown']['wrong']} wrong; right share "
              f"{(summary['retry_shown_right_share'] or 0) * 100:.1f}%",
-             "refusal kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["kinds"].items(), key=lambda x: -x[1]))]
+             "refusal kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["kinds"].items(), key=lambda x: -x[1])),
+             f"refusal sentences pointing at a line that locates nothing (a lone `}}` or blank line, a merged file's "
+             f"line number; evaluation/pointing.py): {summary.get('unplaced', 0)} of {sum(summary['kinds'].values())}"]
     if summary.get("by_kind"):
         lines.append("by refusal kind (" + " / ".join(WHY) + "; of those refused again, on the same sentence):")
         for kind, c in summary["by_kind"].items():

@@ -172,8 +172,8 @@ def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None
     if q is not None and q != line:
         lo, hi = min(q, line), max(q, line)
         where = f"after snippet line {sec[1] + 1}" if side > 0 else f"before snippet line {sec[0] + 1}"
-        return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} (`{text.strip()[:60]}` to "
-                      f"`{inp.original[q].strip()[:60]}`) {where} {what}",
+        return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} (`{inp.original[lo].strip()[:60]}` to "
+                      f"`{inp.original[hi].strip()[:60]}`) {where} {what}",
                       (Edit("insert", at=sec[1] + 2 if side > 0 else sec[0] + 1,
                             text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),))
     if side > 0:
