@@ -132,9 +132,12 @@ def check_closer_before_deeper(
 
 
 # Ruby lines that open a block closed by `end`: a keyword statement (not `def x = 1`, not a
-# one-liner that ends in `end`), a value from one (`x = if ...`, `y ||= begin`), or a `do` block.
-_RUBY_OPENER = re.compile(r"^(?:(?:class|module|if|unless|while|until|case|begin|for)\b|def\b(?![^(]*?\s=[^=~>]|.*\)\s*=[^=~>]))"
-                          r"|(?:=|\|\||&&|return)\s*(?:if|unless|case|begin|while|until)\b|\bdo(?:\s*\|[^|]*\|)?\s*$")
+# one-liner that ends in `end`; `private def x` too), a value from one (`x = if ...`, `y ||= begin`; not the
+# modifier `return unless x`), or a `do` block.
+_RUBY_OPENER = re.compile(r"^(?:(?:class|module|if|unless|while|until|case|begin|for)\b|"
+                          r"(?:(?:private|protected|public|module_function|private_class_method)\s+)?"  # `private def x`
+                          r"def\b(?![^(]*?\s=[^=~>]|.*\)\s*=[^=~>]))"
+                          r"|(?:=|\|\||&&)\s*(?:if|unless|case|begin|while|until)\b|\bdo(?:\s*\|[^|]*\|)?\s*$")  # not `return if x`
 _RUBY_END = re.compile(r"^end\b(?![?!:])")
 
 
@@ -161,5 +164,22 @@ def check_end_balance(original: Sequence[str], result: Sequence[str], snippet: S
     known = {l.strip() for l in original}
     if after >= before or ruby_unclosed([l for l in snippet if l.strip() not in known]) < 0:
         return None
+    kept = _kept_end(original, result)
+    where = f" (the `end` at {where_in_inputs(original, result, snippet, kept, nearest=False)})" if kept is not None else ""
     return (f"the result has {before - after} `end` line(s) more than its blocks open (the original's balance "
-            "changed): a block's `end` was kept beside the snippet's; include the lines around the block")
+            f"changed): a block's `end` was kept beside the snippet's{where}; include the lines around the block")
+
+
+def _kept_end(original: Sequence[str], result: Sequence[str]) -> int | None:
+    """The result line of an original `end` kept right beside an `end` the merge added, if any."""
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        new = [j for j in range(j1, j2) if result[j].strip()] if tag in ("insert", "replace") else []
+        if not new:
+            continue
+        after = next((j for j in range(j2, len(result)) if result[j].strip()), None)
+        if _RUBY_END.match(result[new[-1]].strip()) and after is not None and _RUBY_END.match(result[after].strip()):
+            return after
+        above = next((j for j in range(j1 - 1, -1, -1) if result[j].strip()), None)
+        if _RUBY_END.match(result[new[0]].strip()) and above is not None and _RUBY_END.match(result[above].strip()):
+            return above
+    return None

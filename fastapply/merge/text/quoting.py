@@ -88,9 +88,12 @@ def _lines(text: str | Sequence[str] | None) -> list[str]:
 
 
 def _counterpart(lines: list[str], res: list[str], k: int) -> int | None:
-    """The line of `lines` that result line k is, by a line diff of the stripped texts."""
-    matcher = difflib.SequenceMatcher(None, [x.strip() for x in lines], [x.strip() for x in res])
-    for a, b, size in matcher.get_matching_blocks():
-        if b <= k < b + size:
-            return a + k - b
+    """The line of `lines` that result line k is, by a line diff of the texts as they are (so that
+    of two `end` lines the one at k's indentation is k's), else of the stripped texts (a line the
+    merge reindented)."""
+    for norm in (str.rstrip, str.strip):
+        matcher = difflib.SequenceMatcher(None, [norm(x) for x in lines], [norm(x) for x in res])
+        for a, b, size in matcher.get_matching_blocks():
+            if b <= k < b + size:
+                return a + k - b
     return None

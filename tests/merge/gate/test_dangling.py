@@ -89,6 +89,10 @@ def test_ruby_blocks_are_counted_by_their_openers_and_ends():
     assert dangling.ruby_unclosed(lines("items.each do |i|\n  puts i\nend\nx = if a\n  1\nelse\n  2\nend\n")) == 0
     assert dangling.ruby_unclosed(lines("def ok? = true\ndef empty; end\nputs 1 if ready\n")) == 0
     assert dangling.ruby_unclosed(lines(RUBY + "end\n")) == -1
+    # a method made private in its header, and the guard clauses every Ruby method opens with, are no
+    # blocks (read as openers, they refused right merges: `private def x`, `return unless x`)
+    assert dangling.ruby_unclosed(lines("private def size(x)\n  x\nend\nprotected def y = 1\n")) == 0
+    assert dangling.ruby_unclosed(lines("def f(x)\n  return unless x\n  return if x.empty?\n  x\nend\n")) == 0
 
 
 def test_a_stray_ruby_end_is_refused():
@@ -104,3 +108,16 @@ def test_a_stray_ruby_end_is_refused():
     adds_end = lines("# ... existing code ...\n    label\n  end\n  end\n# ... existing code ...\n")
     assert dangling.check_end_balance(original, result, adds_end + ["stray_end"], "ruby")  # `end` is known
     assert dangling.check_end_balance(original, original, snippet, "ruby") is None
+
+
+def test_the_stray_end_refusal_is_unbalanced_and_says_where_the_kept_end_is():
+    from fastapply.merge.refuse.explain import explain
+
+    original = lines(RUBY)
+    snippet = "# ... existing code ...\n    label\n  end\n  end\n# ... existing code ...\n"
+    result = original[:9] + ["  end"] + original[9:]  # the snippet's `end` beside the original's
+    reason = dangling.check_end_balance(original, result, lines(snippet), "ruby")
+    assert "(the `end` at original line 10 (`end`))" in reason  # the class's `end`, after the snippet's
+    refusal = explain("\n".join(original) + "\n", snippet, reason, language="ruby")
+    assert refusal.kind == "unbalanced"
+    assert "original line 10 (`end`, below `label`)" in refusal.sentence  # placed, not a lone `end`
