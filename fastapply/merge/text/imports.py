@@ -2,9 +2,9 @@
 whose import the snippet removed.
 
 `bound_names(lines)` maps each import line of a file to the names it binds in the file's scope
-(Python, JS/TS imports and `require`, Go, Java/Kotlin/Scala, Rust `use`); lines that bind no
-usable name (`#include`, `using System;`, `import a.*`) map to an empty set. `uses(lines, names)`
-says which of the names a run of lines mentions as a word (not as `x.name`).
+(Python, JS/TS imports and `require`, Go, Java/Kotlin/Scala, Rust `use`, PHP `use` with `\\`
+namespaces or `use function`/`use const`); lines that bind no usable name (`#include`, `using System;`,
+`import a.*`) map to an empty set. `uses(lines, names)` says which of the names a run of lines mentions as a word (not as `x.name`).
 
 This module knows import syntax line by line (a Go import block and a Python parenthesised
 `from` continue over lines); it does not parse files, resolve modules or know re-exports.
@@ -22,6 +22,7 @@ _JS_FROM = re.compile(r"^import\s+(?:type\s+)?(.+?)\s+from\s+['\"]")
 _REQUIRE = re.compile(rf"^(?:const|let|var)\s+(\{{[^}}]*\}}|{_WORD})\s*=\s*require\(")
 _JVM = re.compile(rf"^import\s+(?:static\s+)?{_WORD}(?:\.{_WORD})*\.({_WORD}|\*|_)(?:\s+as\s+({_WORD}))?;?$")
 _RUST = re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?use\s+(.+?);?$")
+_PHP_USE = re.compile(r"^use\s+(?:(function|const)\s+)?([^:;]+?);$")
 
 
 def _names_in_list(text: str) -> set[str]:
@@ -81,6 +82,13 @@ def _line_names(s: str, python: bool) -> set[str] | None:
     req = _REQUIRE.match(s)
     if req:
         return _names_in_list(req.group(1).replace(":", " as "))
+    php = _PHP_USE.match(s)
+    if php and (php.group(1) or "\\" in php.group(2)):  # PHP: `use function count;`, `use App\Foo as Bar;`
+        path = php.group(2)
+        if "{" in path:  # `use App\{Foo, Bar as Baz}`
+            parts = path[path.index("{") + 1 :].rstrip("}").split(",")
+            return _names_in_list(",".join(re.sub(r"^(?:function|const)\s+", "", p.strip()).split("\\")[-1] for p in parts))
+        return _names_in_list(path.split("\\")[-1])
     rust = _RUST.match(s)
     if rust:
         path = rust.group(1)

@@ -17,6 +17,11 @@ from fastapply.merge.text.imports import bound_names, uses
     (["import kotlinx.coroutines.launch"], "kotlin", {"launch"}),
     (["import a.b.C as D"], "scala", {"D"}),
     (["use std::io::{self, Read as R};"], "rust", {"io", "R"}),
+    # PHP: a function or constant by its own name, not `function`; a class by its last segment
+    (["use function count;"], "php", {"count"}),
+    (["use const App\\Config\\DEBUG;"], "php", {"DEBUG"}),
+    (["use App\\Http\\Request as Req;"], "php", {"Req"}),
+    (["use App\\Models\\{User, Post as Entry, function helper};"], "php", {"User", "Entry", "helper"}),
 ])
 def test_an_import_line_binds_its_names(lines, language, names):
     assert bound_names(lines, language) == {0: names}
