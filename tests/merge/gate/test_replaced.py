@@ -51,3 +51,16 @@ def test_an_import_that_takes_over_every_name_of_an_unshown_import_is_refused():
     assert instant_merge(shadow, added, language="python").merged
     plain = instant_merge("import os\n\nx = 1\n", "import os.path\nimport os\n# ... existing code ...\n", language="python")
     assert plain.merged
+
+
+def test_an_import_that_replaces_another_binding_the_same_name_is_no_rebinding():
+    # the original binds `Parser` twice (a doc example's import at the top, the re-export below); the
+    # change rewrites the re-export: it takes over that line's names, not the top one's
+    original = ["use regex_syntax::Parser;", "", "fn f() {}", "", "pub use parser::{Parser, ParserBuilder};",
+                "mod parser;"]
+    result = ["use regex_syntax::Parser;", "", "fn f() {}", "", "pub use crate::parser::{Parser, ParserBuilder};",
+              "mod parser;"]
+    snippet = ["// ... existing code ...", "pub use crate::parser::{Parser, ParserBuilder};", "mod parser;"]
+    assert check_replaced_kept(original, result, snippet) is None
+    added = original[:5] + ["pub use crate::parser::{Parser, ParserBuilder};"] + original[5:]  # kept beside: doubted
+    assert check_replaced_kept(original[:4] + original[5:], added[:4] + added[5:], snippet) is not None
