@@ -136,9 +136,8 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     row["first"] = row["second"] = row["second_shown"] = _outcome(first, example["expected"])
     if first.merged:
         return row
-    sentence = first.refusal.sentence if getattr(first, "refusal", None) is not None else ""
-    row["unplaced"] = bool(unplaced(sentence, example["original"].splitlines()))
     refusal = first.refusal
+    row["unplaced"] = bool(unplaced(refusal.sentence if refusal is not None else "", example["original"].splitlines()))
     if refusal is not None and refusal.options:  # as every surface reports it: the options in reading order
         from fastapply.merge.instant import ordered_refusal
 

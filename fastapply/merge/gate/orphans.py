@@ -208,7 +208,7 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
     old_at = origins(ops)  # result index -> original index, for lines the merge kept
     unshown = lambda k: k in old_at and result[k].strip() not in shown  # noqa: E731
     kept = set(old_at.values())
-    replaced = set().union(*(names for i, names in bound_names(original).items() if i not in kept))
+    replaced = lambda: set().union(*(names for i, names in bound_names(original).items() if i not in kept))  # noqa: E731
     rebound = _import_rebound(result, inserted, unshown, replaced)
     if rebound is not None:
         new, old = rebound
@@ -255,19 +255,22 @@ def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: i
 _PLAIN_IMPORT = re.compile(r"^import\s+[\w.]+(?:\s*,\s*[\w.]+)*$")  # Python `import os`, `import os.path`
 
 
-def _import_rebound(result: Sequence[str], inserted: set[int], unshown, replaced: set[str] = frozenset()
-                   ) -> tuple[int, int] | None:
+def _import_rebound(result: Sequence[str], inserted: set[int], unshown, replaced=frozenset) -> tuple[int, int] | None:
     """(new, old): an import line the merge inserted that binds every name an unshown original
     import line at the top level binds (the new line takes over the old one's names: a file imports
     a name once; `import os` beside `import os.path` is no such pair, nor one name of several, which a
     commit may shadow). Not where the merge removed an original import binding those names too
-    (`replaced`): the original bound them twice already, and the new line replaces that other one."""
+    (`replaced()`, read only once a pair is found: it reads the whole original): the original bound them
+    twice already, and the new line replaces that other one."""
     bound = {i: names for i, names in bound_names(result).items()
              if names and not result[i][:1].isspace() and not _PLAIN_IMPORT.match(result[i].strip())}
+    removed = None
     for new, names in bound.items():
         if new not in inserted:
             continue
         for old, other in bound.items():
-            if old != new and unshown(old) and other <= names and not other <= replaced:
-                return new, old
+            if old != new and unshown(old) and other <= names:
+                removed = replaced() if removed is None else removed
+                if not other <= removed:
+                    return new, old
     return None

@@ -10,12 +10,10 @@ This module knows the read input (reading.py) and refusals; it decides nothing a
 
 from __future__ import annotations
 
-import re
-
 from fastapply.merge.refuse.options import indented
 from fastapply.merge.refuse.reading import Input, section_places
-from fastapply.merge.snippet.sections import line_label
-from fastapply.merge.text.lines import is_generic, nearest_distinctive
+from fastapply.merge.snippet.sections import starting
+from fastapply.merge.text.lines import nearest_distinctive
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 
 
@@ -81,9 +79,6 @@ def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tup
 
 
 def _starting(inp: Input, k: int, n: int) -> str:
-    """"starting `X`" for snippet line k of section n; a generic line (`]`, `end`) placed by the
-    section's nearest distinctive line: "starting `]`, before `X`"."""
+    """"starting `X`" for snippet line k of section n (sections.starting)."""
     a, b = inp.sections[n]
-    first = inp.snippet[k].strip()[:60]
-    where = re.search(r" ((?:before|after) `.*`)$", line_label(inp.snippet[k], inp.snippet[a : b + 1], k - a))
-    return f"starting `{first}`, {where.group(1)}" if where and is_generic(first) else f"starting `{first}`"
+    return starting(inp.snippet[k].strip()[:60], inp.snippet[a : b + 1], k - a)

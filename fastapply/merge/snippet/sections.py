@@ -319,11 +319,17 @@ def section_label(section: Section, index: int) -> str:
     first = section.lines[at].strip() if section.lines else ""
     if len(first) > 50:
         first = first[:47] + "..."
-    if first and is_generic(first):
-        where = re.search(r" ((?:before|after) `.*`)$", line_label(section.lines[at], section.lines, at))
+    return f"section {index + 1} ({starting(first, section.lines, at) if first else 'starting ``'})"
+
+
+def starting(first: str, lines: Sequence[str], at: int) -> str:
+    """"starting `first`" for line `at` of a section's `lines` (`first`: that line as quoted); a
+    generic one placed by the section's nearest distinctive line: "starting `}`, before `def g():`"."""
+    if is_generic(first):
+        where = re.search(r" ((?:before|after) `.*`)$", line_label(lines[at], lines, at))
         if where:  # `the line `}` before `X``: keep the place, drop the repeated line
-            return f"section {index + 1} (starting `{first}`, {where.group(1)})"
-    return f"section {index + 1} (starting `{first}`)"
+            return f"starting `{first}`, {where.group(1)}"
+    return f"starting `{first}`"
 
 
 def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:

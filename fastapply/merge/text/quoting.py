@@ -19,10 +19,10 @@ This module knows line texts and numbers; it decides nothing and reads no refusa
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Sequence
 
+from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 
 WIDTH = 60  # characters of a line a sentence quotes
@@ -88,12 +88,11 @@ def _lines(text: str | Sequence[str] | None) -> list[str]:
 
 
 def _counterpart(lines: list[str], res: list[str], k: int) -> int | None:
-    """The line of `lines` that result line k is, by a line diff of the texts as they are (so that
-    of two `end` lines the one at k's indentation is k's), else of the stripped texts (a line the
-    merge reindented)."""
+    """The line of `lines` that result line k is, by the merge's line diff (text/compare.line_opcodes) of
+    the texts as they are (so that of two `end` lines the one at k's indentation is k's), else of the
+    stripped texts (a line the merge reindented)."""
     for norm in (str.rstrip, str.strip):
-        matcher = difflib.SequenceMatcher(None, [norm(x) for x in lines], [norm(x) for x in res])
-        for a, b, size in matcher.get_matching_blocks():
-            if b <= k < b + size:
-                return a + k - b
+        at = origins(line_opcodes([norm(x) for x in lines], [norm(x) for x in res])).get(k)
+        if at is not None:
+            return at
     return None
