@@ -22,6 +22,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.spans import code, readable, unquoted
 
 _QUOTE = re.compile(r"`([^`\n]*)`")
 _PLACED_BY = re.compile(r",?\s*(?:after|before|below|above)\s+`([^`\n]*)`")
@@ -33,8 +34,9 @@ _MERGED = re.compile(r"no longer (?:parses|balance their brackets) near line \d|
 def unplaced(sentence: str, original: Sequence[str]) -> list[str]:
     """What `sentence` points at that locates nothing in `original` or the snippet (see the module)."""
     out = []
+    sentence = readable(sentence)  # a line holding a backtick is quoted fenced (merge/text/spans.py)
     for m in _QUOTE.finditer(sentence):
-        text = m.group(1)
+        text = unquoted(m.group(1))
         if not is_generic(text) or text.strip() in ("-", "+"):
             continue
         after = _PLACED_BY.match(sentence, m.end())
@@ -42,7 +44,7 @@ def unplaced(sentence: str, original: Sequence[str]) -> list[str]:
             continue
         if re.search(r"`[^`\n]*`\s*(?:after|before)\s*$", sentence[max(0, m.start() - 80) : m.start()]):
             continue  # "`x` after `}`": the quote before places the line it is about
-        out.append(f"`{text}`")
+        out.append(code(text))
     for m in _REF.finditer(sentence):
         i = int(m.group(1)) - 1
         if 0 <= i < len(original) and is_generic(original[i]):

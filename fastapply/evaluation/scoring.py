@@ -24,6 +24,8 @@ import statistics
 from collections import Counter
 from typing import Any, Sequence
 
+from fastapply.merge.text.spans import readable
+
 OUTCOMES = ("right", "wrong", "refused")
 
 
@@ -184,6 +186,6 @@ def refusal_counts(rows: Sequence[dict]) -> list[tuple[str, int]]:
 
 
 def _reason_kind(reason: str) -> str:
-    kind = re.sub(r"`[^`]*`", "`…`", reason)
+    kind = re.sub(r"`[^`]*`", "`…`", readable(reason))
     kind = re.sub(r"\d+", "N", kind)
     return kind[:110]

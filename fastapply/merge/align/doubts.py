@@ -21,6 +21,7 @@ from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic, next_non_blank
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.spans import code
 
 
 def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
@@ -78,18 +79,18 @@ def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str: 
     line = shown.strip()[:60]
     old = original[at].strip()[:60]
     beyond = next_non_blank(original, at + step, step)
-    settle = f"the unchanged original line {at + 1} (`{old}`) if it is new"
+    settle = f"the unchanged original line {at + 1} ({code(old)}) if it is new"
     if beyond is not None:
-        settle += f", or line {beyond + 1} (`{original[beyond].strip()[:60]}`) if it replaces it"
-    return reason("new-or-changed", f"`{line}` could be a new line or a change to the similar original line {at + 1} "
-                  f"(`{old}`) next to it", f"include {settle}", shown=shown.strip(), at=at, beyond=beyond, step=step)
+        settle += f", or line {beyond + 1} ({code(original[beyond].strip()[:60])}) if it replaces it"
+    return reason("new-or-changed", f"{code(line)} could be a new line or a change to the similar original line {at + 1} "
+                  f"({code(old)}) next to it", f"include {settle}", shown=shown.strip(), at=at, beyond=beyond, step=step)
 
 
 def rival_note(shown: str, original: Sequence[str], at: int) -> str:
     """The refusal message when `shown` may be new or a change of the similar `original[at]`,
     a few lines from where it would be inserted (edges._rival)."""
-    return (f"`{shown.strip()[:60]}` could be a new line or a change to the similar original line {at + 1} "
-            f"(`{original[at].strip()[:60]}`) near it; include the unchanged lines right around line {at + 1} "
+    return (f"{code(shown.strip()[:60])} could be a new line or a change to the similar original line {at + 1} "
+            f"({code(original[at].strip()[:60])}) near it; include the unchanged lines right around line {at + 1} "
             "if it changes that line, or the unchanged lines where it goes if it is new")
 
 

@@ -28,6 +28,7 @@ from fastapply.merge.align.edges import (
 )
 from fastapply.merge.align.edge_edits import same_edit
 from fastapply.merge.text.compare import similar
+from fastapply.merge.text.spans import code
 
 
 FLOATING_CELLS = 20_000  # places tried x section lines past which a floating section is not weighed
@@ -51,7 +52,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     tried = heads[: MAX_CANDIDATES * 4]
     if len(tried) * n > FLOATING_CELLS:
         raise Ambiguous(sec[0], tried, doubt=True, regions=((lo, hi),), note=(
-            f"the section's {n} lines have no line unique in the original, and `{sec[0].strip()[:60]}` occurs at "
+            f"the section's {n} lines have no line unique in the original, and {code(sec[0].strip()[:60])} occurs at "
             f"{len(heads)} place(s): too many readings to weigh; include a distinct unchanged line next to the change"))
     cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
     appended: set[tuple[int, int]] = set()  # new lines after a matched run, before the marker: its blank trail goes with them
@@ -189,8 +190,8 @@ def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> 
     at = most_similar(line, orig, lo, hi) if line.strip() else None
     if at is None or not similar(line, orig[at]):
         return "no line of it occurs there"
-    return (f"no line of it occurs there; `{line.strip()[:60]}` may change original line {at + 1} "
-            f"(`{orig[at].strip()[:60]}`) or be a new line, which the unchanged line above or below it would settle")
+    return (f"no line of it occurs there; {code(line.strip()[:60])} may change original line {at + 1} "
+            f"({code(orig[at].strip()[:60])}) or be a new line, which the unchanged line above or below it would settle")
 
 
 def unbalanced_note(sec: Sequence[str], start: int, end: int) -> str:
@@ -199,6 +200,6 @@ def unbalanced_note(sec: Sequence[str], start: int, end: int) -> str:
     cut off), so either the change is there or the section belongs around other lines."""
     line = next((l for l in sec if l.strip()), "").strip()[:60]
     where = f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}-{end}"
-    return (f"`{line}` fits only at original {where}, where the section's lines would not balance their "
+    return (f"{code(line)} fits only at original {where}, where the section's lines would not balance their "
             "brackets like the lines they replace; include the unchanged lines around the change so its start "
             "and end are clear")

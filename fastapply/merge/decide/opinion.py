@@ -29,6 +29,7 @@ from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance, is_generic, nearest_distinctive
 from fastapply.merge.text.names import header_name, keyword_name
 from fastapply.merge.text.markers import is_marker
+from fastapply.merge.text.spans import code
 
 # The judge (on by default; FASTAPPLY_JUDGE=0 turns it off): a merge the aligner reads differently,
 # as a rival, with at least this lead is refused. Calibrated on the tuned pool's lazy merges
@@ -83,14 +84,14 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     apart = _placed_apart(original, snippet, merged, reading)
     if apart is not None:
         line, here, there = apart
-        cause = (f"`{line[:80]}` fits two places in the original: near line {here + 1}, where the merge put it, and "
+        cause = (f"{code(line[:80])} fits two places in the original: near line {here + 1}, where the merge put it, and "
                  f"near line {there + 1}, where a scored alignment of the whole snippet reads it "
                  + ("with a clear lead" if alignment.margin >= JUDGE_MARGIN else "as well, deleting more of the original"))
         return Opinion(reason("ambiguous-place", cause, "include the unchanged lines around it at the place you mean"),
                        reading, (regions,))
     changed = _first_difference(_keys(reading), _keys(merged))
     cause = (f"the snippet fits two places in the original: the merge and the scored alignment place it differently "
-             f"(first at `{changed}`)")
+             f"(first at {code(changed)})")
     return Opinion(reason("ambiguous-place", cause, "include more unchanged lines around each change"),
                    reading, (regions,))
 

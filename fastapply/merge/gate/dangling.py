@@ -28,6 +28,7 @@ from fastapply.merge.text.lines import indent_width as _width
 from fastapply.merge.text.compare import added, line_opcodes
 from fastapply.merge.gate.unreachable import PROSE, added_run_ends
 from fastapply.merge.text.quoting import where_in_inputs
+from fastapply.merge.text.spans import code
 
 
 _DECORATOR = re.compile(r"^@[A-Za-z_][\w.]*(\(.*\))?$")
@@ -68,7 +69,7 @@ def check_dangling_decorator(
         if (not is_decorator(result[k], language) or k + 1 >= len(result) or result[k + 1].strip()
                 or _decorator_then_blank(original, result[k])):
             continue
-        return (f"the new decorator `{result[k].strip()}` (line {k + 1}) is followed by a blank line, "
+        return (f"the new decorator {code(result[k].strip())} (line {k + 1}) is followed by a blank line, "
                 "not by the definition it decorates; include the definition's header in the snippet")
     return None
 

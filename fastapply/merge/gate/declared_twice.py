@@ -30,6 +30,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.syntax import normalize_language, parse_tree
+from fastapply.merge.text.spans import code
 
 LANGUAGES = {"csharp", "java", "kotlin", "php", "swift", "scala"}
 _TYPE_WORDS = ("class", "struct", "interface", "enum", "record", "trait", "object", "protocol")
@@ -148,7 +149,7 @@ def check_declared_twice(original: Sequence[str], result: Sequence[str], languag
         scope, family, name, params = _named(key)
         if n >= 2 and _named(key) not in twice_before:
             shown = f"{name}{params}" if family == "function" else name
-            where = f" in `{scope[-1]}`" if scope else ""
-            return (f"`{shown}` would be defined twice in one block{where} (the original's declaration kept beside "
+            where = f" in {code(scope[-1])}" if scope else ""
+            return (f"{code(shown)} would be defined twice in one block{where} (the original's declaration kept beside "
                     "the snippet's); include the lines around it so the snippet's declaration replaces the original one")
     return None

@@ -24,6 +24,7 @@ import re
 
 from fastapply.merge.text.names import defined_name
 from fastapply.merge.refuse.refusal import Line, Refusal
+from fastapply.merge.text.spans import code
 
 _REMOVE = r"\b(?:remove[sd]?|removing|delete[sd]?|deleting|drop(?:s|ped|ping)?|get rid of|eliminate[sd]?)"
 _VERB = re.compile(
@@ -119,7 +120,7 @@ def check_import_removals(original: str, result: str, instruction: str | None) -
         # still used in the result: the instruction means something else ("unused Logger instance")
         if _all_kept(old, new, lines) and not any(not _IMPORT_LINE.match(line) and _word(target).search(line)
                                                   for line in new):
-            return _unshown(f"the import of `{target}`", "imports", "the import lines just above and just below it",
+            return _unshown(f"the import of {code(target)}", "imports", "the import lines just above and just below it",
                             "the line as a `-` line", old, lines[0])
     return None
 
@@ -137,7 +138,7 @@ def _unshown(what: str, keeps: str, neighbours: str, as_minus: str, old: list[st
     """The unshown-deletion refusal: the result still `keeps` (imports, defines) `what`, whose
     original line `first` the snippet should show gone (refuse/removal.py reads `removes`)."""
     cause = (f"the instruction says to remove {what}, but the merged file still {keeps} it "
-             f"(original line {first + 1} `{old[first].strip()}`): the snippet does not show that deletion")
+             f"(original line {first + 1} {code(old[first].strip())}): the snippet does not show that deletion")
     fix = (f"show it: put {neighbours} one after the other in the snippet (no marker between them), "
            f"or {as_minus}; if it stays, leave its removal out of the instruction")
     return Refusal("unshown-deletion", cause, fix, original=(Line(first + 1, old[first]),), detail={"removes": first})
@@ -157,6 +158,6 @@ def check_removals(original: str, result: str, instruction: str | None) -> Refus
         wanted = _last(target)
         defining = [i for i, line in enumerate(old) if (d := defined_name(line)) and _last(d) == wanted]
         if _all_kept(old, new, defining):
-            return _unshown(f"`{target}`", "defines", "the unchanged lines just above and just below the definition",
+            return _unshown(code(target), "defines", "the unchanged lines just above and just below the definition",
                             "its lines as `-` lines", old, defining[0])
     return check_import_removals(original, result, instruction)

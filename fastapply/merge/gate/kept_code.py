@@ -35,6 +35,7 @@ from fastapply.merge.snippet.sections import is_gap
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import is_generic, next_non_blank
 from fastapply.merge.text.markers import is_elision
+from fastapply.merge.text.spans import code
 
 
 def _next_shown(lines: Sequence[str], start: int) -> str | None:
@@ -61,7 +62,7 @@ def check_marker_kept_nothing(original: Sequence[str], result: Sequence[str], sn
             continue
         kept = next(i for i, l in enumerate(result) if l.strip() == before)
         if _next_shown(result, kept + 1) == after:
-            return (f"the marker between `{before[:50]}` and `{after[:50]}` keeps original code, but the merge "
+            return (f"the marker between {code(before[:50])} and {code(after[:50])} keeps original code, but the merge "
                     "dropped it there; show the lines the change needs around it")
     return None
 
@@ -83,8 +84,8 @@ def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: S
             continue
         beyond_r = next_non_blank(result, where_r[text] + 1)
         if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
-            return (f"the snippet keeps the code after `{text[:50]}` with a marker, but "
-                    f"the answer drops `{original[beyond_o].strip()[:50]}` there")
+            return (f"the snippet keeps the code after {code(text[:50])} with a marker, but "
+                    f"the answer drops {code(original[beyond_o].strip()[:50])} there")
     return None
 
 
@@ -121,8 +122,8 @@ def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snip
         else:
             after = lost
         if after:
-            return (f"the snippet keeps the code after `{last.strip()[:50]}` with a marker, but the answer "
-                    f"deletes {len(after)} line(s) there (`{original[after[0]].strip()[:50]}`)")
+            return (f"the snippet keeps the code after {code(last.strip()[:50])} with a marker, but the answer "
+                    f"deletes {len(after)} line(s) there ({code(original[after[0]].strip()[:50])})")
     return None
 
 
@@ -190,10 +191,10 @@ def check_unchanged_suspect(original: Sequence[str], result: Sequence[str], snip
         return None
     last = tail_it_would_delete(original, snippet)
     if last is not None:
-        return (f"the snippet would change nothing, yet it ends at `{last[:60]}` without a marker while the file goes "
+        return (f"the snippet would change nothing, yet it ends at {code(last[:60])} without a marker while the file goes "
                 "on; end it with a marker to keep the rest, or show the lines around what it deletes")
     twin = near_twin(original, snippet)
     if twin is not None:
-        return (f"the snippet would change nothing: `{twin[0][:60]}` is already in the file, and so is the similar "
-                f"`{twin[1][:60]}`, which it may mean to change; include the lines around the change")
+        return (f"the snippet would change nothing: {code(twin[0][:60])} is already in the file, and so is the similar "
+                f"{code(twin[1][:60])}, which it may mean to change; include the lines around the change")
     return None

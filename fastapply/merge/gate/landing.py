@@ -26,6 +26,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import brace_follows, distinctive, indent_len, indent_width as _depth
 from fastapply.merge.text.compare import line_opcodes, origins
+from fastapply.merge.text.spans import code
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
@@ -88,7 +89,7 @@ def check_definition_kept_twice(
     for text in sorted(headers):
         n = after[text]
         if n > 1 and n > max(before.get(text, 0), shown.get(text, 0)):
-            return (f"the definition `{text[:60]}` would appear {n} times, more than the original or the snippet "
+            return (f"the definition {code(text[:60])} would appear {n} times, more than the original or the snippet "
                     "has it: the snippet's copy did not land on the original one; include the lines just above "
                     "it so it can be placed")
     return None
@@ -114,7 +115,7 @@ def check_dropped_definition(original: Sequence[str], result: Sequence[str], sni
     calls = "\n".join(l for l in snippet if not _DEFINED_NAME.match(l.strip()))
     for name in gone:
         if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*\(", calls):
-            return (f"the merge would remove the definition of `{name}` although the snippet calls it; if the "
+            return (f"the merge would remove the definition of {code(name)} although the snippet calls it; if the "
                     "snippet adds a function next to it, include the unchanged lines around the place it goes")
     return None
 
@@ -128,8 +129,8 @@ def check_definition_split(original: Sequence[str], result: Sequence[str],
     if split is None:
         return None
     j, parent, _, lost = split
-    return (f"the new definition `{result[j].strip()[:60]}` would land inside `{original[parent].strip()[:60]}` "
-            f"and replace its lines (`{lost.strip()[:60]}`); include the unchanged lines just above the "
+    return (f"the new definition {code(result[j].strip()[:60])} would land inside {code(original[parent].strip()[:60])} "
+            f"and replace its lines ({code(lost.strip()[:60])}); include the unchanged lines just above the "
             "new definition")
 
 

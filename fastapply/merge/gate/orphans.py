@@ -48,6 +48,7 @@ from fastapply.merge.refuse.refusal import Line, Refusal
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.imports import bound_names
 from fastapply.merge.text.lines import block_end, indent_len
+from fastapply.merge.text.spans import code
 
 _PY_DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
 _RUST_FN = re.compile(r"^(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*fn\s+([A-Za-z_]\w*)")
@@ -177,7 +178,7 @@ def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Seque
         return None
     k, name = found[0]
     head = original[k]
-    cause = (f"`{name}` (original line {k + 1} `{head.strip()}`) is no longer used after your edit, but the merged "
+    cause = (f"{code(name)} (original line {k + 1} {code(head.strip())}) is no longer used after your edit, but the merged "
              f"file keeps its definition: the snippet shows neither its deletion nor that it stays")
     fix = ("show it deleted (the unchanged lines just above and just below it one after the other in the "
            "snippet, no marker between them, or its lines as `-` lines), or show it kept (its first line in "
@@ -231,7 +232,7 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
                     break
                 if (i in inserted and unshown(j)) or (j in inserted and unshown(i)):
                     old, new = (j, i) if unshown(j) else (i, j)
-                    return _kept_beside(result, old_at, new, old, f"assigns `{target}` again right beside the original",
+                    return _kept_beside(result, old_at, new, old, f"assigns {code(target)} again right beside the original",
                                         "with nothing reading it between")
                 break
             if reads.search(other):
@@ -243,7 +244,7 @@ def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: i
     """The refusal for the inserted line `new` kept beside the unshown original line `old` (result
     indexes): the new line `does` ... the old one, which the snippet does not show, `why`."""
     number = old_at[old] + 1
-    cause = (f"`{result[new].strip()[:60]}` {does} `{result[old].strip()[:60]}` (original line {number}), which the "
+    cause = (f"{code(result[new].strip()[:60])} {does} {code(result[old].strip()[:60])} (original line {number}), which the "
              f"snippet does not show, {why}: it may replace that line")
     fix = (f"if it replaces it, show original line {number} deleted (the lines around it, or a `-` line); if both "
            "stay, include that line in the snippet")

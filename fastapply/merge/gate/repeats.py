@@ -29,6 +29,7 @@ from fastapply.merge.text.compare import added, copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
 from fastapply.merge.text.names import defined_name, header_name
 from fastapply.merge.snippet.sections import split_sections
+from fastapply.merge.text.spans import code
 
 
 def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
@@ -62,7 +63,7 @@ def check_name_defined_twice(original: Sequence[str], result: Sequence[str], sni
     shown = Counter(defined_name(line) for line in snippet)
     for name, _ in sorted(new):
         if shown[name] < 2:
-            return (f"`{name}` would be defined twice in one block (the original's definition kept beside the "
+            return (f"{code(name)} would be defined twice in one block (the original's definition kept beside the "
                     "snippet's); include the lines around it so the snippet's definition replaces the original one")
     return None
 
@@ -99,8 +100,8 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
             # the run named by its last line that says something (`/**` or `}` locates nothing)
             shown_run = next((line for line in reversed(run) if line and not is_generic(line)),
                              next(line for line in reversed(run) if line))
-            return (f"the lines `{shown_run[:50]}` would appear twice around {gap} original line(s) the snippet does "
-                    f"not show (`{next(l for l in between if l)[:50]}`): the snippet may mean the original ones, "
+            return (f"the lines {code(shown_run[:50])} would appear twice around {gap} original line(s) the snippet does "
+                    f"not show ({code(next(l for l in between if l)[:50])}): the snippet may mean the original ones, "
                     "with those lines deleted; include the lines just around them")
     return None
 
@@ -124,7 +125,7 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
             width = indent_len(result[x])
             if indent_len(result[y]) == width and all(not l.strip() or indent_len(l) >= width for l in result[x + 1 : y]):
                 return (
-                    f"`{line[:60]}` (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows it "
+                    f"{code(line[:60])} (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows it "
                     "once, next to a marker, as context: include the lines around it"
                 )
     return None

@@ -25,6 +25,7 @@ from typing import Sequence
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.lines import indent_len, indentation, next_non_blank
+from fastapply.merge.text.spans import code
 
 # A complete exit statement on one line: the keyword, then anything whose brackets balance and
 # that does not end in a continuation (an opening bracket, a comma, an operator, a backslash).
@@ -97,8 +98,8 @@ def check_code_after_exit(
                 or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower)):
             continue
         return (
-            f"line {last + 1} (`{result[last].strip()}`) is new and the original line after it "
-            f"(`{follower.strip()}`, kept as line {nxt + 1}) could never run: the snippet's exit "
+            f"line {last + 1} ({code(result[last].strip())}) is new and the original line after it "
+            f"({code(follower.strip())}, kept as line {nxt + 1}) could never run: the snippet's exit "
             "may replace the lines its marker hides; include the lines after it in the snippet"
         )
     return None
@@ -138,7 +139,7 @@ def check_code_after_kept_exit(
             continue
         what = ("so it could never run: the snippet's line may replace that exit" if is_complete_exit(exit_line) else
                 "its block's last value, which would do nothing there: the snippet's line may replace it")
-        return (f"line {first + 1} (`{added.strip()}`) is new and follows the original `{exit_line.strip()}` "
+        return (f"line {first + 1} ({code(added.strip())}) is new and follows the original {code(exit_line.strip())} "
                 f"(kept as line {before + 1}), {what}; include the line before it in the snippet")
     return None
 
@@ -197,8 +198,8 @@ def check_orphaned_body(
             continue  # a long body removed before the kept lines: a rewrite the diff aligns on shared lines
         if not any(l.strip() and indent_len(l) <= width for l in result[j1:j2]):
             return (
-                f"the result removes `{original[header].strip()[:60]}` (line {header + 1}) but keeps its body "
-                f"from `{original[kept].strip()[:60]}` (line {kept + 1}), which now reads as the block above's; "
+                f"the result removes {code(original[header].strip()[:60])} (line {header + 1}) but keeps its body "
+                f"from {code(original[kept].strip()[:60])} (line {kept + 1}), which now reads as the block above's; "
                 "include the lines around that header in the snippet"
             )
     return None
@@ -300,6 +301,6 @@ def check_pass_added_to_body(
     strings = _in_triple_strings(result) if passes else set()
     for k in passes:
         if statements := _statements(result, k, strings):
-            return (f"line {k + 1} adds `pass` to a block that has statements (`{statements[0][:60]}`): the "
+            return (f"line {k + 1} adds `pass` to a block that has statements ({code(statements[0][:60])}): the "
                     "snippet's `pass` may be an empty body's, with the lines between deleted; include its neighbours")
     return None

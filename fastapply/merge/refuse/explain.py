@@ -10,7 +10,7 @@ takes what the refusing site knew (the `Refusal` a site attached to its sentence
   in file order is the option); a section "not found" whose lines are in the original at another
   indentation says so;
 - options: the unchanged original lines that pin each candidate place (ambiguous-place), the
-  original line to show beside a doubtful one (new-or-changed), a generic edge line (`}`) the
+  original lines that settle a doubtful one (new-or-changed: doubt.py), a generic edge line (`}`) the
   snippet may add round original code read as new (`_new_edge`), a marker where the merge drops
   code or where the snippet stops without one, the move (out-of-order);
 - never a blank or lone bracket line as "the" line: the nearest distinctive one instead.
@@ -26,23 +26,24 @@ import difflib
 import re
 from dataclasses import replace
 
-from fastapply.merge.align.greedy_locate import BLANK_END
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
-from fastapply.merge.refuse.options import (around, below, beside, deleted_head, dropped, edge_markers, open_side,
-                                            pin_options, reach, section_pins, trailing_blanks)
+from fastapply.merge.refuse.options import (around, below, deleted_head, dropped, edge_markers, pin_options, reach,
+                                            section_pins)
 from fastapply.merge.refuse.readings import gap_options, reading_pins
+from fastapply.merge.refuse.doubt import doubt_refusal
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, read_input, section_of
 from fastapply.merge.refuse.shown_copies import copies_shown
-from fastapply.merge.refuse.sentences import DOUBT, NAMED, PLACES, QUOTE, SECTION, section_number, split_sentence
+from fastapply.merge.refuse.sentences import (DOUBT, FORM_FIX, NAMED, PLACES, QUOTE, SECTION, section_number,
+                                              split_sentence)
 from fastapply.merge.refuse.shown_deletion import deletions_shown
 from fastapply.merge.refuse.late_options import LATER_NEW, with_late
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.quoting import placed_lines
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
+from fastapply.merge.text.spans import code, readable, restored, unquoted
 
-FORM_FIX = "revise the snippet so its unchanged context places each change once"
 
 
 def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
@@ -58,13 +59,13 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
         a, b = section
         rng = range(a, b + 1)
         if named and named.group(4) is not None:
-            k = next((j for j in rng if inp.snippet[j].strip() == named.group(4).strip()), None)
+            k = next((j for j in rng if inp.snippet[j].strip() == unquoted(named.group(4)).strip()), None)
         elif named:
-            nb = next((j for j in rng if inp.snippet[j].strip() == named.group(3).strip()), None)
+            nb = next((j for j in rng if inp.snippet[j].strip() == unquoted(named.group(3)).strip()), None)
             if nb is not None:
                 step = 1 if named.group(2) == "after" else -1
                 k = next((j for j in (range(nb + 1, b + 1) if step > 0 else range(nb - 1, a - 1, -1))
-                          if inp.snippet[j].strip() == named.group(1).strip()), None)
+                          if inp.snippet[j].strip() == unquoted(named.group(1)).strip()), None)
         else:
             k = a
     cause, fix = split_sentence(sentence)
@@ -80,7 +81,7 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
             if 0 <= p < len(inp.original):
                 options.extend(pin_options(inp, k, p))
         if named and named.group(4) is None and section is not None:
-            options.extend(o for o in _new_edge(inp, section, k, named.group(2), named.group(3)) if o not in options)
+            options.extend(o for o in _new_edge(inp, section, k, named.group(2), unquoted(named.group(3))) if o not in options)
     lines = tuple(inp.oline(nearest_distinctive(inp.original, p)) for p in places if 0 <= p < len(inp.original))
     sec = section_of(inp, k) if k is not None else None
     shown = (inp.sline(nearest_distinctive(inp.snippet[sec[0] : sec[1] + 1], k - sec[0]) + sec[0]),) if sec else ()
@@ -110,43 +111,12 @@ def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: 
             continue
         lo, hi = (i + 1, q) if step > 0 else (q, i - 1)
         where = f"below snippet line {b + 1}" if step > 0 else f"above snippet line {a + 1}"
-        says = (f"add the unchanged original lines {lo + 1}-{hi + 1} {where} if `{text}` is new "
+        says = (f"add the unchanged original lines {lo + 1}-{hi + 1} {where} if {code(text)} is new "
                 f"{side} original line {i + 1}")
         edits = below(inp, b, lo, hi) if step > 0 else (
             Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),)
         out.append(Option(says, edits))
     return tuple(out)
-
-
-def _doubt(inp: Input, sentence: str, detail: dict) -> Refusal | None:
-    """new-or-changed: the site's detail (shown line, the similar original line `at`, the line
-    `beyond` it, `step` away from the section) or the numbers its sentence gives."""
-    m = DOUBT.search(sentence)
-    if not detail and m is None:
-        return None
-    shown = detail.get("shown") if detail else m.group(1)
-    at = detail.get("at") if detail else int(m.group(2)) - 1
-    beyond = detail.get("beyond") if detail else (int(m.group(4)) - 1 if m.group(4) else None)
-    k = find(inp, shown)
-    cause, fix = split_sentence(sentence)
-    options = []
-    if k is not None and at is not None and 0 <= at < len(inp.original):
-        step = detail.get("step") if detail else None
-        side = step if step in (1, -1) else open_side(inp, k)
-        for line, what in ((at, "if it is new"), (beyond, "if it replaces that line")):
-            if line is None or not 0 <= line < len(inp.original):
-                continue
-            opt = beside(inp, k, line, side, what)
-            if opt is not None:
-                options.append(opt)
-    if shown == BLANK_END:  # the section's blank padding before a marker is the doubt
-        sec = SECTION.match(sentence)
-        padding = trailing_blanks(inp, int(sec.group(1)) - 1) if sec else None
-        if padding is not None:
-            options.append(padding)
-    lines = (inp.oline(at),) if at is not None and 0 <= at < len(inp.original) else ()
-    snip = (inp.sline(k),) if k is not None else ()
-    return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
 
 
 _BLOCK = re.compile(r"^`(.*?)` could open a new block next to `(.*?)` or be that block changed")  # gate/siblings.py
@@ -173,16 +143,16 @@ def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None)
              and inp.original[by_text[inp.snippet[k].strip()]] != inp.snippet[k]]
     if moved and all(inp.original[i].rstrip() != inp.snippet[k].rstrip() for k, i in moved):
         k, i = moved[0]
-        cause = (f"section {n + 1} (starting `{inp.snippet[first].strip()[:60]}`): its line "
-                 f"`{inp.snippet[k].strip()[:60]}` is at original line {i + 1}, but at another indentation")
+        cause = (f"section {n + 1} (starting {code(inp.snippet[first].strip()[:60])}): its line "
+                 f"{code(inp.snippet[k].strip()[:60])} is at original line {i + 1}, but at another indentation")
         return Refusal("line-not-found", cause, "indent the section's lines as the original has them",
                        (inp.oline(i),), (inp.sline(k),))
     present = [k for k in range(a, b + 1) if inp.snippet[k].strip() in by_text and not is_generic(inp.snippet[k])]
     if present:
         k = present[0]
         i = by_text[inp.snippet[k].strip()]
-        cause = (f"section {n + 1} (starting `{inp.snippet[first].strip()[:60]}`) could not be placed after the previous "
-                 f"section: its line `{inp.snippet[k].strip()[:60]}` is at original line {i + 1}, outside the span the "
+        cause = (f"section {n + 1} (starting {code(inp.snippet[first].strip()[:60])}) could not be placed after the previous "
+                 f"section: its line {code(inp.snippet[k].strip()[:60])} is at original line {i + 1}, outside the span the "
                  "sections around it leave")
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
     may = re.search(r"`([^`]*)` may change original line (\d+)", sentence)
@@ -262,7 +232,7 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
                            for edge in options for pin in section_pins(inp, 0)[1])
             options = pinned + (() if "several places" in sentence else options)
     elif kind == "new-or-changed" and _BLOCK.search(sentence):
-        options = new_block(inp, *_BLOCK.search(sentence).groups())
+        options = new_block(inp, *map(unquoted, _BLOCK.search(sentence).groups()))
     elif kind in ("unshown-deletion", "duplicate"):
         options = dropped(inp, sentence, candidate) if kind == "unshown-deletion" else ()
     lines = tuple(inp.oline(nearest_distinctive(inp.original, int(x) - 1))
@@ -289,11 +259,12 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     the options pin the snippet's sections."""
     inp = read_input(original, snippet, language)
     refusal = with_weak(inp, with_edges(inp, _explain(inp, sentence, candidate, readings)))
+    sentence = readable(sentence)  # (its data, if any, was read by _explain: `attached` needs the sentence as sent)
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
     refusal = deletions_shown(inp, refusal, candidate, readings)  # a deletion the intent may mean: `-` lines
     refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`) alone
-    said = lambda text: placed_lines(inp.original, text)
+    said = lambda text: restored(placed_lines(inp.original, readable(text)))
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)),
                          cause=said(refusal.cause), fix=said(refusal.fix),
@@ -304,6 +275,7 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
     readings = tuple(dict.fromkeys(r for r in (candidate, *readings) if r))
     site = attached(sentence)
     detail = site.detail if site is not None else {}
+    sentence = readable(sentence)  # the patterns below match single-backtick spans (text/spans.py)
     if re.search(r"could not be found|places in the original|would appear|could be a new line|two ways", sentence):
         ordered = out_of_order(inp)
         if ordered is not None:
@@ -316,7 +288,7 @@ def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[s
 
 def _read(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...], site, detail: dict) -> Refusal:
     """The Refusal the sentence (and the site's data) names, with its options."""
-    for read in (lambda: _doubt(inp, sentence, detail) if (site is not None and site.kind == "new-or-changed")
+    for read in (lambda: doubt_refusal(inp, sentence, detail) if (site is not None and site.kind == "new-or-changed")
                  or DOUBT.search(sentence) else None,
                  lambda: _ambiguous(inp, sentence),
                  lambda: _not_found(inp, sentence, detail.get("window"))):

@@ -28,6 +28,7 @@ from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
 from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.spans import unquoted
 
 LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
 
@@ -90,7 +91,7 @@ def similar_changed(inp: Input, sentence: str) -> tuple[Option, ...]:
     first = next((j for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip()), None)
     if first != k:
         return ()  # settle reads the section's first line as the changed one
-    at = [i for i, line in enumerate(inp.original) if line.strip() == m.group(2).strip()]
+    at = [i for i, line in enumerate(inp.original) if line.strip() == unquoted(m.group(2)).strip()]
     out: list[Option] = []
     for p in at[:6]:
         out.extend(o for o in settle(inp, sec, p, 1, ("changed",)) if o not in out)
@@ -111,7 +112,7 @@ def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
     first = next((j for j in range(a, b + 1) if inp.snippet[j].strip()), None)
     named = NAMED.match(sentence)
     if first is None or not inp.counts.get(inp.snippet[first].strip()) or (
-            named and named.group(4) is not None and named.group(4).strip() != inp.snippet[first].strip()[:60]):
+            named and named.group(4) is not None and unquoted(named.group(4)).strip() != inp.snippet[first].strip()[:60]):
         return ()  # a section of lines the original lacks has them in `_ambiguous` already
     if named and named.group(4) is None:
         return ()  # the line named is an edge next to another line, not the section's first

@@ -5,8 +5,8 @@
   pin it to one place (ambiguous-place, and every kind in explain.PINNED); a place where only a
   shorter head (tail) of the section's original lines stands counts too (`_shorter`); a pin of that
   one line alone comes first reaching one more line (`pin_options`);
-- `around`, `beside` (on the marker's side, `open_side`): the original line to show around or
-  beside a shown line that may be new or a change (new-or-changed);
+- `around` (and doubt.py's `beside`, on the marker's side, `open_side`): the original line to show
+  around or beside a shown line that may be new or a change (new-or-changed);
 - `edge_markers`: a marker at the snippet's start or end where it stops without one;
 - `dropped`: a marker where the untrusted candidate drops original lines (unshown-deletion; the
   same lines as `-` lines were measured: one more wrong file, one less right); `deleted_head`:
@@ -30,6 +30,7 @@ from fastapply.merge.refuse.reading import (Input, between, holds_once, nth_cont
                                            unique)
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.lines import nearest_distinctive
+from fastapply.merge.text.spans import code
 
 MAX_CONTEXT = 16  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
@@ -159,30 +160,6 @@ def open_side(inp: Input, k: int) -> int:
     return 1 if sec[1] - k <= k - sec[0] else -1
 
 
-def beside(inp: Input, k: int, line: int, side: int, what: str) -> Option | None:
-    """Show original `line` unchanged on the marker's side of snippet line k: at the edge of k's
-    section (after its last line when `side` > 0, before its first line otherwise), since the
-    section's lines from k to that edge are the new run the doubt is about. A `line` that pins no
-    place comes with the original lines out to the nearest one that does (within MAX_CONTEXT)."""
-    text = inp.original[line]
-    sec = section_of(inp, k) or (k, k)
-    # a line that pins no place (`})`, a repeated line) comes with the original lines out to the
-    # nearest one that does: alone it leaves the doubt where it was
-    q = reach(inp, line, side if side in (1, -1) else 1, MAX_CONTEXT + 1)
-    if q is not None and q != line:
-        lo, hi = min(q, line), max(q, line)
-        where = f"after snippet line {sec[1] + 1}" if side > 0 else f"before snippet line {sec[0] + 1}"
-        return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} (`{inp.original[lo].strip()[:60]}` to "
-                      f"`{inp.original[hi].strip()[:60]}`) {where} {what}",
-                      (Edit("insert", at=sec[1] + 2 if side > 0 else sec[0] + 1,
-                            text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),))
-    if side > 0:
-        return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) after snippet line "
-                      f"{sec[1] + 1} {what}", (Edit("insert", at=sec[1] + 2, text=text, original_line=line + 1),))
-    return Option(f"add the unchanged original line {line + 1} (`{text.strip()[:60]}`) before snippet line {sec[0] + 1} "
-                  f"{what}", (Edit("insert", at=sec[0] + 1, text=text, original_line=line + 1),))
-
-
 def edge_markers(inp: Input, lead: bool, trail: bool) -> tuple[Option, ...]:
     """Options that add a marker at the snippet's start (`lead`) and/or end (`trail`)."""
     n = len(inp.snippet)
@@ -244,7 +221,7 @@ def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, .
         like = inp.snippet[at - 1] if at > 0 else inp.snippet[at]
         first = inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]
         out.append(Option(f"add a marker line before snippet line {at + 1} to keep original lines {i1 + 1}-{i2} "
-                          f"(`{first}`)", (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
+                          f"({code(first)})", (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
     return tuple(out)
 
 

@@ -15,6 +15,7 @@ from fastapply.merge.refuse.reading import Input, section_places
 from fastapply.merge.snippet.sections import starting
 from fastapply.merge.text.lines import nearest_distinctive
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
+from fastapply.merge.text.spans import code
 
 
 def _longest_increasing(items: list[tuple[int, int]]) -> set[int]:
@@ -69,7 +70,7 @@ def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tup
     other = inp.sections[target][0]
     other_place = section_places(inp)[target]
     cause = (f"the snippet's sections are out of file order: section {moved + 1} (starting "
-             f"`{inp.snippet[first].strip()[:60]}`) is at original line {place + 1}, but section {target + 1} "
+             f"{code(inp.snippet[first].strip()[:60])}) is at original line {place + 1}, but section {target + 1} "
              f"({_starting(inp, other, target)}) comes "
              f"{'before' if target < moved else 'after'} it in the snippet and at line {(other_place or 0) + 1} in the file")
     fix = f"move section {moved + 1} {where}: sections must follow the file's order" if where else (

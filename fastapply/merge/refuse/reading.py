@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fastapply.merge.refuse.refusal import Line
 from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 from fastapply.merge.text.markers import is_elision
+from fastapply.merge.text.spans import unquoted
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ def unique(inp: Input, i: int) -> bool:
 
 def find(inp: Input, text: str, near: int | None = None) -> int | None:
     """The snippet index of the line whose stripped text is `text` (the one nearest `near`)."""
+    text = unquoted(text)  # a line captured from a readable sentence
     hits = [k for k, line in enumerate(inp.snippet) if line.strip() == text.strip() and k not in inp.markers]
     if not hits:
         return None

@@ -3,7 +3,9 @@
 `SECTION` (the section a sentence names and its first line), `PLACES` (the original lines an
 ambiguous line matches), `NAMED` (the line an ambiguous-place sentence names), `DOUBT` (a
 new-or-changed doubt and the lines it names), `QUOTE` (any backticked text); `split_sentence` cuts
-a sentence into (cause, fix) and `section_number` reads the section's index.
+a sentence into (cause, fix) and `section_number` reads the section's index. The patterns match
+single-backtick spans: match them in `text.spans.readable(sentence)` and read a captured line with
+`unquoted` (a quoted line that holds a backtick is written fenced, `` `` a`b `` ``).
 
 This module knows the sentences' wording only; it builds no option and reads no file.
 """
@@ -12,6 +14,9 @@ from __future__ import annotations
 
 import re
 
+from fastapply.merge.text.spans import readable, restored
+
+FORM_FIX = "revise the snippet so its unchanged context places each change once"  # a refusal's fix by default
 QUOTE = r"`(.*?)`"
 SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`(?:, (?:before|after) `.*?`)?\)")
 PLACES = re.compile(r"matches (\d+) places in the original \(lines ([\d, .]+)\)")
@@ -22,7 +27,8 @@ DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the simi
 
 
 def split_sentence(sentence: str) -> tuple[str, str]:
-    """(cause, fix): the sentence cut at its last `; ` outside parentheses and backticks."""
+    """(cause, fix): the sentence cut at its last `; ` outside parentheses and code spans."""
+    sentence = readable(sentence)
     depth, quoted, cut = 0, False, -1
     for i, ch in enumerate(sentence):
         if ch == "`":
@@ -33,10 +39,10 @@ def split_sentence(sentence: str) -> tuple[str, str]:
             depth = max(0, depth - 1)
         elif not quoted and depth == 0 and sentence.startswith("; ", i):
             cut = i
-    return (sentence, "") if cut < 0 else (sentence[:cut], sentence[cut + 2 :])
+    return (restored(sentence), "") if cut < 0 else (restored(sentence[:cut]), restored(sentence[cut + 2 :]))
 
 
 def section_number(sentence: str) -> int | None:
     """The 0-based section a sentence names (`section N (starting ...)`), else None."""
-    m = SECTION.match(sentence)
+    m = SECTION.match(readable(sentence))
     return int(m.group(1)) - 1 if m else None

@@ -22,6 +22,7 @@ import difflib
 import re
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import blank_ends, collapse, indentation, run_starts
+from fastapply.merge.text.spans import code
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -89,7 +90,7 @@ def parse_search_replace(snippet: Sequence[str]) -> list[Edit]:
     while i < n:
         if not _SEARCH.match(snippet[i]):
             if _DIVIDER.match(snippet[i]) or _REPLACE.match(snippet[i]):
-                raise MalformedEdit(f"line {i + 1}: `{snippet[i].strip()}` outside a SEARCH block")
+                raise MalformedEdit(f"line {i + 1}: {code(snippet[i].strip())} outside a SEARCH block")
             i += 1
             continue
         start = i
@@ -300,7 +301,7 @@ def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Me
         if match is None:
             if reason is None:
                 preview = next((l.strip() for l in edit.search if l.strip()), "")[:50]
-                return Merged(None, f"{label} {number} (`{preview}`) was not found in the original", None)
+                return Merged(None, f"{label} {number} ({code(preview)}) was not found in the original", None)
             refusal = refusal or f"{label} {number}: {reason}"
             match = guess
         weakest = max(weakest, [r.__name__ for r in RUNGS].index(f"match_{match.rung}"))

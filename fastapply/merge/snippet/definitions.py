@@ -29,6 +29,7 @@ from fastapply.merge.text import syntax
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import indentation
 from fastapply.merge.text.whitespace import dedent
+from fastapply.merge.text.spans import code
 
 # Node type -> kind word, per grammar family. Wrappers are unwrapped to the definition inside.
 _KINDS = {
@@ -256,7 +257,7 @@ def _outside_code(snip_lines, snip_defs, original) -> str | None:
         s = line.strip()
         if i in covered or not s or s.startswith(("#", "//", "/*", "*")) or s in known:
             continue
-        return f"the snippet has code outside any definition (`{s[:40]}`) and no markers to place it"
+        return f"the snippet has code outside any definition ({code(s[:40])}) and no markers to place it"
     return None
 
 
@@ -278,19 +279,19 @@ def _plan(orig, snip, snip_defs, scope, everywhere, edits: list[_Edit]) -> str |
     for i, sd in enumerate(snip_defs):
         same = [d for d in scope if d.key[-1] == sd.key[-1]]
         if len(same) > 1:
-            return f"`{sd.key[-1]}` is defined {len(same)} times in the original; use markers with context"
+            return f"{code(sd.key[-1])} is defined {len(same)} times in the original; use markers with context"
         od = _find(sd, scope, everywhere)
         if od is None:
             twins = [d for d in everywhere if d.key[-1] == sd.key[-1]]
             if len(twins) > 1:  # not new: it exists in several places and the snippet names none
                 where = ", ".join(".".join(part.split()[-1] for part in d.key) for d in twins[:4])
-                return (f"`{sd.key[-1]}` is defined {len(twins)} times in the original ({where}); show its "
+                return (f"{code(sd.key[-1])} is defined {len(twins)} times in the original ({where}); show its "
                         "enclosing definition or an unchanged line next to it so the snippet names one")
             continue
         placed[i] = od
         if sd.kind in _CONTAINERS and od.members and not covers(sd, od):
             if _header(snip, sd) != _header(orig, od):
-                return f"`{sd.key[-1]}` shows only some members and a changed header; show the whole of it"
+                return f"{code(sd.key[-1])} shows only some members and a changed header; show the whole of it"
             reason = _plan(orig, snip, sd.members, od.members, everywhere, edits)
             if reason:
                 return reason
@@ -342,7 +343,7 @@ def _insert(orig, snip, snip_defs, placed, i, edits) -> str | None:
         return None
     # No neighbour: appending at the end is only a guess, so it becomes the candidate.
     edits.append(_Edit(len(orig), len(orig), tuple([""] + list(body))))
-    return f"`{sd.key[-1]}` is new and the snippet shows no existing neighbour to place it by"
+    return f"{code(sd.key[-1])} is new and the snippet shows no existing neighbour to place it by"
 
 
 def _apply(orig: list[str], edits: Sequence[_Edit]) -> list[str] | None:
@@ -376,7 +377,7 @@ def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence
         mine = _from_header([l.strip() for l in snip_lines[last.start : last.end] if l.strip()], last.key[-1])
         old = _from_header([l.strip() for l in original[theirs.start : theirs.end] if l.strip()], last.key[-1])
         if mine and len(mine) < len(old) and _head_of(mine, old):
-            return (f"the snippet ends inside `{mine[0]}`, which the original goes on after (`{old[len(mine)]}`): "
+            return (f"the snippet ends inside {code(mine[0])}, which the original goes on after ({code(old[len(mine)])}): "
                     "add a marker after it, or show the definition whole")
     return None
 

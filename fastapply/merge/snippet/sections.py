@@ -27,6 +27,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import collapse, indentation, is_generic, is_opener
 from fastapply.merge.text.markers import is_elision, is_marker
+from fastapply.merge.text.spans import code
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
 
@@ -262,7 +263,7 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
         if unprefixed and (not text or not (removed[text] or added[text])):
             continue
         want = before[text] - removed[text] + added[text]
-        line = f"`{text[:60]}`" if text else "a blank line"
+        line = code(text[:60]) if text else "a blank line"
         if after[text] > want and removed[text]:
             return (f"the snippet removes {line} (a `-` line) but the merge keeps it; include the "
                     "unchanged lines around the removal so it can be placed")
@@ -328,8 +329,8 @@ def starting(first: str, lines: Sequence[str], at: int) -> str:
     if is_generic(first):
         where = re.search(r" ((?:before|after) `.*`)$", line_label(lines[at], lines, at))
         if where:  # `the line `}` before `X``: keep the place, drop the repeated line
-            return f"starting `{first}`, {where.group(1)}"
-    return f"starting `{first}`"
+            return f"starting {code(first)}, {where.group(1)}"
+    return f"starting {code(first)}"
 
 
 def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:
@@ -339,13 +340,13 @@ def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:
     "the blank line after `return x`", "the line `}` before `def g():`"."""
     text = line.strip()
     if not is_generic(text):
-        return f"`{text[:60]}`"
-    what = "the blank line" if not text else f"the line `{text[:20]}`"
+        return code(text[:60])
+    what = "the blank line" if not text else f"the line {code(text[:20])}"
     if at is None:
         at = len(lines) - 1 if lines and lines[-1] == line and lines[0] != line else next(
             (i for i, l in enumerate(lines) if l == line), 0)
     for d in range(1, len(lines)):
         for i, side in ((at - d, "after"), (at + d, "before")):
             if 0 <= i < len(lines) and not is_generic(lines[i]):
-                return f"{what} {side} `{lines[i].strip()[:60]}`"
+                return f"{what} {side} {code(lines[i].strip()[:60])}"
     return what

@@ -9,7 +9,7 @@ either. The rules, applied to every refusal sentence and option (refuse/explain.
   alone, a lone keyword) is quoted with its nearest distinctive line: "`*`, below `* @param x`".
   `placed_lines` rewrites every "line N (`...`)" of a sentence so (the original's line N, when the
   quote is that line and it is generic).
-- `one_line_ranges`: "lines 24-24" is "line 24".
+- `one_line_ranges`: "lines 24-24" is "line 24", "24-24 before" is "24 before".
 - `where_in_inputs(original, result, snippet, r)`: line r of a merged file, said as the original
   line it keeps or the snippet line that wrote it (its nearest distinctive line, quoted), else as a
   line of the merged file.
@@ -24,31 +24,33 @@ from typing import Sequence
 
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
+from fastapply.merge.text.spans import code, unquoted
 
 WIDTH = 60  # characters of a line a sentence quotes
 _LINE_QUOTE = re.compile(r"\bline (\d+) \(`([^`\n]*)`\)")
 _ONE_LINE = re.compile(r"\blines (\d+)-\1\b")
-_ONE_MORE = re.compile(r"(?<= and )(\d+)-\1(?= (?:above|below) )")  # "lines 3-4 above ... and 9-9 below ..."
+_ONE_MORE = re.compile(r"(?<![\w.`-])(\d+)-\1(?![\w`-])")  # "... and 9-9 below ...", "deletes: 9-9 before ..."
+_QUOTED = re.compile(r"(`[^`\n]*`)")
 
 
 def placed(lines: Sequence[str], i: int) -> str:
     """Line i quoted, and, when it is generic, placed by its nearest distinctive line."""
     text = lines[i].strip()[:WIDTH]
-    head = f"`{text}`" if text else "a blank line"
+    head = code(text) if text else "a blank line"
     if not is_generic(lines[i]):
         return head
     j = nearest_distinctive(lines, i)
     if j == i:
         return head
-    return f"{head}, {'below' if j < i else 'above'} `{lines[j].strip()[:WIDTH]}`"
+    return f"{head}, {'below' if j < i else 'above'} {code(lines[j].strip()[:WIDTH])}"
 
 
 def placed_lines(original: Sequence[str], text: str) -> str:
-    """`text` with each "line N (`q`)" whose q is the original's generic line N placed (`placed`),
-    and one-line ranges said as one line."""
+    """`text` (read with spans.readable) with each "line N (`q`)" whose q is the original's generic
+    line N placed (`placed`), and one-line ranges said as one line."""
     def one(match: re.Match) -> str:
         i = int(match.group(1)) - 1
-        if not 0 <= i < len(original) or original[i].strip()[:WIDTH] != match.group(2).strip():
+        if not 0 <= i < len(original) or original[i].strip()[:WIDTH] != unquoted(match.group(2)).strip():
             return match.group(0)
         if not is_generic(original[i]) or nearest_distinctive(original, i) == i:
             return match.group(0)
@@ -57,8 +59,11 @@ def placed_lines(original: Sequence[str], text: str) -> str:
 
 
 def one_line_ranges(text: str) -> str:
-    """"lines 24-24" said as "line 24" (and "... and 24-24 below" as "... and 24 below")."""
-    return _ONE_MORE.sub(r"\1", _ONE_LINE.sub(r"line \1", text))
+    """"lines 24-24" said as "line 24", and any other one-line range "24-24" as "24" ("... and 24-24
+    below", "as `-` lines: 24-24 before snippet line 3"); quoted code is left as it is."""
+    parts = _QUOTED.split(text)
+    return "".join(part if k % 2 else _ONE_MORE.sub(r"\1", _ONE_LINE.sub(r"line \1", part))
+                   for k, part in enumerate(parts))
 
 
 def where_in_inputs(original: str | Sequence[str], result: str | Sequence[str], snippet: str | Sequence[str] | None,
@@ -74,11 +79,11 @@ def where_in_inputs(original: str | Sequence[str], result: str | Sequence[str], 
     text = res[k].strip()[:WIDTH]
     at = _counterpart(orig, res, k)
     if at is not None:
-        return f"original line {at + 1} (`{text}`)"
+        return f"original line {at + 1} ({code(text)})"
     at = _counterpart(snip, res, k) if snip else None
     if at is not None:
-        return f"snippet line {at + 1} (`{text}`)"
-    return f"line {k + 1} of the merged file (`{text}`)"
+        return f"snippet line {at + 1} ({code(text)})"
+    return f"line {k + 1} of the merged file ({code(text)})"
 
 
 def _lines(text: str | Sequence[str] | None) -> list[str]:

@@ -167,23 +167,6 @@ def test_weak_edges_count_a_repeated_line_as_weak_as_a_generic_one():
         assert merged.text == original + "\ndef third_handler():\n    return 3\n"
 
 
-def test_a_line_shown_beside_a_doubt_that_pins_no_place_comes_with_lines_out_to_one_that_does():
-    from fastapply.merge.refuse.options import beside
-
-    original = "describe('a', function(){\n  it('one', function(){\n    run(1);\n  })\n\n  it('two', function(){\n" \
-               "    run(2);\n  })\n})\n"
-    snippet = "// ... existing code ...\n  it('three', function(){\n    run(3);\n  })\n})\n"
-    inp = read_input(original, snippet, "javascript")
-    # `  })` (original line 4) is held twice: shown alone it pins nothing, so the lines up to
-    # the nearest one the file holds once come with it
-    opt = beside(inp, 1, 3, -1, "if it replaces that line")
-    assert opt.edits == (Edit("insert", at=2, text="  it('one', function(){\n    run(1);\n  })", original_line=2),)
-    assert "original lines 2-4" in opt.says
-    # a line the file holds once is shown alone, as before
-    opt = beside(inp, 1, 5, -1, "if it is new")
-    assert opt.edits == (Edit("insert", at=2, text="  it('two', function(){", original_line=6),)
-
-
 def test_a_place_whose_nearest_pinning_line_is_twelve_lines_away_is_still_pinned():
     """Two copies of one test block, ten lines each: the line the file holds once (the `describe`)
     is 12 lines above the change; a planner shows them all (MAX_CONTEXT 16: at 8 no option reached it)."""

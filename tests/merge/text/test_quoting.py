@@ -30,6 +30,10 @@ def test_a_one_line_range_is_said_as_one_line():
     assert one_line_ranges("remove snippet lines 3-4; original lines 14-14") == "remove snippet lines 3-4; original line 14"
     assert one_line_ranges("add the unchanged original lines 8-9 above snippet line 2 and 11-11 below snippet line 2") == (
         "add the unchanged original lines 8-9 above snippet line 2 and 11 below snippet line 2")
+    # any one-line range outside quoted code, e.g. the `-` lines an option lists
+    assert one_line_ranges("show them as `-` lines: 9-9 before snippet line 3, 29-52 before snippet line 7") == (
+        "show them as `-` lines: 9 before snippet line 3, 29-52 before snippet line 7")
+    assert one_line_ranges("lines 12-120 and `x = 3-3` stay; 2-22 too") == "lines 12-120 and `x = 3-3` stay; 2-22 too"
 
 
 def test_a_merged_files_line_is_said_as_the_original_or_snippet_line_it_is():
