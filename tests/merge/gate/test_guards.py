@@ -138,6 +138,10 @@ def test_head_dropped_refuses_a_pure_deletion_above_an_unmarked_start():
     replaced = ['package web2'] + result
     assert guards.check_head_dropped(original, replaced, ["package web2", *snippet]) is None
     assert guards.check_head_dropped(original, original[:4] + result, snippet) is None  # head kept
+    # a head that opens on a generic line (`/**`) is named by the first line that says which
+    documented = ["/**", " * The web package.", " */", "package web", "", "import (", '\t"fmt"', ")"]
+    reason = guards.check_head_dropped(documented, documented[5:7] + ['\t"os"', ")"], snippet)
+    assert "first 4 line(s) (`/**`, above `* The web package.`) above" in reason
 
 
 def test_unconfirmed_runs_the_edge_checks_a_confirmed_reading_skips():
