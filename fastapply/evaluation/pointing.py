@@ -4,8 +4,8 @@ points at a blank or a lone bracket line"), counted by `fastapply eval --retry`.
 `unplaced(sentence, original)` lists what a sentence points at that locates nothing:
 
 - a quoted generic line (text.lines.is_generic: `}`, `end`, `/**`, a blank line) that no distinctive
-  line next to it places: "`}` after `return a`", "`}`, below `return a`" and "the line `}` before
-  `def g():`" place it; "`}` matches 3 places" does not (a `-` or `+` quoted as a diff prefix is no line);
+  line next to it places: "`}` after `return a`", "`}`, below `return a`", "the line `}` before
+  `def g():`" and "snippet line 23 (`end`)" (the writer's own snippet, numbered) place it; "`}` matches 3 places" does not (a `-` or `+` quoted as a diff prefix is no line);
 - a line number whose original line is generic and that no quote beside it places: "near line 12
   (`{`)" does not locate, "line 12 (`{`, above `extends: latest,`)" does. Numbers that name an edit
   ("add the unchanged original line 4 above snippet line 2") or a candidate place ("for the place at
@@ -44,6 +44,8 @@ def unplaced(sentence: str, original: Sequence[str]) -> list[str]:
             continue
         if re.search(r"`[^`\n]*`\s*(?:after|before)\s*$", sentence[max(0, m.start() - 80) : m.start()]):
             continue  # "`x` after `}`": the quote before places the line it is about
+        if re.search(r"\bsnippet lines? \d+(?:-\d+)? \($", sentence[max(0, m.start() - 40) : m.start()]):
+            continue  # "snippet line 23 (`end`)": the writer's own snippet, numbered, locates it
         out.append(code(text))
     for m in _REF.finditer(sentence):
         i = int(m.group(1)) - 1

@@ -12,6 +12,10 @@ def test_a_generic_line_placed_by_a_distinctive_one_points_somewhere():
     assert unplaced("section 1 (starting `if a:`): the line `}` after `return a` matches 2 places", ORIGINAL) == []
     assert unplaced("near line 4 (`}`, below `return a`) that the snippet does not touch", ORIGINAL) == []
     assert unplaced("start with a marker, or show them as `-` lines to delete them", ORIGINAL) == []
+    # a generic line of the writer's own snippet, by its number
+    assert unplaced("the new closer at snippet line 23 (`end`) is followed by original line 2", ORIGINAL) == []
+    # a line holding a backtick, quoted fenced, is one quote
+    assert unplaced("section 1 (starting `` log(`}`) ``) matches 2 places", ORIGINAL) == []
 
 
 def test_a_lone_generic_line_or_its_number_points_nowhere():
