@@ -5,7 +5,8 @@ points at a blank or a lone bracket line"), counted by `fastapply eval --retry`.
 
 - a quoted generic line (text.lines.is_generic: `}`, `end`, `/**`, a blank line) that no distinctive
   line next to it places: "`}` after `return a`", "`}`, below `return a`", "the line `}` before
-  `def g():`" and "snippet line 23 (`end`)" (the writer's own snippet, numbered) place it; "`}` matches 3 places" does not (a `-` or `+` quoted as a diff prefix is no line);
+  `def g():`" and "snippet line 23 (`end`)" (the writer's own snippet, numbered) place it; "`}`
+  matches 3 places" does not (a `-` or `+` quoted as a diff prefix is no line);
 - a line number whose original line is generic and that no quote beside it places: "near line 12
   (`{`)" does not locate, "line 12 (`{`, above `extends: latest,`)" does. Numbers that name an edit
   ("add the unchanged original line 4 above snippet line 2") or a candidate place ("for the place at

@@ -82,8 +82,10 @@ def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str: 
     settle = f"the unchanged original line {at + 1} ({code(old)}) if it is new"
     if beyond is not None:
         settle += f", or line {beyond + 1} ({code(original[beyond].strip()[:60])}) if it replaces it"
-    return reason("new-or-changed", f"{code(line)} could be a new line or a change to the similar original line {at + 1} "
-                  f"({code(old)}) next to it", f"include {settle}", shown=shown.strip(), at=at, beyond=beyond, step=step)
+    return reason("new-or-changed",
+                  f"{code(line)} could be a new line or a change to the similar original line {at + 1} "
+                  f"({code(old)}) next to it", f"include {settle}",
+                  shown=shown.strip(), at=at, beyond=beyond, step=step)
 
 
 def rival_note(shown: str, original: Sequence[str], at: int) -> str:

@@ -191,7 +191,8 @@ def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> 
     if at is None or not similar(line, orig[at]):
         return "no line of it occurs there"
     return (f"no line of it occurs there; {code(line.strip()[:60])} may change original line {at + 1} "
-            f"({code(orig[at].strip()[:60])}) or be a new line, which the unchanged line above or below it would settle")
+            f"({code(orig[at].strip()[:60])}) or be a new line, which the unchanged line above or below it "
+            "would settle")
 
 
 def unbalanced_note(sec: Sequence[str], start: int, end: int) -> str:

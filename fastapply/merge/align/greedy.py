@@ -171,7 +171,8 @@ def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:
                       "spacing further down (the lines between them deleted)", "remove the blank lines before the marker "
                       "(it keeps the original's spacing), or show the unchanged lines below them", shown=BLANK_END, at=None)
     if amb.near is None:
-        return reason("new-or-changed", f"{code(amb.what.strip()[:50])} could be a new line or a change to a similar line "
-                      "next to it", "include the unchanged lines around it", shown=amb.what.strip(), at=None)
+        return reason("new-or-changed",
+                      f"{code(amb.what.strip()[:50])} could be a new line or a change to a similar line next to it",
+                      "include the unchanged lines around it", shown=amb.what.strip(), at=None)
     step = -1 if amb.span is not None and amb.near < amb.span.start else 1
     return doubt_note(amb.what, original, amb.near, step)

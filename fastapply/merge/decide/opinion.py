@@ -84,8 +84,8 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     apart = _placed_apart(original, snippet, merged, reading)
     if apart is not None:
         line, here, there = apart
-        cause = (f"{code(line[:80])} fits two places in the original: near line {here + 1}, where the merge put it, and "
-                 f"near line {there + 1}, where a scored alignment of the whole snippet reads it "
+        cause = (f"{code(line[:80])} fits two places in the original: near line {here + 1}, where the merge put it, "
+                 f"and near line {there + 1}, where a scored alignment of the whole snippet reads it "
                  + ("with a clear lead" if alignment.margin >= JUDGE_MARGIN else "as well, deleting more of the original"))
         return Opinion(reason("ambiguous-place", cause, "include the unchanged lines around it at the place you mean"),
                        reading, (regions,))

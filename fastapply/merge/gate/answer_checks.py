@@ -93,8 +93,8 @@ def check_shown_adjacency(original: Sequence[str], result: Sequence[str], snippe
             between = {l.strip() for l in original[oa + 1 : ob] if l.strip()}
             kept = [l.strip() for l in result[ra + 1 : rb] if l.strip() in between]
             if kept:
-                return (f"the snippet shows {code(a[:50])} followed by {code(b[:50])}, deleting the original lines between "
-                        f"them, but the answer keeps {len(kept)} of them ({code(kept[0][:50])})")
+                return (f"the snippet shows {code(a[:50])} followed by {code(b[:50])}, deleting the original lines "
+                        f"between them, but the answer keeps {len(kept)} of them ({code(kept[0][:50])})")
     return None
 
 

@@ -155,8 +155,9 @@ def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Seque
         return None  # a whole trailing block goes (a last function): a commit's usual deletion
     end, side, verb = ("last", "below", "end") if tail else ("first", "above", "start")
     said = code(lost[0][:60])
-    if is_generic(lost[0]) and any(not is_generic(l) for l in lost):  # `"""`, `/**`: placed by one that says which
-        said += ", above " + code(next(l for l in lost if not is_generic(l))[:60])
+    named = next((l for l in lost if not is_generic(l)), None)  # the first dropped line that says which
+    if is_generic(lost[0]) and named is not None:  # `"""`, `/**` alone locate nothing
+        said += ", above " + code(named[:60])
     return reason("would-delete-edge",
                   f"the result would drop the file's {end} {len(lost)} line(s) ({said}) {side} the "
                   f"snippet's {end} line", f"{verb} the snippet with a marker (`... existing code ...`) to keep them, "

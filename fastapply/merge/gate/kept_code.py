@@ -191,8 +191,8 @@ def check_unchanged_suspect(original: Sequence[str], result: Sequence[str], snip
         return None
     last = tail_it_would_delete(original, snippet)
     if last is not None:
-        return (f"the snippet would change nothing, yet it ends at {code(last[:60])} without a marker while the file goes "
-                "on; end it with a marker to keep the rest, or show the lines around what it deletes")
+        return (f"the snippet would change nothing, yet it ends at {code(last[:60])} without a marker while the file "
+                f"goes on; end it with a marker to keep the rest, or show the lines around what it deletes")
     twin = near_twin(original, snippet)
     if twin is not None:
         return (f"the snippet would change nothing: {code(twin[0][:60])} is already in the file, and so is the similar "

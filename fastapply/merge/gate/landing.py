@@ -129,9 +129,9 @@ def check_definition_split(original: Sequence[str], result: Sequence[str],
     if split is None:
         return None
     j, parent, _, lost = split
-    return (f"the new definition {code(result[j].strip()[:60])} would land inside {code(original[parent].strip()[:60])} "
-            f"and replace its lines ({code(lost.strip()[:60])}); include the unchanged lines just above the "
-            "new definition")
+    return (f"the new definition {code(result[j].strip()[:60])} would land inside "
+            f"{code(original[parent].strip()[:60])} and replace its lines ({code(lost.strip()[:60])}); include the "
+            f"unchanged lines just above the new definition")
 
 
 def _pinned_above(result: Sequence[str], j: int, snippet: Sequence[str]) -> bool:

@@ -178,8 +178,8 @@ def check_orphans(original: Sequence[str], snippet: Sequence[str], result: Seque
         return None
     k, name = found[0]
     head = original[k]
-    cause = (f"{code(name)} (original line {k + 1} {code(head.strip())}) is no longer used after your edit, but the merged "
-             f"file keeps its definition: the snippet shows neither its deletion nor that it stays")
+    cause = (f"{code(name)} (original line {k + 1} {code(head.strip())}) is no longer used after your edit, but the "
+             f"merged file keeps its definition: the snippet shows neither its deletion nor that it stays")
     fix = ("show it deleted (the unchanged lines just above and just below it one after the other in the "
            "snippet, no marker between them, or its lines as `-` lines), or show it kept (its first line in "
            "the snippet)")
@@ -232,7 +232,8 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
                     break
                 if (i in inserted and unshown(j)) or (j in inserted and unshown(i)):
                     old, new = (j, i) if unshown(j) else (i, j)
-                    return _kept_beside(result, old_at, new, old, f"assigns {code(target)} again right beside the original",
+                    return _kept_beside(result, old_at, new, old,
+                                        f"assigns {code(target)} again right beside the original",
                                         "with nothing reading it between")
                 break
             if reads.search(other):
@@ -244,8 +245,8 @@ def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: i
     """The refusal for the inserted line `new` kept beside the unshown original line `old` (result
     indexes): the new line `does` ... the old one, which the snippet does not show, `why`."""
     number = old_at[old] + 1
-    cause = (f"{code(result[new].strip()[:60])} {does} {code(result[old].strip()[:60])} (original line {number}), which the "
-             f"snippet does not show, {why}: it may replace that line")
+    cause = (f"{code(result[new].strip()[:60])} {does} {code(result[old].strip()[:60])} (original line {number}), "
+             f"which the snippet does not show, {why}: it may replace that line")
     fix = (f"if it replaces it, show original line {number} deleted (the lines around it, or a `-` line); if both "
            "stay, include that line in the snippet")
     # what refuse/replaced.py builds the two answers from: the old line, the new one, and which comes first

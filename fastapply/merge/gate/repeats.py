@@ -100,9 +100,9 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
             # the run named by its last line that says something (`/**` or `}` locates nothing)
             shown_run = next((line for line in reversed(run) if line and not is_generic(line)),
                              next(line for line in reversed(run) if line))
-            return (f"the lines {code(shown_run[:50])} would appear twice around {gap} original line(s) the snippet does "
-                    f"not show ({code(next(l for l in between if l)[:50])}): the snippet may mean the original ones, "
-                    "with those lines deleted; include the lines just around them")
+            return (f"the lines {code(shown_run[:50])} would appear twice around {gap} original line(s) the snippet "
+                    f"does not show ({code(next(l for l in between if l)[:50])}): the snippet may mean the original "
+                    f"ones, with those lines deleted; include the lines just around them")
     return None
 
 
@@ -125,8 +125,8 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
             width = indent_len(result[x])
             if indent_len(result[y]) == width and all(not l.strip() or indent_len(l) >= width for l in result[x + 1 : y]):
                 return (
-                    f"{code(line[:60])} (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows it "
-                    "once, next to a marker, as context: include the lines around it"
+                    f"{code(line[:60])} (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows "
+                    f"it once, next to a marker, as context: include the lines around it"
                 )
     return None
 

@@ -172,6 +172,6 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         block = frozenset(l.strip() for l in original[at:end])
         follows = next((l.strip() for l in original[end:] if l.strip() and not is_generic(l)), None)
         if _unsettled(snippet, k, known, counts, block, follows):
-            return (f"{code(new.strip()[:60])} could open a new block next to {code(old.strip()[:60])} or be that block "
-                    "changed; show the unchanged lines after the new block (or the original opener, if it stays)")
+            return (f"{code(new.strip()[:60])} could open a new block next to {code(old.strip()[:60])} or be that "
+                    f"block changed; show the unchanged lines after the new block (or the original opener, if it stays)")
     return None

@@ -115,8 +115,8 @@ def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) ->
             shifts.setdefault(indent_len(where[text]) - indent_len(line), text)
     if len(shifts) > 1:
         (a, first), (b, second) = sorted(shifts.items())[:2]
-        return (f"the snippet's lines would land re-nested ({code(first[:40])} moved by {a} columns, {code(second[:40])} by "
-                f"{b}); include the lines around the change so it keeps the snippet's nesting")
+        return (f"the snippet's lines would land re-nested ({code(first[:40])} moved by {a} columns, "
+                f"{code(second[:40])} by {b}); include the lines around the change so it keeps the snippet's nesting")
     return None
 
 

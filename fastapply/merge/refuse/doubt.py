@@ -67,9 +67,11 @@ def beside(inp: Input, k: int, line: int, side: int, what: str, blank_from: int 
     # a line that pins no place (`})`, a repeated line) comes with the original lines out to the
     # nearest one that does: alone it leaves the doubt where it was
     q = reach(inp, line, side if side in (1, -1) else 1, MAX_CONTEXT + 1)
-    lo, hi = min(q if q is not None else line, line), max(q if q is not None else line, line)
-    if blank_from is not None and all(not inp.original[i].strip() for i in range(min(blank_from, line), max(blank_from, line) + 1) if i != line):
-        lo, hi = min(lo, blank_from), max(hi, blank_from)
+    lo, hi = sorted((line, line if q is None else q))
+    if blank_from is not None:
+        between = range(min(blank_from, line), max(blank_from, line) + 1)
+        if all(not inp.original[i].strip() for i in between if i != line):
+            lo, hi = min(lo, blank_from), max(hi, blank_from)
     if (lo, hi) != (line, line):
         where = f"after snippet line {sec[1] + 1}" if side > 0 else f"before snippet line {sec[0] + 1}"
         said = [inp.original[i].strip()[:60] for i in range(lo, hi + 1) if inp.original[i].strip()]
@@ -82,5 +84,6 @@ def beside(inp: Input, k: int, line: int, side: int, what: str, blank_from: int 
     if side > 0:
         return Option(f"add the unchanged original line {line + 1} ({code(text.strip()[:60])}) after snippet line "
                       f"{sec[1] + 1} {what}", (Edit("insert", at=sec[1] + 2, text=text, original_line=line + 1),))
-    return Option(f"add the unchanged original line {line + 1} ({code(text.strip()[:60])}) before snippet line {sec[0] + 1} "
+    return Option(f"add the unchanged original line {line + 1} ({code(text.strip()[:60])}) before snippet line "
+                  f"{sec[0] + 1} "
                   f"{what}", (Edit("insert", at=sec[0] + 1, text=text, original_line=line + 1),))

@@ -151,9 +151,9 @@ def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None)
     if present:
         k = present[0]
         i = by_text[inp.snippet[k].strip()]
-        cause = (f"section {n + 1} (starting {code(inp.snippet[first].strip()[:60])}) could not be placed after the previous "
-                 f"section: its line {code(inp.snippet[k].strip()[:60])} is at original line {i + 1}, outside the span the "
-                 "sections around it leave")
+        cause = (f"section {n + 1} (starting {code(inp.snippet[first].strip()[:60])}) could not be placed after the "
+                 f"previous section: its line {code(inp.snippet[k].strip()[:60])} is at original line {i + 1}, "
+                 f"outside the span the sections around it leave")
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
     may = re.search(r"`([^`]*)` may change original line (\d+)", sentence)
     if may is not None:

@@ -278,6 +278,6 @@ def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
         end += 1
     if end >= len(inp.snippet) or end not in inp.markers:
         return ()
-    return (Option(f"add the unchanged original line {at + 1} ({code(inp.original[at].strip()[:60])}) before snippet line "
-                  f"{end + 1} if that block stays (yours is new)",
+    return (Option(f"add the unchanged original line {at + 1} ({code(inp.original[at].strip()[:60])}) before "
+                   f"snippet line {end + 1} if that block stays (yours is new)",
                   (Edit("insert", at=end + 1, text=inp.original[at], original_line=at + 1),)),)

@@ -45,12 +45,12 @@ def wrapped(inp: Input) -> tuple[Option, ...]:
                 continue
             text = inp.snippet[edge].strip()[:60]
             if step < 0:
-                says = (f"add the unchanged original lines {q + 1}-{p} above snippet line {edge + 1} if {code(text)} is new "
-                        f"right before original line {p + 1}")
+                says = (f"add the unchanged original lines {q + 1}-{p} above snippet line {edge + 1} if {code(text)} "
+                        f"is new right before original line {p + 1}")
                 edits = (Edit("insert", at=edge + 1, text="\n".join(inp.original[q:p]), original_line=q + 1),)
             else:
-                says = (f"add the unchanged original lines {p + 2}-{q + 1} below snippet line {b + 1} if {code(text)} is "
-                        f"new right after original line {p + 1}")
+                says = (f"add the unchanged original lines {p + 2}-{q + 1} below snippet line {b + 1} if "
+                        f"{code(text)} is new right after original line {p + 1}")
                 edits = below(inp, b, p + 1, q)
             option = Option(says, edits)
             if option not in out:

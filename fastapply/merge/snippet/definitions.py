@@ -377,8 +377,8 @@ def cut_short(snip_lines: Sequence[str], snip_defs: Sequence, original: Sequence
         mine = _from_header([l.strip() for l in snip_lines[last.start : last.end] if l.strip()], last.key[-1])
         old = _from_header([l.strip() for l in original[theirs.start : theirs.end] if l.strip()], last.key[-1])
         if mine and len(mine) < len(old) and _head_of(mine, old):
-            return (f"the snippet ends inside {code(mine[0])}, which the original goes on after ({code(old[len(mine)])}): "
-                    "add a marker after it, or show the definition whole")
+            return (f"the snippet ends inside {code(mine[0])}, which the original goes on after "
+                    f"({code(old[len(mine)])}): add a marker after it, or show the definition whole")
     return None
 
 
