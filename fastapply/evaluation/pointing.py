@@ -28,7 +28,7 @@ from fastapply.merge.text.spans import code, readable, unquoted
 _QUOTE = re.compile(r"`([^`\n]*)`")
 _PLACED_BY = re.compile(r",?\s*(?:after|before|below|above)\s+`([^`\n]*)`")
 _REF = re.compile(r"(?<!place )(?<!place at )(?:original line|, or line|near line|at line|at original line) (\d+)"
-                  r"(?![-\d])(?! (?:above|below) snippet)(?! \(`[^`]*`, (?:below|above) )")
+                  r"(?![-\d])(?! (?:above|below) snippet)(?! \((?:`[^`]*`|a blank line), (?:below|above) )")
 _MERGED = re.compile(r"no longer (?:parses|balance their brackets) near line \d|new closer `[^`]*` \(line \d")
 
 
@@ -45,8 +45,9 @@ def unplaced(sentence: str, original: Sequence[str]) -> list[str]:
             continue
         if re.search(r"`[^`\n]*`\s*(?:after|before)\s*$", sentence[max(0, m.start() - 80) : m.start()]):
             continue  # "`x` after `}`": the quote before places the line it is about
-        if re.search(r"\bsnippet lines? \d+(?:-\d+)? \($", sentence[max(0, m.start() - 40) : m.start()]):
-            continue  # "snippet line 23 (`end`)": the writer's own snippet, numbered, locates it
+        if re.search(r"(?:\bsnippet lines? |`\), )\d+(?:-\d+)? \($", sentence[max(0, m.start() - 40) : m.start()]) \
+                or re.match(r"(?: at | \()snippet line \d+", sentence[m.end() :]):
+            continue  # "snippet line 23 (`end`)", "`end` (snippet line 23)": the writer's own snippet, numbered
         out.append(code(text))
     for m in _REF.finditer(sentence):
         i = int(m.group(1)) - 1

@@ -14,6 +14,11 @@ def test_a_generic_line_placed_by_a_distinctive_one_points_somewhere():
     assert unplaced("start with a marker, or show them as `-` lines to delete them", ORIGINAL) == []
     # a generic line of the writer's own snippet, by its number
     assert unplaced("the new closer at snippet line 23 (`end`) is followed by original line 2", ORIGINAL) == []
+    # ... or by the number the refusal gives it after the quote
+    assert unplaced("section 2 (starting `end` at snippet line 6) matches 8 places in the original", ORIGINAL) == []
+    assert unplaced("the line `}` (snippet line 4) matches 2 places; snippet lines 3 (`}`), 5 (`}`) are notes", ORIGINAL) == []
+    # a bare number of a generic original line, placed after it
+    assert unplaced("fits only at original line 5 (a blank line, below `return a`)", ORIGINAL) == []
     # a line holding a backtick, quoted fenced, is one quote
     assert unplaced("section 1 (starting `` log(`}`) ``) matches 2 places", ORIGINAL) == []
 

@@ -22,7 +22,7 @@ from typing import Sequence
 from fastapply.merge.align.anchors import LineIndex
 from fastapply.merge.align.blank_edges import blank_only
 from fastapply.merge.text.compare import most_alike
-from fastapply.merge.text.lines import bracket_balance, collapse, indentation
+from fastapply.merge.text.lines import bracket_balance, collapse, indentation, is_generic
 from fastapply.merge.align.edges import (
     MAX_CANDIDATES, MAX_REGION, Ambiguous, Span, Trimmed, Unplaceable, replace_cand,
 )
@@ -201,6 +201,7 @@ def unbalanced_note(sec: Sequence[str], start: int, end: int) -> str:
     cut off), so either the change is there or the section belongs around other lines."""
     line = next((l for l in sec if l.strip()), "").strip()[:60]
     where = f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}-{end}"
-    return (f"{code(line)} fits only at original {where}, where the section's lines would not balance their "
+    said = "it" if is_generic(line) else code(line)  # `}` alone says nothing the section's label does not
+    return (f"{said} fits only at original {where}, where the section's lines would not balance their "
             "brackets like the lines they replace; include the unchanged lines around the change so its start "
             "and end are clear")

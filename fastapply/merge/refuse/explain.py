@@ -40,7 +40,7 @@ from fastapply.merge.refuse.sentences import (DOUBT, FORM_FIX, NAMED, PLACES, QU
 from fastapply.merge.refuse.shown_deletion import deletions_shown
 from fastapply.merge.refuse.late_options import LATER_NEW, with_late
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
-from fastapply.merge.text.quoting import placed_lines
+from fastapply.merge.text.quoting import numbered, placed_lines
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 from fastapply.merge.text.spans import code, readable, restored, unquoted
 
@@ -265,9 +265,13 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`) alone
     said = lambda text: restored(placed_lines(inp.original, readable(text)))
+    # ... and a generic line the sentence quotes that nothing beside it places is numbered in the snippet
+    told = lambda text, before="": restored(numbered(inp.snippet, inp.sections, placed_lines(
+        inp.original, readable(text), bare=True), readable(before)))
+    cause = told(refusal.cause)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)),
-                         cause=said(refusal.cause), fix=said(refusal.fix),
+                         cause=cause, fix=told(refusal.fix, cause + "; "),
                          options=tuple(replace(o, says=said(o.says)) for o in refusal.options))
 
 

@@ -8,7 +8,12 @@ either. The rules, applied to every refusal sentence and option (refuse/explain.
 - `placed(lines, i)`: an original line that is generic (text.lines.is_generic: a blank line, brackets
   alone, a lone keyword) is quoted with its nearest distinctive line: "`*`, below `* @param x`".
   `placed_lines` rewrites every "line N (`...`)" of a sentence so (the original's line N, when the
-  quote is that line and it is generic).
+  quote is that line and it is generic); in a refusal's sentence (not its options, `bare`) also a
+  bare "original line N" of a generic line: "original line 26 (a blank line, below `var a;`)".
+- `numbered(snippet, sections, text)`: a generic line a sentence quotes that nothing beside it
+  places is said with the snippet line it is, where the words pin one ("section 2 (starting `/**`
+  at snippet line 6)", "the line `})` (snippet line 4) matches 2 places"); refuse/explain.py calls it
+  on the sentence last.
 - `one_line_ranges`: "lines 24-24" is "line 24", "24-24 before" is "24 before".
 - `where_in_inputs(original, result, snippet, r)`: line r of a merged file, said as the original
   line it keeps or the snippet line that wrote it (its nearest distinctive line, quoted), else as a
@@ -31,6 +36,9 @@ _LINE_QUOTE = re.compile(r"\bline (\d+) \(`([^`\n]*)`\)")
 _ONE_LINE = re.compile(r"\blines (\d+)-\1\b")
 _ONE_MORE = re.compile(r"(?<![\w.`-])(\d+)-\1(?![\w`-])")  # "... and 9-9 below ...", "deletes: 9-9 before ..."
 _QUOTED = re.compile(r"(`[^`\n]*`)")
+# an original line number said bare, as a pointer (not an edit's place, nor a candidate place)
+BARE_LINE = re.compile(r"(?<!place )(?<!place at )(?:original line|, or line|near line|at line|at original line) (\d+)"
+                       r"(?![-\d])(?! (?:above|below) snippet)(?! \()")
 
 
 def placed(lines: Sequence[str], i: int) -> str:
@@ -45,9 +53,12 @@ def placed(lines: Sequence[str], i: int) -> str:
     return f"{head}, {'below' if j < i else 'above'} {code(lines[j].strip()[:WIDTH])}"
 
 
-def placed_lines(original: Sequence[str], text: str) -> str:
+def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
     """`text` (read with spans.readable) with each "line N (`q`)" whose q is the original's generic
-    line N placed (`placed`), and one-line ranges said as one line."""
+    line N placed (`placed`), with `bare` each bare "original line N" (or "near line N", "at line N")
+    whose line is generic followed by it placed ("original line 26 (a blank line, below `var a;`)"),
+    and one-line ranges said as one line. A number that says where an edit goes ("above snippet line
+    2") or names a candidate place ("the place at original line 9") is left as it is."""
     def one(match: re.Match) -> str:
         i = int(match.group(1)) - 1
         if not 0 <= i < len(original) or original[i].strip()[:WIDTH] != unquoted(match.group(2)).strip():
@@ -55,7 +66,16 @@ def placed_lines(original: Sequence[str], text: str) -> str:
         if not is_generic(original[i]) or nearest_distinctive(original, i) == i:
             return match.group(0)
         return f"line {i + 1} ({placed(original, i)})"
-    return _LINE_QUOTE.sub(one, one_line_ranges(text))
+
+    def one_bare(match: re.Match) -> str:
+        i = int(match.group(1)) - 1
+        if not 0 <= i < len(original) or not is_generic(original[i]) or nearest_distinctive(original, i) == i:
+            return match.group(0)
+        return f"{match.group(0)} ({placed(original, i)})"
+    parts = _QUOTED.split(_LINE_QUOTE.sub(one, one_line_ranges(text)))
+    if not bare:
+        return "".join(parts)
+    return "".join(part if k % 2 else BARE_LINE.sub(one_bare, part) for k, part in enumerate(parts))
 
 
 def one_line_ranges(text: str) -> str:
@@ -101,3 +121,65 @@ def _counterpart(lines: list[str], res: list[str], k: int) -> int | None:
         if at is not None:
             return at
     return None
+
+
+_SECTION_NAMED = re.compile(r"\bsection (\d+)\b")
+_PLACED_AFTER = re.compile(r",?\s*(?:after|before|below|above)\s+`([^`\n]*)`")
+_NUMBERED_AFTER = re.compile(r"(?: at | \()snippet line \d+")
+_LINE_BEFORE = re.compile(r"(?:\blines? |\), )\d+(?:-\d+)? \($")  # "line 12 (`}`)", "lines 3 (`x`), 35 (`x`)"
+_QUOTE_BEFORE = re.compile(r"`([^`\n]*)`\s*(after|before|and)\s*$")
+
+
+def numbered(snippet: Sequence[str], sections: Sequence[tuple[int, int]], text: str, before: str = "") -> str:
+    """`text` (read with spans.readable) with each generic line it quotes that nothing beside it
+    places said with the snippet line it is: "section 2 (starting `/**` at snippet line 6)", "the
+    line `})` (snippet line 4) matches 2 places". The line is looked up where the words put it: in the
+    section the text last named ("section K", `sections`: its inclusive snippet index range), or
+    right after the line a quote before it names ("between `x` and `end`"), else in the whole
+    snippet; a quote that is no one line there (none, or several alike) is left as it is, and so is
+    one an original line number says ("line 12 (`}`)"). `before`: the words the text follows (a
+    sentence's cause, for its fix), read for where they put a line, not rewritten."""
+    out: list[str] = []
+    last = 0
+    for m in _QUOTED.finditer(text):
+        quoted = unquoted(m.group(1)[1:-1]).strip()
+        if not quoted or quoted in ("-", "+") or not is_generic(quoted):
+            continue
+        after = _PLACED_AFTER.match(text, m.end())
+        if (after and not is_generic(unquoted(after.group(1)))) or _NUMBERED_AFTER.match(text, m.end()) \
+                or _LINE_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        k = _snippet_line(snippet, sections, before + text[: m.start()], quoted)
+        if k is None:
+            continue
+        starting = text[: m.start()].endswith("(starting ")
+        out.append(text[last : m.end()] + (f" at snippet line {k + 1}" if starting else f" (snippet line {k + 1})"))
+        last = m.end()
+    return "".join(out) + text[last:]
+
+
+def _snippet_line(snippet: Sequence[str], sections: Sequence[tuple[int, int]], before: str, quoted: str) -> int | None:
+    """The one snippet index whose line is `quoted`, where the words `before` it put it (see `numbered`)."""
+    same = lambda k: snippet[k].strip()[:WIDTH] == quoted
+    prior = _QUOTE_BEFORE.search(before)
+    if prior and prior.group(2) != "and":  # "`x` after `}`": the quote before places it
+        return None
+    if prior and prior.group(2) == "and" and not is_generic(unquoted(prior.group(1))):
+        anchor = [k for k, line in enumerate(snippet) if line.strip()[:WIDTH] == unquoted(prior.group(1)).strip()]
+        if len(anchor) != 1:
+            return None
+        nxt = next((k for k in range(anchor[0] + 1, len(snippet))
+                    if snippet[k].strip() and any(a <= k <= b for a, b in sections)), None)
+        return nxt if nxt is not None and same(nxt) else None
+    named = list(_SECTION_NAMED.finditer(before))
+    lo, hi = 0, len(snippet) - 1
+    if named:
+        n = int(named[-1].group(1)) - 1
+        if not 0 <= n < len(sections):
+            return None
+        lo, hi = sections[n]
+        if before.endswith("(starting ") or re.search(r"\bsection \d+ \($", before):  # its first line
+            first = next((k for k in range(lo, hi + 1) if snippet[k].strip()), None)
+            return first if first is not None and same(first) else None
+    found = [k for k in range(lo, hi + 1) if same(k)]
+    return found[0] if len(found) == 1 else None

@@ -65,7 +65,7 @@ def test_a_place_whose_brackets_do_not_balance_is_doubted_with_a_note_naming_it(
     orig = ["items = [", "    1,", "    2,", "]", "other = [", "    3,", "]"]
     m = merge_lazy(orig, ["# ... existing code ...", "    2,", "])", "# ... existing code ..."])
     assert m.lines is None
-    assert "`2,` fits only at original line 3" in m.refused_reason and "balance their brackets" in m.refused_reason
+    assert "(starting `2,`): it fits only at original line 3" in m.refused_reason and "balance their brackets" in m.refused_reason
 
 
 # -- huge floating sections (issue 18, item 3): bounded work, whatever the snippet's size

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapply.merge.gate.parses import check_parses
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.text.quoting import one_line_ranges, placed, placed_lines, where_in_inputs
+from fastapply.merge.text.quoting import numbered, one_line_ranges, placed, placed_lines, where_in_inputs
 
 ORIGINAL = ["def total(items):", "    count = 0", "    for item in items:", "        count += item", "",
             "    return count", "}"]
@@ -63,3 +63,47 @@ def test_a_one_line_range_is_placed_like_a_line():
     sentence = "add a marker line before snippet line 3 to keep original lines 7-7 (`}`)"
     assert placed_lines(ORIGINAL, sentence) == (
         "add a marker line before snippet line 3 to keep original line 7 (`}`, below `return count`)")
+
+
+def test_a_bare_original_line_number_of_a_generic_line_is_placed_when_asked():
+    sentence = "`x = 1` fits only at original line 5, where the brackets would not balance"
+    assert placed_lines(ORIGINAL, sentence) == sentence  # options keep their words
+    assert placed_lines(ORIGINAL, sentence, bare=True) == sentence.replace(
+        "line 5,", "line 5 (a blank line, below `count += item`),")
+    edit = "add the unchanged original line 5 above snippet line 2 (for the place at original line 7)"
+    assert placed_lines(ORIGINAL, edit, bare=True) == edit  # an edit's place and a candidate place are no pointers
+
+
+SNIPPET = ["# ... existing code ...", "    }", "", "    return count", "# ... existing code ...", "}", "}",
+           "# ... existing code ..."]
+SECTIONS = [(1, 3), (5, 6)]
+
+
+def test_a_generic_line_nothing_places_is_numbered_in_the_snippet():
+    assert numbered(SNIPPET, SECTIONS, "section 1 (starting `}`) matches 2 places") == (
+        "section 1 (starting `}` at snippet line 2) matches 2 places")
+    # the one `}` of the section the sentence names; the other section has two, which no number can tell apart
+    assert numbered(SNIPPET, SECTIONS, "section 1 (starting `x`): the line `}` matches 2 places") == (
+        "section 1 (starting `x`): the line `}` (snippet line 2) matches 2 places")
+    assert numbered(SNIPPET, SECTIONS, "section 2: the line `}` matches 2 places") == (
+        "section 2: the line `}` matches 2 places")
+    assert numbered(SNIPPET, SECTIONS, "its section 2 (`}` ...) matches") == (
+        "its section 2 (`}` (snippet line 6) ...) matches")  # named by its first line
+    # the line right after the one a quote before it names
+    assert numbered(SNIPPET, SECTIONS, "the marker between `return count` and `}` keeps code") == (
+        "the marker between `return count` and `}` (snippet line 6) keeps code")
+
+
+def test_a_generic_line_placed_or_numbered_already_is_left_as_it_is():
+    for sentence in ("section 1 (starting `}`, before `return count`) matches", "original line 7 (`}`) is kept",
+                     "snippet line 2 (`}`) is new", "`return count` after `}` is new", "a `-` line"):
+        assert numbered(SNIPPET, SECTIONS, sentence) == sentence
+    # `before`: the words a fix follows, read for the section they name
+    assert numbered(SNIPPET, SECTIONS, "the line `}` is new", "section 1 (starting `x`): ") == (
+        "the line `}` (snippet line 2) is new")
+
+
+def test_a_refusal_numbers_the_generic_line_it_is_about():
+    original = "a = 1\n}\nb = 2\n}\nc = 3\n"
+    refusal = instant_merge(original, "# ... existing code ...\n}\n# ... existing code ...\n").refusal
+    assert refusal is not None and "section 1 (`}` (snippet line 2))" in refusal.sentence, refusal.sentence
