@@ -198,7 +198,8 @@ _KINDS = (  # sentence words -> kind, for the sites not converted one by one
     (re.compile(r"drops \d+ line|would delete \d+ lines|dropped it there|would remove the definition|"
                 r"keeps lines the snippet|which would delete original lines"), "unshown-deletion"),
     (re.compile(r"first \d+ line\(s\)|start with the indented line|stops without a marker|without a marker while|"
-                r"has no `\.\.\. existing code \.\.\.` markers|starts with new lines and no marker"), "would-delete-edge"),
+                r"has no `\.\.\. existing code \.\.\.` markers|starts with new lines and no marker|"
+                r"the snippet ends inside"), "would-delete-edge"),
     (re.compile(r"could be a new line|could open a new block|or be that block changed|may be new or|"
                 r"could never run"), "new-or-changed"),
     (re.compile(r"places in the original|two ways|is new and the snippet shows no existing|defined \d+ times"),
@@ -217,7 +218,7 @@ def _by_words(inp: Input, sentence: str, candidate: str | None) -> Refusal:
     if kind == "would-delete-edge":
         lead = bool(re.search(r"first \d+ line|indented line|first line|starts with new lines", sentence)) or (
             "markers" in sentence and "last line" not in sentence)
-        trail = bool(re.search(r"final block|while the file goes on|last line", sentence)) or (
+        trail = bool(re.search(r"final block|while the file goes on|last line|ends inside", sentence)) or (
             "markers" in sentence and "first line" not in sentence)
         if not inp.markers and (lead or trail):
             lead = trail = True  # the first marker makes both unmarked ends claim the file's edges

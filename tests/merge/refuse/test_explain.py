@@ -210,3 +210,13 @@ def test_sentences_of_three_late_sites_have_kinds_of_their_own():
                    "original lines 4-8 that the snippet does not show").kind == "unshown-deletion"
     assert explain("a = 1\n", "x\n", "line 3 (`return 1`) is new and the original line after it (`f()`, kept as "
                    "line 4) could never run").kind == "new-or-changed"
+
+
+def test_a_snippet_that_ends_inside_a_definition_would_delete_its_rest_and_is_offered_the_end_marker():
+    original = "def m(self, x):\n    y = x + 1\n    return y\n\n\ndef n():\n    return 3\n"
+    snippet = "def m(self, x):\n    y = x + 2\n"
+    r = explain(original, snippet, "the snippet ends inside `def m(self, x):`, which the original goes on after "
+                "(`return y`): add a marker after it, or show the definition whole", language="python")
+    assert r.kind == "would-delete-edge"  # was "form": no kind of its own
+    ends = [o for o in r.options if [(e.action, e.at) for e in o.edits] == [("marker", 3)]]
+    assert ends and revise(snippet, ends[0]).endswith("    y = x + 2\n    # ... existing code ...\n")
