@@ -23,12 +23,11 @@ import re
 from typing import Sequence
 
 from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.quoting import LINE_POINTER, NUMBERED_AFTER, PLACED_BY
 from fastapply.merge.text.spans import code, readable, unquoted
 
 _QUOTE = re.compile(r"`([^`\n]*)`")
-_PLACED_BY = re.compile(r",?\s*(?:after|before|below|above)\s+`([^`\n]*)`")
-_REF = re.compile(r"(?<!place )(?<!place at )(?:original line|, or line|near line|at line|at original line) (\d+)"
-                  r"(?![-\d])(?! (?:above|below) snippet)(?! \((?:`[^`]*`|a blank line), (?:below|above) )")
+_REF = re.compile(LINE_POINTER + r"(?! \((?:`[^`]*`|a blank line), (?:below|above) )")  # not placed after it
 _MERGED = re.compile(r"no longer (?:parses|balance their brackets) near line \d|new closer `[^`]*` \(line \d")
 
 
@@ -40,13 +39,13 @@ def unplaced(sentence: str, original: Sequence[str]) -> list[str]:
         text = unquoted(m.group(1))
         if not is_generic(text) or text.strip() in ("-", "+"):
             continue
-        after = _PLACED_BY.match(sentence, m.end())
+        after = PLACED_BY.match(sentence, m.end())
         if after and not is_generic(after.group(1)):
             continue
         if re.search(r"`[^`\n]*`\s*(?:after|before)\s*$", sentence[max(0, m.start() - 80) : m.start()]):
             continue  # "`x` after `}`": the quote before places the line it is about
         if re.search(r"(?:\bsnippet lines? |`\), )\d+(?:-\d+)? \($", sentence[max(0, m.start() - 40) : m.start()]) \
-                or re.match(r"(?: at | \()snippet line \d+", sentence[m.end() :]):
+                or NUMBERED_AFTER.match(sentence, m.end()):
             continue  # "snippet line 23 (`end`)", "`end` (snippet line 23)": the writer's own snippet, numbered
         out.append(code(text))
     for m in _REF.finditer(sentence):

@@ -36,9 +36,13 @@ _LINE_QUOTE = re.compile(r"\bline (\d+) \(`([^`\n]*)`\)")
 _ONE_LINE = re.compile(r"\blines (\d+)-\1\b")
 _ONE_MORE = re.compile(r"(?<![\w.`-])(\d+)-\1(?![\w`-])")  # "... and 9-9 below ...", "deletes: 9-9 before ..."
 _QUOTED = re.compile(r"(`[^`\n]*`)")
-# an original line number said bare, as a pointer (not an edit's place, nor a candidate place)
-BARE_LINE = re.compile(r"(?<!place )(?<!place at )(?:original line|, or line|near line|at line|at original line) (\d+)"
-                       r"(?![-\d])(?! (?:above|below) snippet)(?! \()")
+# an original line number said as a pointer (not an edit's place, nor a candidate place); evaluation/pointing.py too
+LINE_POINTER = (r"(?<!place )(?<!place at )(?:original line|, or line|near line|at line|at original line) (\d+)"
+                r"(?![-\d])(?! (?:above|below) snippet)")
+_BARE_LINE = re.compile(LINE_POINTER + r"(?! \()")  # ... said bare
+# a quote placed by the distinctive line after it ("`}`, below `return a`"), or numbered ("`}` (snippet line 4)")
+PLACED_BY = re.compile(r",?\s*(?:after|before|below|above)\s+`([^`\n]*)`")
+NUMBERED_AFTER = re.compile(r"(?: at | \()snippet line \d+")
 
 
 def placed(lines: Sequence[str], i: int) -> str:
@@ -75,7 +79,7 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
     parts = _QUOTED.split(_LINE_QUOTE.sub(one, one_line_ranges(text)))
     if not bare:
         return "".join(parts)
-    return "".join(part if k % 2 else BARE_LINE.sub(one_bare, part) for k, part in enumerate(parts))
+    return "".join(part if k % 2 else _BARE_LINE.sub(one_bare, part) for k, part in enumerate(parts))
 
 
 def one_line_ranges(text: str) -> str:
@@ -124,8 +128,6 @@ def _counterpart(lines: list[str], res: list[str], k: int) -> int | None:
 
 
 _SECTION_NAMED = re.compile(r"\bsection (\d+)\b")
-_PLACED_AFTER = re.compile(r",?\s*(?:after|before|below|above)\s+`([^`\n]*)`")
-_NUMBERED_AFTER = re.compile(r"(?: at | \()snippet line \d+")
 _LINE_BEFORE = re.compile(r"(?:\blines? |\), )\d+(?:-\d+)? \($")  # "line 12 (`}`)", "lines 3 (`x`), 35 (`x`)"
 _QUOTE_BEFORE = re.compile(r"`([^`\n]*)`\s*(after|before|and)\s*$")
 
@@ -145,8 +147,8 @@ def numbered(snippet: Sequence[str], sections: Sequence[tuple[int, int]], text: 
         quoted = unquoted(m.group(1)[1:-1]).strip()
         if not quoted or quoted in ("-", "+") or not is_generic(quoted):
             continue
-        after = _PLACED_AFTER.match(text, m.end())
-        if (after and not is_generic(unquoted(after.group(1)))) or _NUMBERED_AFTER.match(text, m.end()) \
+        after = PLACED_BY.match(text, m.end())
+        if (after and not is_generic(unquoted(after.group(1)))) or NUMBERED_AFTER.match(text, m.end()) \
                 or _LINE_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
             continue
         k = _snippet_line(snippet, sections, before + text[: m.start()], quoted)
@@ -164,7 +166,7 @@ def _snippet_line(snippet: Sequence[str], sections: Sequence[tuple[int, int]], b
     prior = _QUOTE_BEFORE.search(before)
     if prior and prior.group(2) != "and":  # "`x` after `}`": the quote before places it
         return None
-    if prior and prior.group(2) == "and" and not is_generic(unquoted(prior.group(1))):
+    if prior and not is_generic(unquoted(prior.group(1))):  # "between `x` and `}`": the line after x
         anchor = [k for k, line in enumerate(snippet) if line.strip()[:WIDTH] == unquoted(prior.group(1)).strip()]
         if len(anchor) != 1:
             return None
