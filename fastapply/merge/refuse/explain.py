@@ -40,7 +40,7 @@ from fastapply.merge.refuse.sentences import (DOUBT, FORM_FIX, NAMED, PLACES, QU
 from fastapply.merge.refuse.shown_deletion import deletions_shown
 from fastapply.merge.refuse.late_options import LATER_NEW, with_late
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
-from fastapply.merge.text.quoting import numbered, placed_lines
+from fastapply.merge.text.quoting import numbered, placed_lines, placed_places
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
 from fastapply.merge.text.spans import code, readable, restored, unquoted
 
@@ -111,8 +111,8 @@ def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: 
             continue
         lo, hi = (i + 1, q) if step > 0 else (q, i - 1)
         where = f"below snippet line {b + 1}" if step > 0 else f"above snippet line {a + 1}"
-        says = (f"add the unchanged original lines {lo + 1}-{hi + 1} {where} if {code(text)} is new "
-                f"{side} original line {i + 1}")
+        says = (f"add the unchanged original lines {lo + 1}-{hi + 1} {where} if {code(text)} (snippet line {k + 1}) "
+                f"is new {side} original line {i + 1}")
         edits = below(inp, b, lo, hi) if step > 0 else (
             Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),)
         out.append(Option(says, edits))
@@ -267,8 +267,8 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`) alone
     said = lambda text: restored(placed_lines(inp.original, readable(text)))
     # ... and a generic line the sentence quotes that nothing beside it places is numbered in the snippet
-    told = lambda text, before="": restored(numbered(inp.snippet, inp.sections, placed_lines(
-        inp.original, readable(text), bare=True), readable(before)))
+    told = lambda text, before="": restored(numbered(inp.snippet, inp.sections, placed_places(
+        inp.original, placed_lines(inp.original, readable(text), bare=True)), readable(before)))
     cause = told(refusal.cause)
     return refusal.with_(original=tuple(x for x in refusal.original if not is_generic(x.text)),
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)),

@@ -14,6 +14,8 @@ either. The rules, applied to every refusal sentence and option (refuse/explain.
   places is said with the snippet line it is, where the words pin one ("section 2 (starting `/**`
   at snippet line 6)", "the line `})` (snippet line 4) matches 2 places"); refuse/explain.py calls it
   on the sentence last.
+- `placed_places(original, text)`: a generic line said to match several places is said with each
+  place placed ("lines 118 (`})`, below `x`), 324 (...)"); refuse/explain.py calls it on the sentence.
 - `one_line_ranges`: "lines 24-24" is "line 24", "24-24 before" is "24 before".
 - `where_in_inputs(original, result, snippet, r)`: line r of a merged file, said as the original
   line it keeps or the snippet line that wrote it (its nearest distinctive line, quoted), else as a
@@ -80,6 +82,29 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
     if not bare:
         return "".join(parts)
     return "".join(part if k % 2 else _BARE_LINE.sub(one_bare, part) for k, part in enumerate(parts))
+
+
+_AMBIGUOUS = re.compile(r"(\(starting `([^`\n]*)`[^()]*\): )?((?:the line )?`([^`\n]*)`) matches (\d+) places in "
+                        r"the original \(lines ([\d, ]+?)(, \.\.\.)?\)")
+
+
+def placed_places(original: Sequence[str], text: str) -> str:
+    """`text` (read with spans.readable) with each generic line said to match several places ("the
+    line `})` matches 2 places in the original (lines 118, 324)") said with each place `placed`
+    ("(lines 118 (`})`, below `x`), 324 (`})`, below `y`))"); when that line is the first line the
+    section's label already quotes ("section 1 (starting `})`): the line `})` matches"), the
+    section is the subject ("it matches"). Other sentences are left as they are."""
+    def one(m: re.Match) -> str:
+        line = unquoted(m.group(4)).strip()
+        nums = [int(n) for n in m.group(6).split(",") if n.strip().isdigit()]
+        if not is_generic(line) or not nums or any(
+                not 0 < n <= len(original) or original[n - 1].strip()[:WIDTH] != line for n in nums):
+            return m.group(0)
+        subject = "it" if m.group(1) and unquoted(m.group(2)).strip() == line else m.group(3)
+        places = ", ".join(f"{n} ({placed(original, n - 1)})" for n in nums)
+        return (f"{m.group(1) or ''}{subject} matches {m.group(5)} places in the original "
+                f"(lines {places}{m.group(7) or ''})")
+    return _AMBIGUOUS.sub(one, text)
 
 
 def one_line_ranges(text: str) -> str:

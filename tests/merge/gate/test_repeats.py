@@ -71,6 +71,14 @@ def test_a_run_repeated_around_unshown_original_lines_is_refused():
     assert repeats.check_stutter(ORIGINAL, deleted, snippet) is None
 
 
+def test_a_repeated_run_of_generic_lines_is_said_where_it_stands():
+    original = lines("do\n  x()\n  end\n  end\n  gap()\nend")
+    result = original[:5] + ["  end", "  end"] + original[5:]  # the snippet's two `end` pasted below gap()
+    reason = repeats.check_stutter(original, result, lines("-- ...\n  end\n  end\n-- ..."))
+    # `end` alone locates nothing: said as the original line it is, placed by its nearest distinctive line
+    assert reason and reason.startswith("the lines `end`, above `gap()` (original line 4) would appear twice")
+
+
 def test_a_repeat_whose_middle_the_snippet_shows_passes():
     snippet = lines("// ... existing code ...\n * Most engines take these:\n * Options:\n *\n// ... existing code ...")
     stuttered = ORIGINAL[:6] + [" * Options:", " *"] + ORIGINAL[6:]

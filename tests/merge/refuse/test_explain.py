@@ -157,7 +157,7 @@ def test_a_closer_the_snippet_adds_round_original_code_is_offered_as_new_where_t
     """)
     refusal = instant_merge(original, snippet, language="php").refusal
     assert refusal.kind == "ambiguous-place"
-    new = [o for o in refusal.options if "if `}` is new after original line 21" in o.says]
+    new = [o for o in refusal.options if "if `}` (snippet line 4) is new after original line 21" in o.says]  # numbered
     assert len(new) == 1 and new[0].says.startswith("add the unchanged original lines 22-25 below snippet line 4")
     option = choose(refusal, snippet, expected, original)
     merged = instant_merge(original, revise(snippet, option), language="php")

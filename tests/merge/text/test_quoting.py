@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapply.merge.gate.parses import check_parses
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.text.quoting import numbered, one_line_ranges, placed, placed_lines, where_in_inputs
+from fastapply.merge.text.quoting import numbered, one_line_ranges, placed, placed_lines, placed_places, where_in_inputs
 
 ORIGINAL = ["def total(items):", "    count = 0", "    for item in items:", "        count += item", "",
             "    return count", "}"]
@@ -107,3 +107,19 @@ def test_a_refusal_numbers_the_generic_line_it_is_about():
     original = "a = 1\n}\nb = 2\n}\nc = 3\n"
     refusal = instant_merge(original, "# ... existing code ...\n}\n# ... existing code ...\n").refusal
     assert refusal is not None and "section 1 (`}` (snippet line 2))" in refusal.sentence, refusal.sentence
+
+
+def test_a_generic_line_matching_several_places_is_said_with_each_place_placed():
+    original = ["it('a', function(){", "  a()", "})", "it('b', function(){", "  b()", "})"]
+    sentence = "section 1 (starting `})`): the line `})` matches 2 places in the original (lines 3, 6) equally well"
+    # the label quotes the section's first line already: the section is the subject, each place is placed
+    assert placed_places(original, sentence) == (
+        "section 1 (starting `})`): it matches 2 places in the original (lines 3 (`})`, below `a()`), "
+        "6 (`})`, below `b()`)) equally well")
+    inner = "section 2 (starting `x()`): the line `})` matches 2 places in the original (lines 3, 6) equally well"
+    assert placed_places(original, inner) == inner.replace(  # another line's section: the subject stays
+        "(lines 3, 6)", "(lines 3 (`})`, below `a()`), 6 (`})`, below `b()`))")
+    distinctive = "section 1 (starting `a()`): `a()` matches 2 places in the original (lines 2, 5) equally well"
+    assert placed_places(original, distinctive) == distinctive  # a line that says something: as it is
+    wrong_number = "section 1 (starting `})`): the line `})` matches 2 places in the original (lines 2, 6) equally well"
+    assert placed_places(original, wrong_number) == wrong_number  # line 2 is not `})`: left as said
