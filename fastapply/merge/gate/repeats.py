@@ -30,7 +30,7 @@ from fastapply.merge.text.lines import indent_len, is_generic
 from fastapply.merge.text.names import defined_name, header_name
 from fastapply.merge.snippet.sections import split_sections
 from fastapply.merge.text.spans import code
-from fastapply.merge.text.quoting import placed, where_in_inputs
+from fastapply.merge.text.quoting import placed_in_inputs
 
 
 def names_defined_twice(lines: Sequence[str]) -> set[tuple[str, int]]:
@@ -100,10 +100,9 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
                 continue  # `}` and a blank line end a new definition before a sibling as short as it
             at = next((a + j for j in reversed(range(k)) if run[j] and not is_generic(run[j])),
                       next(a + j for j in reversed(range(k)) if run[j]))  # the last line that says something
-            return (f"the lines {_said(original, result, snippet, at)} would appear twice around {gap} original "
-                    f"line(s) the snippet "
-                    f"does not show ({code(next(l for l in between if l)[:50])}): the snippet may mean the original "
-                    f"ones, with those lines deleted; include the lines just around them")
+            return (f"the lines {placed_in_inputs(original, result, snippet, at)} would appear twice around {gap} "
+                    f"original line(s) the snippet does not show ({code(next(l for l in between if l)[:50])}): the "
+                    "snippet may mean the original ones, with those lines deleted; include the lines just around them")
     return None
 
 
@@ -150,17 +149,3 @@ def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequ
     and the snippet each have them (compare.copied_lines): context read as new code."""
     return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)
 
-
-def _said(original: Sequence[str], result: Sequence[str], snippet: Sequence[str], at: int) -> str:
-    """Result line `at` quoted; a generic one (`end`, `}`) with where it stands in the writer's lines:
-    "`end` (snippet line 21)", "`}`, below `return a` (original line 40)"."""
-    text = result[at].strip()
-    if not is_generic(text):
-        return code(text[:50])
-    where = where_in_inputs(original, result, snippet, at, nearest=False)
-    m = re.match(r"(original|snippet) line (\d+) \(", where)
-    if m is None:
-        return code(text[:50])
-    if m.group(1) == "snippet":
-        return f"{code(text[:50])} (snippet line {m.group(2)})"
-    return f"{placed(original, int(m.group(2)) - 1)} (original line {m.group(2)})"

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 
+from fastapply.merge.text.quoting import PLACES_SAID
 from fastapply.merge.text.spans import readable, restored
 
 FORM_FIX = "revise the snippet so its unchanged context places each change once"  # a refusal's fix by default
 QUOTE = r"`(.*?)`"
 SECTION = re.compile(r"^section (\d+) \(starting `(.*?)`(?:, (?:before|after) `.*?`)?\)")
-PLACES = re.compile(r"matches (\d+) places in the original \(lines ([\d, .]+)\)")
+PLACES = re.compile(PLACES_SAID)
 NAMED = re.compile(r"^section \d+ \(starting `.*?`\): (?:the line `(.*?)` (after|before) `(.*?)`|(?:the line )?`(.*?)`) matches")
 DOUBT = re.compile(r"(?:^|: )`(.*?)` could be a new line or a change to the similar original line (\d+) \(`.*?`\) "
                     r"(next to|near) it(?:; include the unchanged original line \d+ \(`.*?`\) if it is new"

@@ -19,7 +19,7 @@ either. The rules, applied to every refusal sentence and option (refuse/explain.
 - `one_line_ranges`: "lines 24-24" is "line 24", "24-24 before" is "24 before".
 - `where_in_inputs(original, result, snippet, r)`: line r of a merged file, said as the original
   line it keeps or the snippet line that wrote it (its nearest distinctive line, quoted), else as a
-  line of the merged file.
+  line of the merged file; `placed_in_inputs` quotes line r itself, a generic one with that place.
 
 This module knows line texts and numbers; it decides nothing and reads no refusal's data.
 """
@@ -84,8 +84,9 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
     return "".join(part if k % 2 else _BARE_LINE.sub(one_bare, part) for k, part in enumerate(parts))
 
 
-_AMBIGUOUS = re.compile(r"(\(starting `([^`\n]*)`[^()]*\): )?((?:the line )?`([^`\n]*)`) matches (\d+) places in "
-                        r"the original \(lines ([\d, ]+?)(, \.\.\.)?\)")
+# how a sentence says a line matches several places; refuse/sentences.PLACES reads it
+PLACES_SAID = r"matches (\d+) places in the original \(lines ([\d, .]+)\)"
+_AMBIGUOUS = re.compile(r"(\(starting `([^`\n]*)`[^()]*\): )?((?:the line )?`([^`\n]*)`) " + PLACES_SAID)
 
 
 def placed_places(original: Sequence[str], text: str) -> str:
@@ -102,8 +103,9 @@ def placed_places(original: Sequence[str], text: str) -> str:
             return m.group(0)
         subject = "it" if m.group(1) and unquoted(m.group(2)).strip() == line else m.group(3)
         places = ", ".join(f"{n} ({placed(original, n - 1)})" for n in nums)
+        more = ", ..." if "..." in m.group(6) else ""
         return (f"{m.group(1) or ''}{subject} matches {m.group(5)} places in the original "
-                f"(lines {places}{m.group(7) or ''})")
+                f"(lines {places}{more})")
     return _AMBIGUOUS.sub(one, text)
 
 
@@ -133,6 +135,22 @@ def where_in_inputs(original: str | Sequence[str], result: str | Sequence[str], 
     if at is not None:
         return f"snippet line {at + 1} ({code(text)})"
     return f"line {k + 1} of the merged file ({code(text)})"
+
+
+def placed_in_inputs(original: str | Sequence[str], result: str | Sequence[str], snippet: str | Sequence[str] | None,
+                     r: int) -> str:
+    """Line r (0-based) of the merged `result` quoted; a generic one (`end`, `}`) with where it stands in
+    the lines the writer has: "`}`, below `return a` (original line 40)" for a kept original line,
+    "`end` (snippet line 21)" for one the snippet wrote, else quoted alone."""
+    res, orig, snip = (_lines(t) for t in (result, original, snippet))
+    text = res[r].strip()
+    if not is_generic(text):
+        return code(text[:50])
+    at = _counterpart(orig, res, r)
+    if at is not None:
+        return f"{placed(orig, at)} (original line {at + 1})"
+    at = _counterpart(snip, res, r) if snip else None
+    return code(text[:50]) + (f" (snippet line {at + 1})" if at is not None else "")
 
 
 def _lines(text: str | Sequence[str] | None) -> list[str]:

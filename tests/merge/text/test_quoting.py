@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapply.merge.gate.parses import check_parses
 from fastapply.merge.instant import instant_merge
-from fastapply.merge.text.quoting import numbered, one_line_ranges, placed, placed_lines, placed_places, where_in_inputs
+from fastapply.merge.text.quoting import (numbered, one_line_ranges, placed, placed_in_inputs, placed_lines, placed_places,
+                                         where_in_inputs)
 
 ORIGINAL = ["def total(items):", "    count = 0", "    for item in items:", "        count += item", "",
             "    return count", "}"]
@@ -123,3 +124,11 @@ def test_a_generic_line_matching_several_places_is_said_with_each_place_placed()
     assert placed_places(original, distinctive) == distinctive  # a line that says something: as it is
     wrong_number = "section 1 (starting `})`): the line `})` matches 2 places in the original (lines 2, 6) equally well"
     assert placed_places(original, wrong_number) == wrong_number  # line 2 is not `})`: left as said
+
+
+def test_a_merged_files_generic_line_is_quoted_with_where_it_stands():
+    original = ["do", "  x()", "  end", "  gap()", "done()"]
+    result = ["do", "  x()", "  end", "  gap()", "  end", "done()"]
+    assert placed_in_inputs(original, result, ["  gap()", "  end"], 2) == "`end`, below `x()` (original line 3)"
+    assert placed_in_inputs(original, result, ["  gap()", "  end"], 4) == "`end` (snippet line 2)"  # the snippet's
+    assert placed_in_inputs(original, result, None, 3) == "`gap()`"  # a line that says something: as it is
