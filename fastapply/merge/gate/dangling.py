@@ -11,7 +11,7 @@ not see:
 - `check_closer_before_deeper`: the mirror, an added closer in front of original lines indented
   deeper than it;
 - `check_end_balance` (Ruby): more `end` lines than the blocks open, beyond the original's
-  balance (tree-sitter-ruby parses a stray `end` without an error).
+  balance, said with the kept `end` beside the snippet's or else the first `end` the snippet wrote (tree-sitter-ruby parses a stray `end` without an error).
 
 Each returns None or a one-sentence reason, waived where the original already has the same
 shape. This module knows decorator and C-style comment syntax by their lines; it does not parse
@@ -27,7 +27,7 @@ from typing import Sequence
 from fastapply.merge.text.lines import indent_width as _width
 from fastapply.merge.text.compare import added, line_opcodes
 from fastapply.merge.gate.unreachable import PROSE, added_run_ends
-from fastapply.merge.text.quoting import where_in_inputs
+from fastapply.merge.text.quoting import placed_in_inputs, where_in_inputs
 from fastapply.merge.text.spans import code
 
 
@@ -166,9 +166,20 @@ def check_end_balance(original: Sequence[str], result: Sequence[str], snippet: S
     if after >= before or ruby_unclosed([l for l in snippet if l.strip() not in known]) < 0:
         return None
     kept = _kept_end(original, result)
-    where = f" (the `end` at {where_in_inputs(original, result, snippet, kept, nearest=False)})" if kept is not None else ""
-    return (f"the result has {before - after} `end` line(s) more than its blocks open (the original's balance "
-            f"changed): a block's `end` was kept beside the snippet's{where}; include the lines around the block")
+    count = f"the result has {before - after} more end line(s) than blocks it opens (the original's balance changed)"
+    if kept is not None:
+        return (f"{count}: a block's end was kept beside the snippet's (at "
+                f"{where_in_inputs(original, result, snippet, kept, nearest=False)}); include the lines around the block")
+    written = _first_added_end(original, result)
+    if written is None:  # no `end` added: an opener went and its end stayed
+        return f"{count}: a kept end has no block left to close; include the lines around the block"
+    return (f"{count}: the snippet's {placed_in_inputs(original, result, snippet, written)} closes a block that a kept "
+            "original end already closes; include the lines around the block")
+
+
+def _first_added_end(original: Sequence[str], result: Sequence[str]) -> int | None:
+    """The result line of the first `end` the merge added (no original line), if any."""
+    return next((j for j in sorted(added(line_opcodes(original, result))) if _RUBY_END.match(result[j].strip())), None)
 
 
 def _kept_end(original: Sequence[str], result: Sequence[str]) -> int | None:

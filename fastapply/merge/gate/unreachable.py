@@ -25,6 +25,7 @@ from typing import Sequence
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.lines import indent_len, indentation, next_non_blank
+from fastapply.merge.text.quoting import where_in_inputs
 from fastapply.merge.text.spans import code
 
 # A complete exit statement on one line: the keyword, then anything whose brackets balance and
@@ -97,10 +98,10 @@ def check_code_after_exit(
         if (not is_complete_exit(result[last]) or indentation(follower) != indentation(result[last])
                 or _MAY_FOLLOW.match(follower.strip()) or is_marker(follower)):
             continue
-        return (
-            f"line {last + 1} ({code(result[last].strip())}) is new and the original line after it "
-            f"({code(follower.strip())}, kept as line {nxt + 1}) could never run: the snippet's exit "
-            "may replace the lines its marker hides; include the lines after it in the snippet"
+        return (  # said in the lines the writer has: the merged file is never written
+            f"{where_in_inputs(original, result, snippet, last, nearest=False)} is new and the "
+            f"{where_in_inputs(original, result, snippet, nxt, nearest=False)} kept after it could never run: the "
+            "snippet's exit may replace the lines its marker hides; include the lines after it in the snippet"
         )
     return None
 

@@ -192,7 +192,7 @@ def _later_places(inp: Input, n: int, lo: int = 0, known: tuple[Option, ...] = (
 
 _KINDS = (  # sentence words -> kind, for the sites not converted one by one
     (re.compile(r"no longer parses|empty body|re-nested|balance their brackets|new closer|block comment|"
-                r"indented deeper|more than its blocks open"), "unbalanced"),
+                r"indented deeper|more end line\(s\) than blocks it opens"), "unbalanced"),
     (re.compile(r"would appear|defined twice|kept twice|twice around|is defined \d+ times|overwritten"), "duplicate"),
     (re.compile(r"would change nothing|changes nothing|markers but no code to apply"), "no-change"),
     (re.compile(r"drops \d+ line|would delete \d+ lines|dropped it there|would remove the definition|"

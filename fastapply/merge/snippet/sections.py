@@ -259,11 +259,17 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
                          and text not in before and not is_marker(done))
     added.update(unprefixed)
     after = Counter(l.strip() for l in merged)
-    for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], not t, t)):
+    # a distinctive line's disagreement first: a generic one (`*`, `}`) alone locates nothing
+    for text in sorted(set(before) | set(after) | set(added), key=lambda t: (-removed[t], is_generic(t), not t, t)):
         if unprefixed and (not text or not (removed[text] or added[text])):
             continue
         want = before[text] - removed[text] + added[text]
         line = code(text[:60]) if text else "a blank line"
+        if text and is_generic(text):  # said with the first snippet line that names it
+            k = next((k for k, l in enumerate(snippet) if l[1:].strip() == text and _prefixed(l, "-")), None) \
+                if removed[text] else next((k for k, l in enumerate(snippet) if l.strip() == text
+                                            or (_prefixed(l, "+") and l[1:].strip() == text)), None)
+            line += f" (snippet line {k + 1})" if k is not None else ""
         if after[text] > want and removed[text]:
             return (f"the snippet removes {line} (a `-` line) but the merge keeps it; include the "
                     "unchanged lines around the removal so it can be placed")

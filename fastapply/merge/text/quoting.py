@@ -9,7 +9,9 @@ either. The rules, applied to every refusal sentence and option (refuse/explain.
   alone, a lone keyword) is quoted with its nearest distinctive line: "`*`, below `* @param x`".
   `placed_lines` rewrites every "line N (`...`)" of a sentence so (the original's line N, when the
   quote is that line and it is generic); in a refusal's sentence (not its options, `bare`) also a
-  bare "original line N" of a generic line: "original line 26 (a blank line, below `var a;`)".
+  bare "original line N" of a generic line: "original line 26 (a blank line, below `var a;`)"; a
+  distinctive line whose first WIDTH characters are generic (`*` and the spaces before a comment) is
+  quoted by its end: "line 208 (ending `// passed to addEventListener`)".
 - `numbered(snippet, sections, text)`: a generic line a sentence quotes that nothing beside it
   places is said with the snippet line it is, where the words pin one ("section 2 (starting `/**`
   at snippet line 6)", "the line `})` (snippet line 4) matches 2 places"); refuse/explain.py calls it
@@ -67,8 +69,10 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
     2") or names a candidate place ("the place at original line 9") is left as it is."""
     def one(match: re.Match) -> str:
         i = int(match.group(1)) - 1
-        if not 0 <= i < len(original) or original[i].strip()[:WIDTH] != unquoted(match.group(2)).strip():
+        if not 0 <= i < len(original) or original[i].strip()[:WIDTH].strip() != unquoted(match.group(2)).strip():
             return match.group(0)
+        if not is_generic(original[i]) and is_generic(original[i].strip()[:WIDTH]):
+            return f"line {i + 1} (ending {code(original[i].strip()[-WIDTH:].strip())})"  # cut to `*` and spaces
         if not is_generic(original[i]) or nearest_distinctive(original, i) == i:
             return match.group(0)
         return f"line {i + 1} ({placed(original, i)})"

@@ -103,11 +103,27 @@ def test_a_stray_ruby_end_is_refused():
     snippet = lines("# ... existing code ...\n  def gamma(x)\n    label = format(x)\n    label\n  end\n\n"
                     "# ... existing code ...\n  end\nend\n")
     reason = dangling.check_end_balance(original, result, snippet, "ruby")
-    assert reason and "`end`" in reason
+    assert reason and "more end line(s) than blocks it opens" in reason
     assert dangling.check_end_balance(original, original[:9] + ["  end"] + original[9:], snippet, "python") is None
     adds_end = lines("# ... existing code ...\n    label\n  end\n  end\n# ... existing code ...\n")
     assert dangling.check_end_balance(original, result, adds_end + ["stray_end"], "ruby")  # `end` is known
     assert dangling.check_end_balance(original, original, snippet, "ruby") is None
+
+
+def test_a_stray_end_with_no_kept_end_beside_it_is_said_as_the_snippets_end():
+    """The snippet's `else ... end end` laid after the block it meant to finish, away from the kept
+    `end`s: the sentence numbers the snippet's first `end` (debian-f's `to_fs` rename, one row) and
+    quotes no lone `end` that nothing places (issue 20)."""
+    from fastapply.evaluation.pointing import unplaced
+
+    original = lines("class Shop\n  def alpha(x)\n    if x\n      1\n    end\n  end\n  helper :alpha\nend\n")
+    snippet = lines("# ... existing code ...\n    else\n      2\n    end\n  end\n  alias_method :b, :alpha\n"
+                    "# ... existing code ...\n")
+    result = original[:7] + ["    else", "      2", "    end", "  end", "  alias_method :b, :alpha"] + original[7:]
+    reason = dangling.check_end_balance(original, result, snippet, "ruby")
+    assert reason.startswith("the result has 2 more end line(s) than blocks it opens")
+    assert "the snippet's `end` (snippet line 4) closes a block that a kept original end already closes" in reason
+    assert unplaced(reason, original) == []
 
 
 def test_the_stray_end_refusal_is_unbalanced_and_says_where_the_kept_end_is():
@@ -117,7 +133,7 @@ def test_the_stray_end_refusal_is_unbalanced_and_says_where_the_kept_end_is():
     snippet = "# ... existing code ...\n    label\n  end\n  end\n# ... existing code ...\n"
     result = original[:9] + ["  end"] + original[9:]  # the snippet's `end` beside the original's
     reason = dangling.check_end_balance(original, result, lines(snippet), "ruby")
-    assert "(the `end` at original line 10 (`end`))" in reason  # the class's `end`, after the snippet's
+    assert "(at original line 10 (`end`))" in reason  # the class's `end`, after the snippet's
     refusal = explain("\n".join(original) + "\n", snippet, reason, language="ruby")
     assert refusal.kind == "unbalanced"
     assert "original line 10 (`end`, below `label`)" in refusal.sentence  # placed, not a lone `end`

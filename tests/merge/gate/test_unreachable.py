@@ -219,3 +219,16 @@ def test_instant_merge_reads_a_shown_pass_as_the_empty_body_s():
     snippet = "# ... existing code ...\n        pass\n\n    def test_entry_points(self):\n# ... existing code ...\n"
     merged = instant_merge(TESTS, snippet, language="python", path="test_x.py")
     assert merged.text == TESTS.replace("    def test_assertion(self):\n        assert 1\n\n", "")
+
+
+def test_a_new_exit_is_said_in_the_lines_the_writer_has():
+    """The merged file is never written: the new exit is numbered in the snippet and the line it
+    would strand in the original (a generic `return;` said by a merged file's line number pointed at
+    nothing, issue 20)."""
+    from fastapply.evaluation.pointing import unplaced
+
+    original = lines("int f() {\n    a();\n    b();\n}\n")
+    result = lines("int f() {\n    a();\n    return;\n    b();\n}\n")
+    reason = unreachable.check_code_after_exit(original, result, lines("// ...\n    a();\n    return;\n// ...\n"), "c")
+    assert reason.startswith("snippet line 3 (`return;`) is new and the original line 3 (`b();`) kept after it")
+    assert unplaced(reason, original) == []

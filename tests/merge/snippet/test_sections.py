@@ -45,6 +45,13 @@ def test_a_merge_must_agree_with_the_diff_lines_counts():
     assert "`b = 2` would appear 2 times" in check_diff_counts(ORIGINAL, right[:3] + right[2:], snippet)
     assert "a blank line would appear 2 times" in check_diff_counts(ORIGINAL, right[:1] + [""] + right[1:], snippet)
     assert "`x = f()` would appear 0 times" in check_diff_counts(ORIGINAL, right[:-1], snippet)
+    # A generic line's count is said with the snippet line that names it, and a distinctive line's
+    # disagreement comes first: `}` alone locates nothing (issue 20).
+    braces = ["f() {", "  a();", "}", "g() {", "  b();", "}"]
+    closes = ["g() {", "-  b();", "+  c();", "+}", "+h() {", "+  d();", " }"]
+    kept = ["f() {", "  a();", "}", "g() {", "  c();", "}", "h() {", "  d();", "}", "}"]
+    assert "`}` (snippet line 4) would appear 4 times" in check_diff_counts(braces, kept, closes)
+    assert "`d();` would appear 2 times" in check_diff_counts(braces, kept[:8] + kept[7:], closes)
     # Prefixes that are not diff syntax (here code of the file) prove no removal.
     assert check_diff_counts(["items:", "- one"], ["items:", "- one"], ["items:", "- one"]) is None
 

@@ -25,6 +25,15 @@ def test_sentences_place_the_generic_original_lines_they_quote_and_nothing_else(
     assert placed_lines(ORIGINAL, wrong_number) == wrong_number
 
 
+def test_a_line_whose_quoted_start_is_generic_is_quoted_by_its_end():
+    """A doc line whose first WIDTH characters are `*` and the spaces that align a trailing comment:
+    cut there it points at nothing (foreign-a, one row); its end is what the writer can find."""
+    doc = ["/**", " * const a = f(x); // note", " *" + " " * 62 + "// which is passed on", " */"]
+    sentence = "the similar original line 3 (`*" + " " * 59 + "`) next to it"
+    assert placed_lines(doc, sentence) == "the similar original line 3 (ending `// which is passed on`) next to it"
+    assert placed_lines(doc, "line 2 (`* const a = f(x); // note`)") == "line 2 (`* const a = f(x); // note`)"
+
+
 def test_a_one_line_range_is_said_as_one_line():
     assert one_line_ranges("add the unchanged original lines 4-4 above snippet line 2") == (
         "add the unchanged original line 4 above snippet line 2")
