@@ -33,7 +33,8 @@ from typing import Sequence
 
 from fastapply.merge.gate import answer_checks, dangling, declared_twice, kept_code, repeats, siblings, unreachable
 from fastapply.merge.gate.kept_code import check_unchanged_suspect
-from fastapply.merge.snippet import blocks, definitions
+from fastapply.merge.snippet import blocks
+from fastapply.merge.text import outline
 from fastapply.merge.text.conventions import Text, is_whole_file, join_lines
 from fastapply.merge.gate.parses import check_parses
 from fastapply.merge.gate.landing import check_definition_kept_twice, check_definition_split, check_dropped_definition
@@ -76,8 +77,8 @@ def _named(shown: Sequence[str], n: int) -> str:
 
 def check_empty_bodies(original: str, result: str, language: str | None) -> str | None:
     """Refuse when a definition that had a body in the original has an empty one now."""
-    before = definitions.body_states(original, language)
-    after = definitions.body_states(result, language)
+    before = outline.body_states(original, language)
+    after = outline.body_states(result, language)
     if before is None or after is None:
         return None
     for key, empty in after.items():

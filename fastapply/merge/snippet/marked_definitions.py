@@ -13,7 +13,7 @@ It answers only when the snippet leaves no doubt:
   the original's order; a class shows every member the original's has;
 - where the snippet puts no marker the original has nothing but blank lines.
 
-It knows markers (markers.py) and definitions (definitions.py); it does not know the lazy
+It knows markers (markers.py) and definitions (text/outline.py lists them, definitions.py merges them); it does not know the lazy
 readings or guards: instant.py calls it when both lazy readings refuse and runs the guards on
 what it returns.
 """
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fastapply.merge.snippet import definitions
-from fastapply.merge.text import syntax
+from fastapply.merge.text import outline, syntax
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.text.lines import indent_len
 
@@ -65,13 +65,13 @@ def read_marked_definitions(original: Sequence[str], snippet: Sequence[str], lan
     text = "\n".join("" if k in markers else line for k, line in enumerate(snippet))
     if not syntax.parses(text, language):
         return None
-    snip_defs = definitions.list_definitions(text, language) or []
-    orig_defs = definitions.list_definitions("\n".join(original), language)
+    snip_defs = outline.list_definitions(text, language) or []
+    orig_defs = outline.list_definitions("\n".join(original), language)
     if not snip_defs or orig_defs is None or any(indent_len(snippet[d.start]) for d in snip_defs):
         return None
-    names = [d.key[-1] for d in definitions.flatten(orig_defs)]
+    names = [d.key[-1] for d in outline.flatten(orig_defs)]
     spans: list[tuple[int, int]] = []  # each snippet definition's lines, with the comments above it
-    targets: list[definitions.Definition] = []
+    targets: list[outline.Definition] = []
     starts: list[int] = []  # where each replaced original definition starts (with its comments)
     floor = 0
     for sd in snip_defs:

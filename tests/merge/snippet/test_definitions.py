@@ -1,6 +1,6 @@
 """Whole-definition replacement and insertion, per language."""
 
-from fastapply.merge.snippet.definitions import list_definitions, merge_definitions
+from fastapply.merge.snippet.definitions import merge_definitions
 
 
 def lines(text):
@@ -26,12 +26,6 @@ class K:
 
 def b():
     return 4"""
-
-
-def test_list_definitions_nests_methods():
-    defs = list_definitions(PY, "python")
-    assert [d.key for d in defs] == [("def a",), ("class K",), ("def b",)]
-    assert [m.key for m in defs[1].members] == [("class K", "def m"), ("class K", "def n")]
 
 
 def test_function_replaced():
