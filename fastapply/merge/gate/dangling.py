@@ -11,7 +11,8 @@ not see:
 - `check_closer_before_deeper`: the mirror, an added closer in front of original lines indented
   deeper than it;
 - `check_end_balance` (Ruby): more `end` lines than the blocks open, beyond the original's
-  balance, said with the kept `end` beside the snippet's or else the first `end` the snippet wrote (tree-sitter-ruby parses a stray `end` without an error).
+  balance (tree-sitter-ruby parses a stray `end` without an error), said with the kept `end`
+  beside the snippet's, else with the first `end` the snippet wrote.
 
 Each returns None or a one-sentence reason, waived where the original already has the same
 shape. This module knows decorator and C-style comment syntax by their lines; it does not parse

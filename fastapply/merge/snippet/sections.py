@@ -265,17 +265,25 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
             continue
         want = before[text] - removed[text] + added[text]
         line = code(text[:60]) if text else "a blank line"
-        if text and is_generic(text):  # said with the first snippet line that names it
-            k = next((k for k, l in enumerate(snippet) if l[1:].strip() == text and _prefixed(l, "-")), None) \
-                if removed[text] else next((k for k, l in enumerate(snippet) if l.strip() == text
-                                            or (_prefixed(l, "+") and l[1:].strip() == text)), None)
-            line += f" (snippet line {k + 1})" if k is not None else ""
+        named = _naming_line(snippet, text, bool(removed[text])) if text and is_generic(text) else None
+        line += f" (snippet line {named + 1})" if named is not None else ""
         if after[text] > want and removed[text]:
             return (f"the snippet removes {line} (a `-` line) but the merge keeps it; include the "
                     "unchanged lines around the removal so it can be placed")
         if after[text] != want:
             return (f"{line} would appear {after[text]} times, but the original with the snippet's "
                     f"`-` and `+` lines has it {want} times; include more unchanged lines around the change")
+    return None
+
+
+def _naming_line(snippet: Sequence[str], text: str, removed: bool) -> int | None:
+    """The first snippet line that names `text` (a generic line, which nothing else places): its `-`
+    line where the snippet removes it, else a `+` line or an unprefixed one."""
+    for k, line in enumerate(snippet):
+        if removed and _prefixed(line, "-") and line[1:].strip() == text:
+            return k
+        if not removed and (line.strip() == text or (_prefixed(line, "+") and line[1:].strip() == text)):
+            return k
     return None
 
 

@@ -71,8 +71,9 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
         i = int(match.group(1)) - 1
         if not 0 <= i < len(original) or original[i].strip()[:WIDTH].strip() != unquoted(match.group(2)).strip():
             return match.group(0)
-        if not is_generic(original[i]) and is_generic(original[i].strip()[:WIDTH]):
-            return f"line {i + 1} (ending {code(original[i].strip()[-WIDTH:].strip())})"  # cut to `*` and spaces
+        cut, end = original[i].strip()[:WIDTH], original[i].strip()[-WIDTH:].strip()
+        if not is_generic(original[i]) and is_generic(cut) and not is_generic(end):
+            return f"line {i + 1} (ending {code(end)})"  # its start cut to `*` and spaces
         if not is_generic(original[i]) or nearest_distinctive(original, i) == i:
             return match.group(0)
         return f"line {i + 1} ({placed(original, i)})"
