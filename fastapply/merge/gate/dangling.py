@@ -166,26 +166,28 @@ def check_end_balance(original: Sequence[str], result: Sequence[str], snippet: S
     known = {l.strip() for l in original}
     if after >= before or ruby_unclosed([l for l in snippet if l.strip() not in known]) < 0:
         return None
-    kept = _kept_end(original, result)
+    ops = line_opcodes(original, result)
+    kept = _kept_end(ops, result)
     count = f"the result has {before - after} more end line(s) than blocks it opens (the original's balance changed)"
     if kept is not None:
         return (f"{count}: a block's end was kept beside the snippet's (at "
                 f"{where_in_inputs(original, result, snippet, kept, nearest=False)}); include the lines around the block")
-    written = _first_added_end(original, result)
+    written = _first_added_end(ops, result)
     if written is None:  # no `end` added: an opener went and its end stayed
         return f"{count}: a kept end has no block left to close; include the lines around the block"
     return (f"{count}: the snippet's {placed_in_inputs(original, result, snippet, written)} closes a block that a kept "
             "original end already closes; include the lines around the block")
 
 
-def _first_added_end(original: Sequence[str], result: Sequence[str]) -> int | None:
-    """The result line of the first `end` the merge added (no original line), if any."""
-    return next((j for j in sorted(added(line_opcodes(original, result))) if _RUBY_END.match(result[j].strip())), None)
+def _first_added_end(ops: Sequence[tuple[str, int, int, int, int]], result: Sequence[str]) -> int | None:
+    """The result line of the first `end` the merge added (`ops`: original -> result opcodes), if any."""
+    return next((j for j in sorted(added(ops)) if _RUBY_END.match(result[j].strip())), None)
 
 
-def _kept_end(original: Sequence[str], result: Sequence[str]) -> int | None:
-    """The result line of an original `end` kept right beside an `end` the merge added, if any."""
-    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+def _kept_end(ops: Sequence[tuple[str, int, int, int, int]], result: Sequence[str]) -> int | None:
+    """The result line of an original `end` kept right beside an `end` the merge added (`ops`: original
+    -> result opcodes), if any."""
+    for tag, i1, i2, j1, j2 in ops:
         new = [j for j in range(j1, j2) if result[j].strip()] if tag in ("insert", "replace") else []
         if not new:
             continue

@@ -148,4 +148,3 @@ def copied_context(original: Sequence[str], result: Sequence[str], snippet: Sequ
     """The marker-context lines (`marker_context`) that `result` has more often than the original
     and the snippet each have them (compare.copied_lines): context read as new code."""
     return set(copied_lines(original, result, snippet)) & marker_context(snippet, original)
-

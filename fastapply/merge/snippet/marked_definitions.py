@@ -13,9 +13,9 @@ It answers only when the snippet leaves no doubt:
   the original's order; a class shows every member the original's has;
 - where the snippet puts no marker the original has nothing but blank lines.
 
-It knows markers (markers.py) and definitions (text/outline.py lists them, definitions.py merges them); it does not know the lazy
-readings or guards: instant.py calls it when both lazy readings refuse and runs the guards on
-what it returns.
+It knows markers (markers.py) and definitions (text/outline.py lists them, definitions.py merges
+them); it does not know the lazy readings or guards: instant.py calls it when both lazy readings
+refuse and runs the guards on what it returns.
 """
 
 from __future__ import annotations

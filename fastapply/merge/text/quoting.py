@@ -69,9 +69,11 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
     2") or names a candidate place ("the place at original line 9") is left as it is."""
     def one(match: re.Match) -> str:
         i = int(match.group(1)) - 1
-        if not 0 <= i < len(original) or original[i].strip()[:WIDTH].strip() != unquoted(match.group(2)).strip():
+        if not 0 <= i < len(original):
             return match.group(0)
-        cut, end = original[i].strip()[:WIDTH], original[i].strip()[-WIDTH:].strip()
+        cut, end = original[i].strip()[:WIDTH].strip(), original[i].strip()[-WIDTH:].strip()
+        if cut != unquoted(match.group(2)).strip():
+            return match.group(0)
         if not is_generic(original[i]) and is_generic(cut) and not is_generic(end):
             return f"line {i + 1} (ending {code(end)})"  # its start cut to `*` and spaces
         if not is_generic(original[i]) or nearest_distinctive(original, i) == i:
