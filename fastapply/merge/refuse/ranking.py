@@ -22,9 +22,11 @@ any order, so the order is where the rest of the snippet can speak:
   bring after one retry went from 45.0-54.8% to 46.8-57.3% right, and 5 to 10 of 6,300 rows became
   wrong files through them (an option true to the intent whose revision the merge still writes wrong).
 
-- **Chained.** Given `again` too (instant.revision_refusal: the refusal the revision gets), where no
-  tried option merges, the refusal one step ahead is read (refuse/chained.py): an option and one of
-  the options of the refusal its revision meets next, as one option, go right after the merging ones.
+- **Chained.** Given `again` too (instant.revision_refusal: the refusal the revision gets), where fewer
+  than `CHAIN_WHEN` tried options merge, the refusal one step ahead is read (refuse/chained.py): an option
+  and one of the options of the refusal its revision meets next, as one option, go right after the merging
+  ones. (Where none merged, twelfth session; also where one or two do, twenty-first session: a revision that
+  merges for one part of the intent may leave the part the planner means to a second refusal.)
 - **Reading order.** `reading_order` is every option so: the shown ones first, then the rest ranked;
   instant.ordered_refusal puts a refusal's options so for every surface (the JSON bodies, the MCP answer,
   the CLI), `left_out` counts what an answer showing the first few leaves out.
@@ -48,7 +50,7 @@ from fastapply.merge.text.markers import is_marker
 MAX_SHOWN = 12  # options an agent's answer spells out (mcp/tool.py); the rest are counted
 TRIES = 24  # options `shown_options` tries (merges the revised snippet) when given `merges` ...
 TRIED_LINES = 10_000  # ... fewer in a long file: at most this many original lines merged in all
-CHAIN_WHEN = 1  # chained options (refuse/chained.py) are looked for where fewer tried options than this merge
+CHAIN_WHEN = 3  # chained options (refuse/chained.py) are looked for where fewer tried options than this merge
 
 
 def pins(original: Sequence[str], snippet: Sequence[str]) -> list[tuple[int, int]]:

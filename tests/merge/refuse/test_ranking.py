@@ -129,7 +129,8 @@ def test_reading_order_keeps_every_option_with_the_shown_ones_first_and_counts_t
     assert left_out([right, *wrong, elsewhere], 1) == (6, 1)  # the marker edits a line no shown option does
 
 
-def test_chained_options_are_shown_after_the_merging_ones_only_where_none_merges():
+def test_chained_options_are_shown_after_the_merging_ones_only_where_few_merge():
+    from fastapply.merge.refuse.ranking import CHAIN_WHEN
     from fastapply.merge.refuse.refusal import Refusal
 
     first, other = _pin(1), _pin(5)
@@ -148,5 +149,11 @@ def test_chained_options_are_shown_after_the_merging_ones_only_where_none_merges
     assert [o.says.split("; and then ")[-1] for o in shown[:2]] == [then.says] * 2
     assert set(shown[2:]) == {first, other} and asked
     asked.clear()
-    shown, _, _ = shown_options((first, other), 12, ORIGINAL, SNIPPET, lambda o: o is first, again)
-    assert shown[0] is first and not asked  # one merges: no refusal is read ahead
+    pairs = lambda o: o is first or "; and then " in o.says  # noqa: E731 (the one alone, and the pairs)
+    shown, _, _ = shown_options((first, other), 12, ORIGINAL, SNIPPET, pairs, again)
+    assert shown[0] is first and asked  # one merges (fewer than CHAIN_WHEN): the pairs are still looked for
+    assert shown[1].says == f"{other.says}; and then {then.says}" and shown[2] is other  # right after it
+    asked.clear()
+    many = tuple(_pin(k) for k in range(1, CHAIN_WHEN + 1))
+    shown, _, _ = shown_options(many, 12, ORIGINAL, SNIPPET, lambda o: o in many, again)
+    assert set(shown) == set(many) and not asked  # CHAIN_WHEN merge: no refusal is read ahead
