@@ -61,8 +61,9 @@ print(json.dumps({"module": fastapply.__file__, "sets": out}))
 def run_round(tree: str, sets: list[str], max_lines: int, refusals: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), PYTHONHASHSEED="0")
     # run from inside the tree: `python -c` puts the working directory first on the path
-    done = subprocess.run([sys.executable, "-c", _ONE_ROUND, str(max_lines), "refusals" if refusals else "merges", *map(os.path.abspath, sets)], env=env,
-                          cwd=os.path.abspath(tree), capture_output=True, text=True, check=False)
+    what = "refusals" if refusals else "merges"
+    done = subprocess.run([sys.executable, "-c", _ONE_ROUND, str(max_lines), what, *map(os.path.abspath, sets)],
+                          env=env, cwd=os.path.abspath(tree), capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"error: the merge failed in {tree}: {done.stderr.strip().splitlines()[-1:]}")
     got = json.loads(done.stdout)

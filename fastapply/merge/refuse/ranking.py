@@ -210,7 +210,8 @@ def reading_order(options: Sequence[Option], original: Sequence[str] | None = No
                   snippet: Sequence[str] | None = None, merges: Callable[[Option], bool] | None = None,
                   again: Callable[[Option], Refusal | None] | None = None, limit: int = MAX_SHOWN) -> list[Option]:
     """Every option in the order a planner should read them: the `limit` an agent's answer spells out
-    first, as `shown_options` picks them (chained ones among them), then the rest ranked. The JSON surfaces list them so; an answer shows the first `limit` (`left_out` counts the rest)."""
+    first, as `shown_options` picks them (chained ones among them), then the rest ranked. The JSON
+    surfaces list them so; an answer shows the first `limit` (`left_out` counts the rest)."""
     shown, _, _ = shown_options(options, limit, original, snippet, merges, again)
     picked = set(shown)
     ranked = rank(options, original, snippet) if original is not None and snippet is not None else list(options)

@@ -149,8 +149,10 @@ def test_chained_options_are_shown_after_the_merging_ones_only_where_few_merge()
     assert [o.says.split("; and then ")[-1] for o in shown[:2]] == [then.says] * 2
     assert set(shown[2:]) == {first, other} and asked
     asked.clear()
-    pairs = lambda o: o is first or "; and then " in o.says  # noqa: E731 (the one alone, and the pairs)
-    shown, _, _ = shown_options((first, other), 12, ORIGINAL, SNIPPET, pairs, again)
+    def first_and_pairs(option):
+        return option is first or "; and then " in option.says
+
+    shown, _, _ = shown_options((first, other), 12, ORIGINAL, SNIPPET, first_and_pairs, again)
     assert shown[0] is first and asked  # one merges (fewer than CHAIN_WHEN): the pairs are still looked for
     assert shown[1].says == f"{other.says}; and then {then.says}" and shown[2] is other  # right after it
     asked.clear()
