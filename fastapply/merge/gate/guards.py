@@ -37,7 +37,9 @@ from fastapply.merge.snippet import blocks
 from fastapply.merge.text import outline
 from fastapply.merge.text.conventions import Text, is_whole_file, join_lines
 from fastapply.merge.gate.parses import check_parses
-from fastapply.merge.gate.landing import check_definition_kept_twice, check_definition_split, check_dropped_definition
+from fastapply.merge.gate.landing import (
+    check_definition_kept_twice, check_definition_split, check_dropped_definition, check_lead_in_kept,
+)
 from fastapply.merge.text.markers import count_marker_lines, is_marker, marker_like
 from fastapply.merge.gate.snippet_checks import (
     check_diff_prefix_leak, check_duplicated_lines, check_relative_indentation, check_snippet_lines,
@@ -240,7 +242,7 @@ def run_guards(
         lambda: check_parses(original, result, language, snippet),
         lambda: check_file_head(before, after),
         lambda: None if shown_lines is None else check_deletions(before, after, shown_lines),
-        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten),
+        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten, language),
         lambda: None if shown is None else _check_added_lines(before, after, shown, language),
     )
 
@@ -275,7 +277,7 @@ def _check_added_lines(
 
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
-                                rewritten: Sequence[tuple[int, int]] = ()) -> str | None:
+                                rewritten: Sequence[tuple[int, int]] = (), language: str | None = None) -> str | None:
     """The guards that compare a lazy merge with its snippet (snippet_checks.py, landing.py,
     repeats.py): the first failure's reason, or None."""
     return _first(
@@ -285,6 +287,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: repeats.check_name_defined_twice(original, result, snippet),
         lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
+        lambda: check_lead_in_kept(original, result, snippet, language),
         lambda: siblings.check_sibling_overwritten(original, result, snippet),
         lambda: kept_code.check_marker_kept_nothing(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet, rewritten=rewritten),
@@ -363,6 +366,7 @@ def check_answer(
         ("duplicates", lambda: check_definition_kept_twice(original_lines, result_lines, snippet_lines)),
         ("duplicates", lambda: answer_checks.check_new_line_repeated(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: check_dropped_definition(original_lines, result_lines, snippet_lines)),
+        ("deletions", lambda: check_lead_in_kept(original_lines, result_lines, snippet_lines, language)),
         ("snippet_lines", lambda: check_snippet_lines(snippet_lines, original_lines, result_lines)),
         ("deletions", lambda: answer_checks.check_shown_adjacency(original_lines, result_lines, snippet_lines)),
         ("deletions", lambda: kept_code.check_marker_gaps(original_lines, result_lines, snippet_lines)),

@@ -12,10 +12,13 @@ file legitimately repeats, are left alone.
 The mirror mistake reads a new sibling as an edit of the old one and overwrites it:
 `check_dropped_definition`. `check_definition_split` (for a reading no second one confirms)
 refuses a new definition header laid inside an original definition's body (`definition_split`
-says where, for settled.py's relanded reading).
+says where, for settled.py's relanded reading). `check_lead_in_kept` refuses a definition deleted whole
+under a doc comment or decorator the merge kept: the snippet's like lines (a new definition's own
+lead-in) were matched to the original's, and the definition below them went to keep the snippet's
+next line adjacent.
 
-This module knows lines and a handful of keywords common to mainstream languages; it does not
-parse, and it does not know how the result was made.
+This module knows lines, a handful of keywords common to mainstream languages and a doc comment's
+last line; it does not parse, and it does not know how the result was made.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.lines import brace_follows, distinctive, indent_len, indent_width as _depth
+from fastapply.merge.gate.dangling import is_decorator
+from fastapply.merge.text.lines import bracket_balance, brace_follows, distinctive, indent_len, indent_width as _depth
+from fastapply.merge.text.names import header_name, keyword_name
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.spans import code
 
@@ -118,6 +123,53 @@ def check_dropped_definition(original: Sequence[str], result: Sequence[str], sni
             return (f"the merge would remove the definition of {code(name)} although the snippet calls it; if the "
                     "snippet adds a function next to it, include the unchanged lines around the place it goes")
     return None
+
+
+# The last line of what introduces a definition: a doc comment's end (`*/`, a one-line `/** ... */`, a
+# `///` line) or, by dangling.is_decorator, a decorator or attribute line.
+_DOC_END = re.compile(r"^(?:/\*\*.*\*/|///.*|.*\*/)$")
+
+
+def check_lead_in_kept(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
+                       language: str | None = None) -> str | None:
+    """Refuse when the merge deletes a definition, its header and its whole body (at least three lines,
+    brackets balanced), but keeps the doc comment or decorator right above its header, which then
+    introduces whatever follows. The snippet showed lines like that lead-in (a new definition's
+    `@pytest.mark.anyio`, a new `/** @return string */`) and the merge matched them to the original's,
+    deleting the definition below them to keep the snippet's next line adjacent. Not when the snippet
+    shows the deleted header itself, nor when the merge writes a header of the same name in its place
+    (a definition rewritten under its own decorator)."""
+    shown = {line.strip() for line in snippet}
+    for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        if tag not in ("delete", "replace") or i1 == 0:
+            continue
+        header, lead = original[i1].strip(), original[i1 - 1].strip()
+        name = _definition_name(header)
+        if name is None or header in shown or not (_DOC_END.match(lead) or is_decorator(lead, language)):
+            continue
+        gone = [line for line in original[i1:i2] if line.strip()]
+        if len(gone) < 3 or bracket_balance(original[i1:i2]) != 0:
+            continue
+        written = next((n for n in map(_definition_name, result[j1:j2]) if n), None)
+        if written == name:
+            continue
+        return (f"the result drops {len(gone)} line(s) of the original near line {i1 + 1} ({code(header[:60])}, a "
+                f"whole definition) but keeps {code(lead[:40])} (line {i1}) that introduces it, so that lead-in would "
+                "introduce the next definition instead; if the snippet's lines like it are new, include the unchanged "
+                "line above them, and if the definition goes, show the lead-in deleted with it")
+    return None
+
+
+def _definition_name(line: str) -> str | None:
+    """The name a definition header defines: a signature's (`header_name`) or a defining keyword's
+    (`def`, `fn`, `func`, `function`, `class`, after `async`, `pub`, `local`, `export`)."""
+    text = line.strip()
+    if _KEYWORD_HEADER.match(text):
+        return header_name(text) or keyword_name(text)
+    return header_name(text)
+
+
+_KEYWORD_HEADER = re.compile(r"(?:async\s+|pub\s+|local\s+|export\s+)*(?:def|fn|func|function|class)\b")
 
 
 def check_definition_split(original: Sequence[str], result: Sequence[str],

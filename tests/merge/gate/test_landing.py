@@ -151,3 +151,76 @@ def test_a_short_member_header_counts_inside_its_class():
     snippet = ["class Shop {", "  gamma(x) {", "    return x;", "  }", "  alpha(x) {", "// ... existing code ..."]
     assert landing.check_definition_kept_twice(js, moved, snippet)
     assert landing.definition_headers(["f(x) {", "}", "  run() {", "  }"]) == []
+
+
+SHOP = """\
+<?php
+class Shop
+{
+    public function name(): string
+    {
+        return $this->name;
+    }
+
+    /**
+     * @return list<string>
+     */
+    public function items(): array
+    {
+        return $this->items;
+    }
+
+    public function total(): int
+    {
+        return array_sum($this->prices);
+    }
+}
+"""
+
+# The planner adds `count()` after `name()` and documents `total()` with a doc comment that
+# `items()` already has word for word.
+SHOP_SNIPPET = """\
+// ... existing code ...
+    }
+
+    public function count(): int
+    {
+        return count($this->items);
+    }
+
+    /**
+     * @return list<string>
+     */
+    public function total(): int
+// ... existing code ...
+"""
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def test_a_definition_deleted_under_its_kept_doc_comment_is_refused():
+    # the snippet's doc comment matched to items()'s: items() deleted, its comment kept above total()
+    merged = _lines(SHOP)[:8] + _lines(SHOP_SNIPPET)[2:8] + _lines(SHOP)[8:11] + _lines(SHOP)[16:]
+    reason = landing.check_lead_in_kept(_lines(SHOP), merged, _lines(SHOP_SNIPPET), "php")
+    assert reason and "public function items(): array" in reason and "`*/`" in reason
+    assert "drops 4 line(s) of the original near line 12" in reason
+    assert guards.check_merge_against_snippet(_lines(SHOP), merged, _lines(SHOP_SNIPPET), (), "php") == reason
+    answer = guards.check_answer(SHOP, SHOP_SNIPPET, "\n".join(merged), language="php")
+    assert answer is not None and answer.reason == reason  # the model's answers pass the same gate
+
+
+def test_a_definition_rewritten_under_its_own_decorator_or_shown_passes():
+    original = ["import pytest", "", "", "@pytest.mark.slow", "def test_pool(server):", "    a = 1",
+                "    assert a", "", "", "@pytest.mark.slow", "def test_send(server):", "    assert True", ""]
+    rewritten = original[:4] + ["def test_pool(server, limit):", "    b = 2", "    assert b"] + original[7:]
+    snippet = ["# ... existing code ...", "@pytest.mark.slow", "def test_pool(server, limit):", "    b = 2",
+               "    assert b", "# ... existing code ..."]
+    assert landing.check_lead_in_kept(original, rewritten, snippet, "python") is None
+    renamed = original[:4] + ["def test_limit(server):", "    b = 2", "    assert b"] + original[7:]
+    new_snippet = [line.replace("test_pool(server, limit)", "test_limit(server)") for line in snippet]
+    reason = landing.check_lead_in_kept(original, renamed, new_snippet, "python")
+    assert reason and "def test_pool(server):" in reason and "`@pytest.mark.slow`" in reason
+    shown = new_snippet[:2] + ["def test_pool(server):"] + new_snippet[2:]
+    assert landing.check_lead_in_kept(original, renamed, shown, "python") is None  # the old header shown: meant
