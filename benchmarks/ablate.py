@@ -88,7 +88,6 @@ SWITCHES: list[Switch] = [
     Switch("honour-diff-lines", "exit", M + "decide.two_readings:_honour_diff_lines", ("identity", 0), "a reading whose counts disagree with the +/- lines does not merge"),
     Switch("twin-joint", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [True, False] and lost[0] <= lost[1]:"), "both merge, only greedy pasted a twin: joint written"),
     Switch("twin-greedy", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):"), "both merge, only joint pasted a twin: greedy written"),
-    Switch("fewer-copies", "exit", M + "decide.two_readings:_fewer_copies", _ret(False), "both paste twins: greedy written when it copies fewer"),
     Switch("keeps-context", "exit", M + "decide.two_readings:_keeps_context", _ret(None), "both paste twins: the one not copying shown context written"),
     Switch("blank-lines-only", "exit", M + "decide.two_readings:_decide", _skip("if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):"), "readings differing in blank lines only: joint written"),
     Switch("deletes-less", "exit", M + "decide.two_readings:_decide", _skip("if abs(kept[0] - kept[1]) >= 3:"), "readings differing by >= 3 unreplaced deletions: the one deleting less written"),

@@ -88,8 +88,6 @@ def _decide(orig: Text, snip_lines: list[str], language: str | None, diff_snippe
             return joint
         if verdicts == [False, True] and not (lost[0] == 0 < lost[1]):
             return old
-        if verdicts == [False, False] and _fewer_copies(orig, lines, lost, snip_lines):
-            return old
         if verdicts == [False, False] and (keeper := _keeps_context(orig, lines, lost, snip_lines)) is not None:
             return (joint, old)[keeper]
         if verdicts == [True, True] and _without_blanks(joint.text) == _without_blanks(old.text):
@@ -194,18 +192,6 @@ def _honour_diff_lines(result: MergeResult, orig: Text, diff_snippet: list[str] 
         return result
     reason = sections.check_diff_counts(orig.lines, split_text(result.text).lines, diff_snippet)
     return result if reason is None else MergeResult(None, reason, result.method, result.rung, result.text)
-
-
-def _fewer_copies(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> bool:
-    """Both readings (`lines`: joint, greedy; `lost`: the distinctive original lines each lost)
-    paste copies of existing lines: when the greedy one copies no line the joint one does not,
-    loses no more original lines, is strictly better in one of the two and drops lines only next
-    to unique lines the snippet shows, the copies it keeps come from the snippet itself (new code
-    shaped like old) and the joint reading misplaced something besides."""
-    cj, cg = (set(copied_lines(orig.lines, r, snip_lines)) for r in lines)
-    lj, lg = lost
-    return (cg <= cj and lg <= lj and (lg < lj or len(cg) < len(cj))
-            and snippet_checks.check_unshown_deletions(orig.lines, lines[1], snip_lines, strict=True) is None)
 
 
 def _keeps_context(orig: Text, lines: list[list[str]], lost: list[int], snip_lines: list[str]) -> int | None:

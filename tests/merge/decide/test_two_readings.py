@@ -8,25 +8,6 @@ from __future__ import annotations
 from fastapply.merge.result import MergeResult
 
 
-def test_of_two_readings_that_both_copy_lines_the_one_copying_less_and_losing_nothing_wins():
-    from fastapply.merge.gate import snippet_checks
-    from fastapply.merge.text.conventions import split_text
-    from fastapply.merge.decide.two_readings import _fewer_copies
-
-    original = "def test_a(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert result.exit_code == 0\n\n\n" \
-               "def test_b(runner):\n    result = runner.invoke(cli, ['--version'])\n    assert 'version' in result.output\n"
-    new = "\n\ndef test_c(runner):\n    result = runner.invoke(cli, ['--help'])\n    assert 'Usage' in result.output\n"
-    snippet = ["# ... existing code ...", "    assert 'version' in result.output", "", "", "def test_c(runner):",
-               "    result = runner.invoke(cli, ['--help'])", "    assert 'Usage' in result.output"]
-    greedy = original + new  # one copied line: the new test's invoke, which the snippet brings
-    joint = original.replace("    assert 'version' in result.output\n", "") + new + "    result = runner.invoke(cli, ['--version'])\n"
-    orig = split_text(original)
-    lines = [split_text(joint).lines, split_text(greedy).lines]
-    lost = [snippet_checks.lost_distinctive_lines(orig.lines, r) for r in lines]
-    assert _fewer_copies(orig, lines, lost, snippet)  # joint copies more and loses a line: greedy
-    assert not _fewer_copies(orig, lines[::-1], lost[::-1], snippet)  # never the other way round
-
-
 def test_a_reading_that_changes_nothing_loses_to_one_that_changes_something():
     from fastapply.merge.text.conventions import split_text
     from fastapply.merge.decide.two_readings import _unchanged_loses
