@@ -138,9 +138,12 @@ def check_lead_in_kept(original: Sequence[str], result: Sequence[str], snippet: 
     `@pytest.mark.anyio`, a new `/** @return string */`) and the merge matched them to the original's,
     deleting the definition below them to keep the snippet's next line adjacent. Not when the snippet
     shows the deleted header itself, nor when the merge writes a header of the same name in its place
-    (a definition rewritten under its own decorator)."""
+    (a definition rewritten under its own decorator), nor when the deletion ends with a twin of the lead-in
+    (two `@pytest.fixture` lines: deleting the first with the definition is the same file)."""
     shown = {line.strip() for line in snippet}
     for tag, i1, i2, j1, j2 in line_opcodes(original, result):
+        while tag == "delete" and i1 > 0 and original[i1 - 1] == original[i2 - 1]:
+            i1, i2 = i1 - 1, i2 - 1  # the same deletion one line up: a twin lead-in deleted with it
         if tag not in ("delete", "replace") or i1 == 0:
             continue
         header, lead = original[i1].strip(), original[i1 - 1].strip()

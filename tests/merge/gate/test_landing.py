@@ -1,6 +1,7 @@
 """A snippet's copy of an existing outer definition must land on it, not beside it."""
 
 from fastapply.merge.gate import guards, landing
+from fastapply.merge.text.compare import line_opcodes
 
 ORIGINAL = """\
 #[cfg(unix)]
@@ -224,3 +225,17 @@ def test_a_definition_rewritten_under_its_own_decorator_or_shown_passes():
     assert reason and "def test_pool(server):" in reason and "`@pytest.mark.slow`" in reason
     shown = new_snippet[:2] + ["def test_pool(server):"] + new_snippet[2:]
     assert landing.check_lead_in_kept(original, renamed, shown, "python") is None  # the old header shown: meant
+
+
+def test_a_definition_deleted_with_the_next_twin_lead_in_is_the_same_file_and_passes():
+    # `@fixture / def a / @fixture / def b` -> `@fixture / def b`: the aligner may keep the first
+    # decorator and delete the second with `a`; deleting the first with `a` gives the same file
+    head = ["import pytest", "", "", "def ca():", "    return CA()", "", ""]
+    original = head + ["@fixture", "def a(ca):", "    return ca.pem", "", "", "@fixture", "def b(ca):", "    return 1", ""]
+    merged = original[:8] + original[13:]  # the way the line aligner reads it: the first `@fixture` kept
+    assert ("delete", 8, 13, 8, 8) in line_opcodes(original, merged)
+    snippet = ["# ... existing code ...", "    return CA()", "", "", "@fixture", "def b(ca):", "    return 1"]
+    assert landing.check_lead_in_kept(original, merged, snippet, "python") is None
+    plain = head + ["@fixture", "def a(ca):", "    pem = ca.pem", "    return pem", "", "", "def b(ca):", "    return 1"]
+    # `b` undecorated: the kept `@fixture` would decorate it
+    assert landing.check_lead_in_kept(plain, plain[:8] + plain[13:], snippet, "python")
