@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.gate.kept_code import unique_places
+from fastapply.merge.gate.kept_code import same_code, unique_places
 from fastapply.merge.text.compare import copied_lines
 from fastapply.merge.text.lines import next_non_blank
 from fastapply.merge.snippet import blocks
@@ -29,8 +29,8 @@ from fastapply.merge.text.spans import code
 
 
 def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | None:
-    """Refuse an answer equal to the original (trailing whitespace aside)."""
-    if [l.rstrip() for l in original] == [l.rstrip() for l in result]:
+    """Refuse an answer equal to the original (blank lines and trailing whitespace aside)."""
+    if same_code(original, result):
         return "the answer leaves the file unchanged: the model did not make the snippet's change"
     return None
 

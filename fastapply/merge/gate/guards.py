@@ -93,9 +93,12 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
     """Refuse a merge that leaves the file exactly as it was when a section has no line unique
     in the original, or opens or closes on a line the file does not have exactly once (the
     lines beyond it may be meant deleted). Sections pinned by unique lines at both edges that
-    change nothing were applied already: that passes."""
-    if snippet is None or list(original) != list(result):
+    change nothing were applied already: that passes. A result that changes only blank lines and
+    trailing whitespace is refused (kept_code.check_whitespace_only)."""
+    if snippet is None:
         return None
+    if list(original) != list(result):
+        return kept_code.check_whitespace_only(original, result, snippet)
     counts = Counter(l.strip() for l in original)
     for n, section in enumerate(split_sections(snippet, original)):
         shown = [l.strip() for l in section.lines if l.strip()]

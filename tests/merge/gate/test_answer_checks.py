@@ -27,6 +27,7 @@ EXPECTED = ["class Settings:", "", *ORIGINAL[4:]]
 def test_an_unchanged_answer_is_refused():
     assert answer_checks.check_unchanged(ORIGINAL, list(ORIGINAL))
     assert answer_checks.check_unchanged(ORIGINAL, [l + " " for l in ORIGINAL])  # trailing spaces aside
+    assert answer_checks.check_unchanged(ORIGINAL, [""] + ORIGINAL)  # and blank lines
     assert answer_checks.check_unchanged(ORIGINAL, EXPECTED) is None
     failure = guards.check_answer("\n".join(ORIGINAL), "\n".join(SNIPPET), "\n".join(ORIGINAL), language="python")
     assert failure is not None and failure.guard in ("deletions", "unchanged")

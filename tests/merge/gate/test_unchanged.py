@@ -46,3 +46,48 @@ def test_a_section_at_the_file_s_start_is_pinned_there():
     assert kept_code.near_twin(original, ["def f():", "    return 1", "# ... existing code ..."]) is None
     assert kept_code.near_twin(original, ["# ... existing code ...", "def f():", "    return 1",
                                           "# ... existing code ..."]) == ("def f():", "def g():")
+
+
+def test_a_result_that_changes_only_blank_lines_and_trailing_spaces_is_refused():
+    snippet = ["# ... existing code ...", "if PY2:", "# ... existing code ..."]
+    spaced = ORIGINAL[:1] + ["", ""] + ORIGINAL[1:6] + ["    "] + ORIGINAL[7:]  # a blank line added, one spaced
+    assert kept_code.same_code(ORIGINAL, spaced)
+    reason = kept_code.check_whitespace_only(ORIGINAL, spaced, snippet)
+    # it names the first line of code next to the change, never the blank line itself
+    assert reason and "nothing but blank lines" in reason and "line 3 `if PY2:`" in reason
+    assert check_changed(ORIGINAL, spaced, snippet) == reason
+    trailing = [l + "  " if l.startswith("def") else l for l in ORIGINAL]
+    assert kept_code.check_whitespace_only(ORIGINAL, trailing, ["# ... existing code ...", "def main():  "])
+    # The file itself (applied already) is check_changed's to judge; a code change or a re-indented line passes.
+    assert kept_code.check_whitespace_only(ORIGINAL, ORIGINAL, snippet) is None
+    assert kept_code.check_whitespace_only(ORIGINAL, ORIGINAL[:-1] + ["main(1)"], snippet) is None
+    assert kept_code.check_whitespace_only(ORIGINAL, ["  " + l if l.startswith("def") else l for l in ORIGINAL],
+                                           snippet) is None
+
+
+def test_spacing_the_snippet_shows_on_purpose_is_written():
+    # two blank lines between `import os` and `if PY2:`, shown between the two lines: the planner's spacing
+    wider = ORIGINAL[:1] + ["", ""] + ORIGINAL[2:]
+    shown = ["import os", "", "", "if PY2:", "# ... existing code ..."]
+    assert kept_code.check_whitespace_only(ORIGINAL, wider, shown) is None
+    # not so where the snippet does not show the run whole, nor where only the blank line's spaces change
+    assert kept_code.check_whitespace_only(ORIGINAL, wider, ["import os", "", "# ... existing code ..."])
+    spaces = ORIGINAL[:1] + ["  "] + ORIGINAL[2:]
+    assert kept_code.check_whitespace_only(ORIGINAL, spaces, ["import os", "  ", "if PY2:", "# ... existing code ..."])
+    # nor a blank line dropped at the file's start
+    assert kept_code.check_whitespace_only([""] + ORIGINAL, ORIGINAL, ["import os", "# ... existing code ..."])
+
+
+def test_instant_merge_refuses_a_deletion_it_read_as_a_blank_line_change():
+    # The snippet shows a block's `}` next to the comment below a deleted block; the merge matched the
+    # `}` to the deleted block's own closer, so all it would write is the snippet's blank line for `  `.
+    original = ("function render(view, options) {\n  if (!view.exists) {\n    view = new View(orig.indexPath);\n  }\n\n"
+                "  // Ensure view path exists otherwise try ../name\n  if (!view.exists) {\n"
+                "    view = new View(orig.upIndexPath);\n  }\n  \n  // Dynamic helper support\n"
+                "  if (false !== options.dynamicHelpers) {\n    helpers(view);\n  }\n  return view;\n}\n")
+    snippet = "  }\n\n  // Dynamic helper support\n  if (false !== options.dynamicHelpers) {\n"
+    r = instant_merge(original, snippet, path="view.js")
+    assert not r.merged and r.refusal.kind == "no-change"
+    assert "original line 11 `// Dynamic helper support`" in r.refused_reason
+    # one of its options pins the `}` at the block above, where the deletion reads as shown
+    assert any("original lines 2-3 above snippet line 1" in o.says for o in r.refusal.options)
