@@ -102,6 +102,9 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str], ApplyFn
                                 progress=lambda msg: print(msg, file=sys.stderr)))
     print(summary_table(results))
     for res in results:
+        if res.get("wrong_shapes"):
+            print(f"{res['strategy']} wrong files by shape: " + ", ".join(f"{k} {n}" for k, n in res["wrong_shapes"]))
+    for res in results:
         print(f"\n{res['strategy']} by snippet style:\n{breakdown_table(res, 'snippet_style')}")
         print(f"\n{res['strategy']} by language:\n{breakdown_table(res, 'language')}")
         for reason, n in res["refusals"][:5]:

@@ -106,9 +106,11 @@ def write_report(results: Sequence[dict], out_dir: str, data_path: str | None = 
             parts += ["### why nothing was written", ""]
             parts.append(_md_table([(n, reason.replace("|", "\\|")) for reason, n in res["refusals"]], ("count", "reason")))
             parts.append("")
-        wrong = [f"- `{r['id']}` ({r['path']}, {r['snippet_style']})" for r in res["examples"] if r["outcome"] == "wrong"]
+        wrong = [f"- `{r['id']}` ({r['path']}, {r['snippet_style']}, {r.get('wrong_shape')})"
+                 for r in res["examples"] if r["outcome"] == "wrong"]
         if wrong:
-            parts += ["### wrong files", ""] + wrong + [""]
+            shapes = ", ".join(f"{k} {n}" for k, n in res.get("wrong_shapes") or ())
+            parts += ["### wrong files", "", f"By shape (evaluation/shapes.py): {shapes}.", ""] + wrong + [""]
     path = os.path.join(out_dir, "report.md")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("\n".join(parts))

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 
 from fastapply.errors import FastApplyError, InputError
 from fastapply.evaluation.scoring import breakdowns, refusal_counts, score_example, summarize
+from fastapply.evaluation.shapes import shape_counts
 
 STRATEGIES = ("auto", "instant", "model")
 
@@ -85,7 +86,7 @@ def _extra_kwargs(apply_fn: ApplyFn, example: dict) -> dict:
 def run_eval(examples: Sequence[dict], strategy: str, apply_fn: ApplyFn, model_name: str | None,
              *, progress: Callable[[str], None] | None = None) -> dict:
     """Run `apply_fn` over every example and return {"strategy", "model", "examples", "summary",
-    "breakdowns", "refusals"}. Errors raised by `apply_fn` are recorded as refusals, not raised."""
+    "breakdowns", "refusals", "wrong_shapes"}. Errors raised by `apply_fn` are recorded as refusals, not raised."""
     from fastapply import progress as bars
 
     rows: list[dict] = []
@@ -118,4 +119,5 @@ def run_eval(examples: Sequence[dict], strategy: str, apply_fn: ApplyFn, model_n
         "summary": summarize(rows),
         "breakdowns": breakdowns(rows),
         "refusals": refusal_counts(rows),
+        "wrong_shapes": shape_counts(rows),
     }

@@ -10,8 +10,8 @@ Every example ends in exactly one of three outcomes, the words the project repor
 `exact` is kept beside it (the text equals `expected` whether or not it was written: a guard that
 refuses a right answer shows up as refused + exact). Model-path rows carry the decode statistics
 (`decode`: accepted and rejected draft tokens, forward passes, time to first token, tokens/s,
-chars/s). Summaries give counts and rates overall and grouped by language, snippet style and
-number of edited regions.
+chars/s). A wrong row carries its `wrong_shape` (shapes.py). Summaries give counts and rates overall
+and grouped by language, snippet style and number of edited regions.
 
 This module knows nothing about how an outcome was produced.
 """
@@ -24,6 +24,7 @@ import statistics
 from collections import Counter
 from typing import Any, Sequence
 
+from fastapply.evaluation.shapes import wrong_shape
 from fastapply.merge.text.spans import readable
 
 OUTCOMES = ("right", "wrong", "refused")
@@ -111,6 +112,8 @@ def score_example(example: dict, outcome: Any, latency_s: float, error: str | No
     return {
         "id": example["id"],
         "outcome": ("right" if exact else "wrong") if written else "refused",
+        # what a wrong file got wrong (shapes.py), so that sets read only in aggregate still say it
+        "wrong_shape": wrong_shape(example["original"], example["expected"], text) if written and not exact else None,
         "exact": exact,
         "whitespace_match": whitespace_match(text, example["expected"]) if text else False,
         "parses": syntax.parses(text, language) if text and language else None,
