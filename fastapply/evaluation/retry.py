@@ -15,9 +15,10 @@ A row with no agreeing option stays refused ("no option"). The options are those
 reports, in reading order (merge/instant.py `ordered_refusal`: those whose revision merges first, and
 options that answer the refusal the revision meets next as well, refuse/chained.py). `second_shown` is
 the same planner reading only the first `MAX_SHOWN` (12) of them, which is what an MCP answer spells
-out for an agent; `second` reads them all, as a program reading the refusal's JSON can. A retry that writes a wrong file means
-the refusal offered a wrong option: `summarise` counts those first, then tables each refusal kind
-by what its retry came to (`WHY`: right, wrong, refused again, no option agrees, no option offered).
+out for an agent; `second` reads them all, as a program reading the refusal's JSON can. A retry that
+writes a wrong file means the refusal offered a wrong option: `summarise` counts those first (and the
+wrong files of both tries by shape, evaluation/shapes.py), then tables each refusal kind by what its
+retry came to (`WHY`: right, wrong, refused again, no option agrees, no option offered).
 
 This module knows refusals, snippets and outcomes; it does not know how the merge decides.
 """
@@ -30,6 +31,7 @@ from typing import Callable, Sequence
 
 from fastapply.evaluation.agreement import agrees
 from fastapply.evaluation.pointing import unplaced
+from fastapply.evaluation.shapes import wrong_shape
 from fastapply.merge.refuse.ranking import MAX_SHOWN
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
@@ -135,6 +137,8 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
     first = merge(example, example["snippet"])
     row["first"] = row["second"] = row["second_shown"] = _outcome(first, example["expected"])
     if first.merged:
+        if row["first"] == "wrong":
+            row["first_shape"] = wrong_shape(example["original"], example["expected"], first.text)
         return row
     refusal = first.refusal
     row["unplaced"] = bool(unplaced(refusal.sentence if refusal is not None else "", example["original"].splitlines()))
@@ -153,6 +157,8 @@ def retry_example(example: dict, merge: Merge = _instant) -> dict:
         try:
             second = merge(example, revise(example["snippet"], option))
             row["second"] = _outcome(second, example["expected"])
+            if row["second"] == "wrong":
+                row["second_shape"] = wrong_shape(example["original"], example["expected"], second.text)
         except ValueError:
             row["second"] = "refused"
         row["why"] = row["second"] if row["second"] != "refused" else "refused again"
@@ -220,6 +226,9 @@ def summarise(rows: Sequence[dict]) -> dict:
     out["retry_right_share"] = round(out["retry"].get("right", 0) / len(refused), 4) if refused else None
     out["wrong_after_retry_share"] = round(sum(1 for r in rows if r["second"] == "wrong") / len(rows), 4) if rows else None
     out["retry_wrong"] = sum(1 for r in refused if r["second"] == "wrong")
+    # what the wrong files got wrong (shapes.py): the first try's, and those the retry made
+    out["first_wrong_shapes"] = dict(Counter(r["first_shape"] for r in rows if r.get("first_shape")).most_common())
+    out["retry_wrong_shapes"] = dict(Counter(r["second_shape"] for r in refused if r.get("second_shape")).most_common())
     # the same planner reading only the options an MCP answer spells out (ranking.MAX_SHOWN)
     shown = Counter(r.get("second_shown", r["second"]) for r in refused)
     out["retry_shown"] = {"right": shown.get("right", 0), "wrong": shown.get("wrong", 0), "refused": shown.get("refused", 0)}
@@ -252,6 +261,10 @@ def format_summary(summary: dict) -> str:
              f"retry made wrong files: {summary['retry_wrong']} (wrong after retry: "
              f"{(summary['wrong_after_retry_share'] or 0) * 100:.2f}% of rows)",
              f"first try:  {three(summary['first'])}",
+             "wrong files by shape (evaluation/shapes.py): first try "
+             + (", ".join(f"{k} {n}" for k, n in summary.get("first_wrong_shapes", {}).items()) or "none")
+             + "; made by the retry " + (", ".join(f"{k} {n}" for k, n in summary.get("retry_wrong_shapes", {}).items())
+                                         or "none"),
              f"second try: {three(summary['second'])}",
              f"refusals retried: {r.get('right', 0)} right, {r.get('wrong', 0)} wrong, {r.get('refused', 0)} still refused "
              f"({r.get('no option', 0)} with no agreeing option); right share "

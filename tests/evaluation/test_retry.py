@@ -310,3 +310,34 @@ def test_a_reading_pin_is_offered_whole_though_a_plain_pin_has_one_of_its_edits(
     option = next(o for o in refusal.options if o.says.startswith(whole))
     assert agrees(option, _SHORTENED, expected, _HEADER)
     assert instant_merge(_HEADER, revise(_SHORTENED, option), language="javascript").text == expected
+
+
+class _Written:
+    merged = True
+    refusal = None
+
+    def __init__(self, text):
+        self.text = text
+
+
+def test_wrong_files_of_both_tries_are_counted_by_shape(capsys):
+    from fastapply.evaluation.retry import format_summary
+
+    pin = Option("add the unchanged line above", (Edit("insert", at=2, text="def handler_0(request):"),))
+    refused = Refusal("ambiguous-place", "two places", "pin it", options=(pin,))
+    # the change made at handler_1 instead of handler_0: the same lines, the edit at the twin
+    twin = ORIGINAL[::-1].replace("\n    return value\n"[::-1], "\n    return value + 1\n"[::-1], 1)[::-1]
+
+    def merge(example, snippet):
+        if example["id"] == "first":
+            return _Written(ORIGINAL)  # the change not made: the snippet's new line missing
+        return _Refused(refused) if snippet == example["snippet"] else _Written(twin)
+
+    rows = [{"id": k, "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED} for k in ("first", "retry")]
+    done = run_retry(rows, merge)
+    first, retry = done["rows"]
+    assert first["first"] == "wrong" and first["first_shape"] == "new-lines"
+    assert retry["second"] == "wrong" and retry["second_shape"] == "order"
+    summary = done["summary"]
+    assert summary["first_wrong_shapes"] == {"new-lines": 1} and summary["retry_wrong_shapes"] == {"order": 1}
+    assert "first try new-lines 1; made by the retry order 1" in format_summary(summary)

@@ -33,4 +33,5 @@ def test_eval_rows_and_results_carry_the_shapes_of_wrong_files():
     result = run_eval(examples, "instant", apply_fn, None)
     assert [r["wrong_shape"] for r in result["examples"]] == ["dropped-old", None, None]
     assert result["wrong_shapes"] == [("dropped-old", 1)]
-    assert shape_counts([{"wrong_shape": "kept-old"}, {"wrong_shape": None}, {"wrong_shape": "kept-old"}]) == [("kept-old", 2)]
+    rows = [{"wrong_shape": "kept-old"}, {"wrong_shape": None}, {"wrong_shape": "kept-old"}]
+    assert shape_counts(rows) == [("kept-old", 2)]
