@@ -29,7 +29,7 @@ from typing import Sequence
 
 from fastapply.merge.gate.dangling import is_decorator
 from fastapply.merge.text.lines import bracket_balance, brace_follows, distinctive, indent_len, indent_width as _depth
-from fastapply.merge.text.names import header_name, keyword_name
+from fastapply.merge.text.names import defined_name, header_name, keyword_name
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.spans import code
 
@@ -136,7 +136,9 @@ def check_lead_in_kept(original: Sequence[str], result: Sequence[str], snippet: 
     brackets balanced), but keeps the doc comment or decorator right above its header, which then
     introduces whatever follows. The snippet showed lines like that lead-in (a new definition's
     `@pytest.mark.anyio`, a new `/** @return string */`) and the merge matched them to the original's,
-    deleting the definition below them to keep the snippet's next line adjacent. Not when the snippet
+    deleting the definition below them to keep the snippet's next line adjacent (blank lines between the
+    lead-in and the header go with it; a JS function bound by assignment or as an object key is a
+    definition too: `_assigned_function`). Not when the snippet
     shows the deleted header itself, nor when the merge writes a header of the same name in its place
     (a definition rewritten under its own decorator), nor when the deletion ends with a twin of the lead-in
     (two `@pytest.fixture` lines: deleting the first with the definition is the same file)."""
@@ -146,21 +148,34 @@ def check_lead_in_kept(original: Sequence[str], result: Sequence[str], snippet: 
             i1, i2 = i1 - 1, i2 - 1  # the same deletion one line up: a twin lead-in deleted with it
         if tag not in ("delete", "replace") or i1 == 0:
             continue
-        header, lead = original[i1].strip(), original[i1 - 1].strip()
-        name = _definition_name(header)
+        h = i1
+        while h < i2 - 1 and not original[h].strip():
+            h += 1  # blank lines between the lead-in and the header: still its lead-in
+        header, lead = original[h].strip(), original[i1 - 1].strip()
+        name = _definition_name(header) or _assigned_function(header)
         if name is None or header in shown or not (_DOC_END.match(lead) or is_decorator(lead, language)):
             continue
         gone = [line for line in original[i1:i2] if line.strip()]
         if len(gone) < 3 or bracket_balance(original[i1:i2]) != 0:
             continue
-        written = next((n for n in map(_definition_name, result[j1:j2]) if n), None)
+        names = (_definition_name(line) or _assigned_function(line.strip()) for line in result[j1:j2])
+        written = next((n for n in names if n), None)
         if written == name:
             continue
-        return (f"the result drops {len(gone)} line(s) of the original near line {i1 + 1} ({code(header[:60])}, a "
+        return (f"the result drops {len(gone)} line(s) of the original near line {h + 1} ({code(header[:60])}, a "
                 f"whole definition) but keeps {code(lead[:40])} (line {i1}) that introduces it, so that lead-in would "
                 "introduce the next definition instead; if the snippet's lines like it are new, include the unchanged "
                 "line above them, and if the definition goes, show the lead-in deleted with it")
     return None
+
+
+def _assigned_function(header: str) -> str | None:
+    """The name a function bound by assignment or as an object key defines (`x.prototype.f = function(a) {`,
+    `f : function(a) {`, `exports.f = (a) => {`): a line that opens a function's block, named by
+    names.defined_name; None for any other line."""
+    if not header.endswith("{") or not ("function" in header or "=>" in header):
+        return None
+    return defined_name(header)
 
 
 def _definition_name(line: str) -> str | None:

@@ -239,3 +239,24 @@ def test_a_definition_deleted_with_the_next_twin_lead_in_is_the_same_file_and_pa
     plain = head + ["@fixture", "def a(ca):", "    pem = ca.pem", "    return pem", "", "", "def b(ca):", "    return 1"]
     # `b` undecorated: the kept `@fixture` would decorate it
     assert landing.check_lead_in_kept(plain, plain[:8] + plain[13:], snippet, "python")
+
+
+def test_a_js_method_deleted_under_its_kept_doc_comment_past_a_blank_line_is_refused():
+    # the new doc comment's `*/` matched to normalizePath's; the method below it (a blank line between,
+    # bound as an object key) deleted to keep the snippet's next line adjacent
+    original = ["var utils = {", "  /**", "   * Normalize a path.", "   */", "", "  normalizePath : function(path) {",
+                "    return path.trim()", "  },", "", "  pathToRegexp : function(path) {", "    return path", "  }", "};"]
+    merged = original[:2] + ["   * Normalize _path_ to a RegExp.", "   */", "", "  pathToRegexp : function(path) {",
+                             "    return new RegExp(path)"] + original[11:]
+    snippet = ["// ... existing code ...", "  /**", "   * Normalize _path_ to a RegExp.", "   */", "",
+               "  pathToRegexp : function(path) {", "    return new RegExp(path)", "// ... existing code ..."]
+    reason = landing.check_lead_in_kept(original, merged, snippet, "javascript")
+    assert reason and "near line 6 (`normalizePath : function(path) {`" in reason
+    # the same method rewritten in place under its comment passes
+    rewritten = original[:5] + ["  normalizePath : function(path, strict) {", "    return strict ? path : path.trim()"] + \
+        original[7:]
+    shown = ["// ... existing code ...", "   */", "", "  normalizePath : function(path, strict) {",
+             "    return strict ? path : path.trim()", "// ... existing code ..."]
+    assert landing.check_lead_in_kept(original, rewritten, shown, "javascript") is None
+    assert landing._assigned_function("exports.f = (a) => {") == "exports.f"
+    assert landing._assigned_function("  host: null,".strip()) is None
