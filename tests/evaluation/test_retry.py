@@ -190,11 +190,23 @@ class _Refused:
         self.refusal = refusal
 
 
+class _Written:
+    """A MergeResult-shaped written file, for a fake merge."""
+
+    merged = True
+    refusal = None
+
+    def __init__(self, text):
+        self.text = text
+
+
+_PIN = Option("add the unchanged line above", (Edit("insert", at=2, text="def handler_0(request):"),))
+
+
 def test_each_refusal_kind_is_tabled_by_what_its_retry_came_to(capsys):
     from fastapply.evaluation.retry import format_summary
 
-    pin = Option("add the unchanged line above", (Edit("insert", at=2, text="def handler_0(request):"),))
-    again = Refusal("ambiguous-place", "still two places", "pin it", options=(pin,))
+    again = Refusal("ambiguous-place", "still two places", "pin it", options=(_PIN,))
     rows = [{"id": "again", "original": ORIGINAL, "snippet": SNIPPET, "expected": EXPECTED},
             {"id": "bare", "original": ORIGINAL, "snippet": "x\n", "expected": EXPECTED}]
     merge = lambda example, snippet: _Refused(again if example["id"] == "again" else Refusal("form", "bad", "fix it"))
@@ -312,21 +324,13 @@ def test_a_reading_pin_is_offered_whole_though_a_plain_pin_has_one_of_its_edits(
     assert instant_merge(_HEADER, revise(_SHORTENED, option), language="javascript").text == expected
 
 
-class _Written:
-    merged = True
-    refusal = None
-
-    def __init__(self, text):
-        self.text = text
-
-
-def test_wrong_files_of_both_tries_are_counted_by_shape(capsys):
+def test_wrong_files_of_both_tries_are_counted_by_shape():
     from fastapply.evaluation.retry import format_summary
 
-    pin = Option("add the unchanged line above", (Edit("insert", at=2, text="def handler_0(request):"),))
-    refused = Refusal("ambiguous-place", "two places", "pin it", options=(pin,))
+    refused = Refusal("ambiguous-place", "two places", "pin it", options=(_PIN,))
     # the change made at handler_1 instead of handler_0: the same lines, the edit at the twin
-    twin = ORIGINAL[::-1].replace("\n    return value\n"[::-1], "\n    return value + 1\n"[::-1], 1)[::-1]
+    head, line, tail = ORIGINAL.rpartition("\n    return value\n")
+    twin = head + "\n    return value + 1\n" + tail
 
     def merge(example, snippet):
         if example["id"] == "first":
