@@ -211,3 +211,20 @@ def test_a_closing_line_that_pins_no_place_is_first_offered_with_the_lines_out_t
     from fastapply.evaluation.retry import retry_example
     row = {"original": DOCS, "snippet": snippet, "expected": expected, "language": "javascript"}
     assert retry_example(row)["second"] == "right"
+
+
+def test_a_new_line_in_the_middle_of_a_long_file_is_offered_its_place():
+    """A context-free new line whose depth recurs in ~180 places (sixty functions): the place the intent
+    means, in the middle of the file, is among the options (64 places, the first and last 32, left it
+    out), and the retry that picks it merges right."""
+    from fastapply.evaluation.retry import retry_example
+
+    original = "".join(f"def handler_{n}(request):\n    response = build_response(request, {n})\n    return response\n\n\n"
+                       for n in range(60))
+    snippet = "# ... existing code ...\n    audit()\n# ... existing code ...\n"
+    expected = original.replace("request, 30)\n", "request, 30)\n    audit()\n")
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal is not None
+    assert any(o.says.endswith(f"if it is new after original line {30 * 5 + 2}") for o in refusal.options)
+    row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "python"})
+    assert (row["first"], row["second"]) == ("refused", "right")
