@@ -16,6 +16,7 @@ from fastapply.errors import InputError
 from fastapply.evaluation.examples import load_examples
 from fastapply.evaluation.report import breakdown_table, summary_table, write_report
 from fastapply.evaluation.run import ApplyFn, instant_apply_fn, model_apply_fn, parse_strategies, run_eval
+from fastapply.evaluation.shapes import shape_words
 
 
 def add_arguments(sub) -> None:
@@ -103,7 +104,7 @@ def cmd_eval(args: argparse.Namespace, apply_fn_factory: Callable[[str], ApplyFn
     print(summary_table(results))
     for res in results:
         if res.get("wrong_shapes"):
-            print(f"{res['strategy']} wrong files by shape: " + ", ".join(f"{k} {n}" for k, n in res["wrong_shapes"]))
+            print(f"{res['strategy']} wrong files by shape: " + shape_words(res["wrong_shapes"]))
     for res in results:
         print(f"\n{res['strategy']} by snippet style:\n{breakdown_table(res, 'snippet_style')}")
         print(f"\n{res['strategy']} by language:\n{breakdown_table(res, 'language')}")

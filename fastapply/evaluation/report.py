@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Iterable, Sequence
 
+from fastapply.evaluation.shapes import shape_words
+
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
@@ -109,7 +111,7 @@ def write_report(results: Sequence[dict], out_dir: str, data_path: str | None = 
         wrong = [f"- `{r['id']}` ({r['path']}, {r['snippet_style']}, {r.get('wrong_shape')})"
                  for r in res["examples"] if r["outcome"] == "wrong"]
         if wrong:
-            shapes = ", ".join(f"{k} {n}" for k, n in res.get("wrong_shapes") or ())
+            shapes = shape_words(res.get("wrong_shapes") or ())
             parts += ["### wrong files", "", f"By shape (evaluation/shapes.py): {shapes}.", ""] + wrong + [""]
     path = os.path.join(out_dir, "report.md")
     with open(path, "w", encoding="utf-8") as handle:

@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 from fastapply.evaluation.agreement import agrees
 from fastapply.evaluation.pointing import unplaced
-from fastapply.evaluation.shapes import wrong_shape
+from fastapply.evaluation.shapes import shape_counts, shape_words, wrong_shape
 from fastapply.merge.refuse.ranking import MAX_SHOWN
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.revise import revise
@@ -227,8 +227,8 @@ def summarise(rows: Sequence[dict]) -> dict:
     out["wrong_after_retry_share"] = round(sum(1 for r in rows if r["second"] == "wrong") / len(rows), 4) if rows else None
     out["retry_wrong"] = sum(1 for r in refused if r["second"] == "wrong")
     # what the wrong files got wrong (shapes.py): the first try's, and those the retry made
-    out["first_wrong_shapes"] = dict(Counter(r["first_shape"] for r in rows if r.get("first_shape")).most_common())
-    out["retry_wrong_shapes"] = dict(Counter(r["second_shape"] for r in refused if r.get("second_shape")).most_common())
+    out["first_wrong_shapes"] = dict(shape_counts(rows, "first_shape"))
+    out["retry_wrong_shapes"] = dict(shape_counts(refused, "second_shape"))
     # the same planner reading only the options an MCP answer spells out (ranking.MAX_SHOWN)
     shown = Counter(r.get("second_shown", r["second"]) for r in refused)
     out["retry_shown"] = {"right": shown.get("right", 0), "wrong": shown.get("wrong", 0), "refused": shown.get("refused", 0)}
@@ -262,9 +262,8 @@ def format_summary(summary: dict) -> str:
              f"{(summary['wrong_after_retry_share'] or 0) * 100:.2f}% of rows)",
              f"first try:  {three(summary['first'])}",
              "wrong files by shape (evaluation/shapes.py): first try "
-             + (", ".join(f"{k} {n}" for k, n in summary.get("first_wrong_shapes", {}).items()) or "none")
-             + "; made by the retry " + (", ".join(f"{k} {n}" for k, n in summary.get("retry_wrong_shapes", {}).items())
-                                         or "none"),
+             + (shape_words(summary.get("first_wrong_shapes", {})) or "none")
+             + "; made by the retry " + (shape_words(summary.get("retry_wrong_shapes", {})) or "none"),
              f"second try: {three(summary['second'])}",
              f"refusals retried: {r.get('right', 0)} right, {r.get('wrong', 0)} wrong, {r.get('refused', 0)} still refused "
              f"({r.get('no option', 0)} with no agreeing option); right share "

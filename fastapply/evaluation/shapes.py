@@ -51,6 +51,14 @@ def wrong_shape(original: str, expected: str, result: str) -> str:
     return "kept-old" if extra else "dropped-old"
 
 
-def shape_counts(rows: Sequence[dict]) -> list[tuple[str, int]]:
-    """The wrong rows (those with a `wrong_shape`) counted by shape, most common first."""
-    return Counter(r["wrong_shape"] for r in rows if r.get("wrong_shape")).most_common()
+def shape_counts(rows: Sequence[dict], key: str = "wrong_shape") -> list[tuple[str, int]]:
+    """The wrong rows (those with a shape under `key`: `wrong_shape`, or a retry row's `first_shape` /
+    `second_shape`) counted by shape, most common first."""
+    return Counter(r[key] for r in rows if r.get(key)).most_common()
+
+
+def shape_words(counts) -> str:
+    """Shape counts as a summary line says them: "kept-old 5, dropped-old 2" ("" for none); `counts` is
+    shape_counts' list or a dict of it."""
+    items = counts.items() if isinstance(counts, dict) else counts
+    return ", ".join(f"{k} {n}" for k, n in items)

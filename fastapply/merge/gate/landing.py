@@ -152,14 +152,13 @@ def check_lead_in_kept(original: Sequence[str], result: Sequence[str], snippet: 
         while h < i2 - 1 and not original[h].strip():
             h += 1  # blank lines between the lead-in and the header: still its lead-in
         header, lead = original[h].strip(), original[i1 - 1].strip()
-        name = _definition_name(header) or _assigned_function(header)
+        name = _definition_name(header)
         if name is None or header in shown or not (_DOC_END.match(lead) or is_decorator(lead, language)):
             continue
         gone = [line for line in original[i1:i2] if line.strip()]
         if len(gone) < 3 or bracket_balance(original[i1:i2]) != 0:
             continue
-        names = (_definition_name(line) or _assigned_function(line.strip()) for line in result[j1:j2])
-        written = next((n for n in names if n), None)
+        written = next((n for n in map(_definition_name, result[j1:j2]) if n), None)
         if written == name:
             continue
         return (f"the result drops {len(gone)} line(s) of the original near line {h + 1} ({code(header[:60])}, a "
@@ -179,12 +178,13 @@ def _assigned_function(header: str) -> str | None:
 
 
 def _definition_name(line: str) -> str | None:
-    """The name a definition header defines: a signature's (`header_name`) or a defining keyword's
-    (`def`, `fn`, `func`, `function`, `class`, after `async`, `pub`, `local`, `export`)."""
+    """The name a definition header defines: a signature's (`header_name`), a defining keyword's
+    (`def`, `fn`, `func`, `function`, `class`, after `async`, `pub`, `local`, `export`) or a function
+    bound by assignment or as an object key (`_assigned_function`)."""
     text = line.strip()
     if _KEYWORD_HEADER.match(text):
-        return header_name(text) or keyword_name(text)
-    return header_name(text)
+        return header_name(text) or keyword_name(text) or _assigned_function(text)
+    return header_name(text) or _assigned_function(text)
 
 
 _KEYWORD_HEADER = re.compile(r"(?:async\s+|pub\s+|local\s+|export\s+)*(?:def|fn|func|function|class)\b")
