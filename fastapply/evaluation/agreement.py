@@ -12,6 +12,8 @@ refusal offers, as a planner knows its own intent (evaluation/retry.py plays the
 - a move must leave the moved lines in the expected file's order relative to the section it goes before;
 - the sections it did not touch that the expected file has must still follow the touched ones in
   order (an option that adds lines a kept section also shows makes the two overlap);
+- lines the option puts on both sides of a snippet marker that meet (the same original lines end the one
+  run and begin the other) join the two sections into one run, the marker gone (revise.py does so);
 - a section the option inserted lines into must be a run of the expected file with its inner blank
   lines too (original lines added next to new code must stand as the intent spaces them: the merge
   writes the snippet's spacing there);
@@ -73,7 +75,9 @@ def _tagged(snippet: str, option: Option, undone: list[str | None] | None = None
     shown = tuple(Edit("insert", at=e.at, text="\n".join(_GONE + line for line in e.text.split("\n")))
                   if e.action == "deleted" else e for e in option.edits  # `-` lines: deletions, not runs
                   if e.action != "added")  # a line marked `+` reads as itself (the merge's diff reading)
-    revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins)).splitlines()
+    revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins),  # (a snippet marker is its mark)
+                     marker=lambda t: t.startswith("\x00") and t[1:].isdigit() and is_marker(lines[int(t[1:])].strip())
+                     ).splitlines()
     moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
     read = lines if undone is None else undone
     return [(read[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)

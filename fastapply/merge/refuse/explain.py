@@ -12,7 +12,8 @@ takes what the refusing site knew (the `Refusal` a site attached to its sentence
 - options: the unchanged original lines that pin each candidate place (ambiguous-place), the
   original lines that settle a doubtful one (new-or-changed: doubt.py), a generic edge line (`}`) the
   snippet may add round original code read as new (`_new_edge`), a marker where the merge drops
-  code or where the snippet stops without one, the move (out-of-order);
+  code or where the snippet stops without one, the move (out-of-order); last, every section pinned
+  where the scored alignment of the whole snippet reads it (`_with_aligned`);
 - never a blank or lone bracket line as "the" line: the nearest distinctive one instead.
 
 A sentence no rule here recognises keeps its words, with kind "form" (`FORM_FIX` as its fix when it
@@ -26,6 +27,7 @@ import difflib
 import re
 from dataclasses import replace
 
+from fastapply.merge.align.scored import align, reading_lines
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, deleted_head, dropped, edge_markers, pin_options, reach,
@@ -264,6 +266,7 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
     refusal = copies_shown(inp, refusal, candidate)  # a duplicate the intent may mean: show the original's copy
     refusal = deletions_shown(inp, refusal, candidate, readings)  # a deletion the intent may mean: `-` lines
     refusal = with_late(inp, refusal, sentence)  # after every other option: the sentence stays as it was
+    refusal = _with_aligned(inp, refusal)  # last: every section where the scored alignment reads it
     # the lines a refusal points at say where: never a blank line or a lone bracket (`{`, `];`) alone
     said = lambda text: restored(placed_lines(inp.original, readable(text)))
     # ... and a generic line the sentence quotes that nothing beside it places is numbered in the snippet
@@ -274,6 +277,26 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
                          snippet=tuple(x for x in refusal.snippet if not is_generic(x.text)),
                          cause=cause, fix=told(refusal.fix, cause + "; "),
                          options=tuple(replace(o, says=said(o.says)) for o in refusal.options))
+
+
+ALIGNED_CELLS = 1_000_000  # original x snippet lines above which no aligned reading is read (the aligner is a DP)
+
+
+def _with_aligned(inp: Input, refusal: Refusal) -> Refusal:
+    """The refusal with, last, the pins of every section where the scored alignment of the whole
+    snippet (align/scored.py) reads it (`readings.reading_pins`): a reading of every section at once,
+    where the merge's own readings are often of one part or none (a refusal the merge could not place),
+    so a planner who means it settles the whole snippet in one revision. Not for out-of-order (the move
+    comes first) nor no-change (the reading of a snippet that changes nothing pins no change)."""
+    if refusal.kind in ("out-of-order", "no-change") or len(inp.original) * len(inp.snippet) > ALIGNED_CELLS:
+        return refusal
+    alignment = align(inp.original, inp.snippet)
+    if alignment is None:
+        return refusal
+    reading = "\n".join(reading_lines(alignment, inp.original, inp.snippet))
+    known = {frozenset(o.edits) for o in refusal.options}  # (each edit may be offered apart: their sum is new)
+    extra = tuple(o for o in reading_pins(inp, reading) if frozenset(o.edits) not in known)
+    return refusal.with_(options=refusal.options + extra) if extra else refusal
 
 
 def _explain(inp: Input, sentence: str, candidate: str | None, readings: tuple[str, ...]) -> Refusal:

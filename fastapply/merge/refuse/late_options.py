@@ -5,7 +5,7 @@
 - ambiguous-place: `as_changes`, the section's first line read as a change of each listed place's line
   where that line stands unchanged elsewhere in the file;
 - line-not-found: `fresh_places` and `reindented` (a section whose original lines stand only at
-  another indentation, as a change of the run they stand in);
+  another indentation, as a change of the run they stand in, or of the block they leave);
 - no-change: `similar_changed`, the section as a change of each copy of the similar line the sentence
   names;
 - ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a
@@ -29,7 +29,7 @@ from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
-from fastapply.merge.text.lines import is_generic
+from fastapply.merge.text.lines import block_end, indent_width, is_generic, next_non_blank
 from fastapply.merge.text.spans import unquoted
 
 LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
@@ -131,7 +131,9 @@ def reindented(inp: Input, n: int | None, spread: int = 2, each: int = 2) -> tup
     For each place of its first such line (at most `each`), where the other such lines follow in the
     file's order, the lines that close the section in as a change of that run, reaching up to `spread`
     more original lines on each side where the section has lines of its own above (below) them
-    (two lines may become one: `if a:` / `if b:` joined; new_lines.settle)."""
+    (two lines may become one: `if a:` / `if b:` joined; new_lines.settle); and where the lines stand
+    deeper than the section writes them, alone in one block, the change of that whole block (`_unwrapped`:
+    `if x {` / the line / `}` -> the line, the block's opener and closer gone)."""
     if n is None or n >= len(inp.sections):
         return ()
     a, b = inp.sections[n]
@@ -158,4 +160,24 @@ def reindented(inp: Input, n: int | None, spread: int = 2, each: int = 2) -> tup
                 lo, hi = i - up, j + down
                 if 0 <= lo and hi < len(inp.original):
                     out.extend(o for o in settle(inp, (a, b), lo, hi - lo + 1, ("changed",)) if o not in out)
+        if (block := _unwrapped(inp, i, j, first)) is not None:
+            lo, hi = block
+            out.extend(o for o in settle(inp, (a, b), lo, hi - lo + 1, ("changed",)) if o not in out)
     return tuple(out)
+
+
+def _unwrapped(inp: Input, i: int, j: int, first: int) -> tuple[int, int] | None:
+    """Where original lines i..j stand deeper than the snippet writes them and make up the whole body
+    of one block (`if cond {` / the lines / `}`): that block's [opener, last closing line], the run a
+    section that unwraps them rewrites. None elsewhere."""
+    depth = indent_width(inp.original[i])
+    if depth <= indent_width(inp.snippet[first]):
+        return None
+    opener = next_non_blank(inp.original, i - 1, -1)
+    if opener is None or indent_width(inp.original[opener]) >= depth:
+        return None
+    end = block_end(inp.original, opener) - 1
+    after = next_non_blank(inp.original, j + 1)
+    if end <= j or after is None or after > end or not is_generic(inp.original[after]):
+        return None  # the block holds more than the lines, or does not close right after them
+    return opener, end

@@ -1,8 +1,9 @@
-"""Options from the merge's own readings: where its untrusted whole-file readings put each section.
+"""Options from whole-file readings: where the merge's untrusted readings (or the scored alignment's) put each section.
 
 When the instant merge refuses it often holds a complete reading (its `candidate`) and, for a choice
-between two, the rival (`MergeResult.alternatives`). A planner who meant one of them settles the
-refusal by showing what that reading has around each section:
+between two, the rival (`MergeResult.alternatives`); the scored alignment (align/scored.py) always
+reads one (explain.py asks it last). A planner who meant one of them settles the refusal by showing
+what that reading has around each section:
 
 - `reading_pins`: the unchanged original lines right above and below each section (each run up to a
   line the file holds once), where the reading put it; a reading that changes nothing pins nothing;
@@ -58,14 +59,19 @@ def reading_pins(inp: Input, reading: str | None, limit: int = 8) -> tuple[Optio
             lo, hi = min(run), max(run)
             if step < 0:
                 edits.append(Edit("insert", at=a + 1, text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1))
-                words.append(f"the unchanged original lines {lo + 1}-{hi + 1} above snippet line {a + 1}")
+                words.append(f"the unchanged original {_lines(lo, hi)} above snippet line {a + 1}")
                 continue
             edits.extend(below(inp, b, lo, hi))
-            words.append(f"the unchanged original lines {lo + 1}-{hi + 1} below snippet line {b + 1}")
+            words.append(f"the unchanged original {_lines(lo, hi)} below snippet line {b + 1}")
         if edits:
             out.append(Option("add " + " and ".join(words) + f" (where the section's lines "
                               f"{a + 1}-{b + 1} would go)", tuple(edits)))
     return tuple(out)
+
+
+def _lines(lo: int, hi: int) -> str:
+    """`line 5` or `lines 5-7` for original indexes lo..hi."""
+    return f"line {lo + 1}" if lo == hi else f"lines {lo + 1}-{hi + 1}"
 
 
 MAX_GAP = 24  # original lines an option may show in place of a marker

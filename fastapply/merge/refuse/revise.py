@@ -17,7 +17,10 @@ This module edits text; it does not know why the refusal offered the option, nor
 
 from __future__ import annotations
 
+from typing import Callable
+
 from fastapply.merge.refuse.refusal import Option
+from fastapply.merge.text.markers import is_marker
 
 
 def _split(text: str) -> tuple[list[str], str, bool]:
@@ -26,11 +29,41 @@ def _split(text: str) -> tuple[list[str], str, bool]:
     return text.splitlines(), newline, ends
 
 
-def revise(snippet: str, option: Option) -> str:
-    """`snippet` with `option`'s edits applied; ValueError when an edit's numbers do not fit it."""
+def revise(snippet: str, option: Option, marker: Callable[[str], bool] = is_marker) -> str:
+    """`snippet` with `option`'s edits applied; ValueError when an edit's numbers do not fit it.
+    Where the lines put below one section and those put above the next meet at the marker between
+    them, the same original lines at the end of the one and the start of the other (two sections
+    each closed in by the lines between them), the marker stands for nothing: it goes, and the
+    shared lines are written once (`_met`; `marker` says which snippet lines are markers)."""
     lines, newline, ends = _split(snippet)
-    out = [text for text, _ in placed(lines, option)]
+    out = [text for text, _ in _met(placed(lines, option), marker)]
     return newline.join(out) + (newline if ends or not lines else "")
+
+
+def _met(out: list[tuple[str, tuple[int, int]]], marker: Callable[[str], bool]) -> list[tuple[str, tuple[int, int]]]:
+    """`placed`'s lines without each snippet marker whose put lines on both sides overlap: the
+    lines put right before it end with the lines put right after it begin with (at least one line
+    that is not blank); the marker and the second copy of the overlap go."""
+    out = list(out)
+    m = 0
+    while m < len(out):
+        text, (_, i) = out[m]
+        if i != -1 or not marker(text):
+            m += 1
+            continue
+        a = m
+        while a > 0 and out[a - 1][1][1] != -1:
+            a -= 1
+        b = m + 1
+        while b < len(out) and out[b][1][1] != -1:
+            b += 1
+        above, below = [t for t, _ in out[a:m]], [t for t, _ in out[m + 1 : b]]
+        n = next((n for n in range(min(len(above), len(below)), 0, -1)
+                  if above[-n:] == below[:n] and any(t.strip() for t in below[:n])), 0)
+        if n:
+            del out[m : m + 1 + n]
+        m += 1
+    return out
 
 
 def placed(lines: list[str], option: Option) -> list[tuple[str, tuple[int, int]]]:

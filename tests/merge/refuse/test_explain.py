@@ -220,3 +220,25 @@ def test_a_snippet_that_ends_inside_a_definition_would_delete_its_rest_and_is_of
     assert r.kind == "would-delete-edge"  # was "form": no kind of its own
     ends = [o for o in r.options if [(e.action, e.at) for e in o.edits] == [("marker", 3)]]
     assert ends and revise(snippet, ends[0]).endswith("    y = x + 2\n    # ... existing code ...\n")
+
+
+def test_every_section_is_offered_its_pins_where_the_scored_alignment_reads_it():
+    """A rewritten body whose only edge is a `}` three functions end with: the merge's own options
+    pin one edge or another, each already offered apart; the scored alignment reads the whole
+    section as the body of `handle_request` (its old lines deleted), and its pins on both sides, as
+    one option, are what a planner who meant that adds: the retry merges it right."""
+    from fastapply.evaluation.retry import retry_example
+    from fastapply.merge.instant import instant_merge
+
+    original = ("fn read_config(path: &Path) -> Config {\n    a();\n}\n\n"
+                "fn handle_request(req: &Request) -> Response {\n    let Ok(x) = run() else { return };\n    use_it(x);\n}\n\n"
+                "fn write_report(out: &mut Report) {\n    c();\n}\n")
+    new = "    let x = run();\n    match x {\n        Ok(x) => use_it(x),\n        Err(e) => warn(e),\n    }\n"
+    snippet = "// ... existing code ...\n" + new + "}\n// ... existing code ...\n"
+    expected = original.replace("    let Ok(x) = run() else { return };\n    use_it(x);\n", new)
+    refusal = instant_merge(original, snippet, language="rust").refusal
+    assert refusal is not None and refusal.kind == "ambiguous-place"
+    assert any(o.says.startswith("add the unchanged original line 5 above snippet line 2 and the unchanged original "
+                                 "lines 9-10 below snippet line 7") for o in refusal.options)
+    row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "rust"})
+    assert row["second"] == "right"

@@ -30,3 +30,18 @@ def test_added_lines_are_marked_plus_in_place():
     assert revise("a\nnew = 1\nnew = 2\nb\n", option) == "a\n-old = 1\n+new = 1\n+new = 2\nb\n"
     with pytest.raises(ValueError):
         revise("a\n", Option("bad", (Edit("added", start=2, end=2),)))
+
+
+def test_lines_put_on_both_sides_of_a_marker_that_meet_are_written_once_and_the_marker_goes():
+    """Two sections each closed in by the same original lines between them (`if b:` below the first,
+    `if b:` and `x = 1` above the second): the marker between stands for nothing, so the revision writes
+    one run; where the put lines do not overlap, or only the snippet's own lines stand there, the marker
+    stays."""
+    snippet = "# ...\nnew_a()\n# ...\nnew_b()\n# ...\n"
+    option = Option("both", (Edit("insert", at=3, text="if b:", original_line=5),
+                             Edit("insert", at=4, text="if b:\n    x = 1", original_line=5)))
+    assert revise(snippet, option) == "# ...\nnew_a()\nif b:\n    x = 1\nnew_b()\n# ...\n"
+    apart = Option("apart", (Edit("insert", at=3, text="if a:", original_line=2),
+                             Edit("insert", at=4, text="if b:", original_line=5)))
+    assert revise(snippet, apart) == "# ...\nnew_a()\nif a:\n# ...\nif b:\nnew_b()\n# ...\n"
+    assert revise("# ...\nsame()\n# ...\nsame()\n", Option("none", ())) == "# ...\nsame()\n# ...\nsame()\n"
