@@ -76,12 +76,16 @@ def _tagged(snippet: str, option: Option, undone: list[str | None] | None = None
                   if e.action == "deleted" else e for e in option.edits  # `-` lines: deletions, not runs
                   if e.action != "added")  # a line marked `+` reads as itself (the merge's diff reading)
     revised = revise("\n".join(marks) + "\n", Option(option.says, shown + joins),  # (a snippet marker is its mark)
-                     marker=lambda t: t.startswith("\x00") and t[1:].isdigit() and is_marker(lines[int(t[1:])].strip())
-                     ).splitlines()
+                     marker=lambda t: (k := _mark(t)) is not None and is_marker(lines[k].strip())).splitlines()
     moved = {k for e in option.edits if e.action == "move" for k in range(e.start - 1, e.end)}
     read = lines if undone is None else undone
-    return [(read[int(t[1:])], int(t[1:]) in moved) if t.startswith("\x00") and t[1:].isdigit() else (t, True)
-            for t in revised if not (t.startswith("\x00") and t[1:].isdigit() and read[int(t[1:])] is None)]
+    return [(read[k], k in moved) if k is not None else (t, True)
+            for t in revised for k in (_mark(t),) if k is None or read[k] is not None]
+
+
+def _mark(tagged: str) -> int | None:
+    """The snippet line index a `_tagged` mark stands for (`\\x00k`), or None for a line the option put."""
+    return int(tagged[1:]) if tagged.startswith("\x00") and tagged[1:].isdigit() else None
 
 
 def _find_run(run: list[str], want: list[str], start: int) -> int | None:

@@ -50,6 +50,7 @@ from fastapply.merge.text.markers import is_elision
 from fastapply.merge.snippet.sections import CANONICAL_MARKER
 
 MARKER = None  # a marker item in the snippet's sequence
+MAX_CELLS = 1_000_000  # original x snippet lines above which callers do not align (the DP is quadratic)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from fastapply.merge.align.scored import align, reading_lines
+from fastapply.merge.align.scored import MAX_CELLS, align, reading_lines
 from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance, is_generic, nearest_distinctive
@@ -39,7 +39,6 @@ from fastapply.merge.text.spans import code
 # thirteen other repositories) 0 right / -1 wrong.
 JUDGE_MARGIN = 4.0
 JUDGE = os.environ.get("FASTAPPLY_JUDGE", "1") != "0"
-JUDGE_CELLS = 1_000_000  # original x snippet lines above which the judge declines (the aligner is a DP)
 
 
 @dataclass(frozen=True)
@@ -65,12 +64,12 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     reading) or, for a merge the joint reading alone placed, deletes more original lines than it
     (`deletes_more`) at any lead: the joint reading then kept lines that a reading of the whole snippet
     as good or better deletes (seventh session: the tuned pool 19 wrong files fewer for 4 right ones
-    refused, the foreign readable sets 2 wrong fewer for none). Else None (and None above JUDGE_CELLS:
+    refused, the foreign readable sets 2 wrong fewer for none). Else None (and None above scored.MAX_CELLS:
     the aligner is a dynamic programme). A chosen merge is judged only with the lead and where the
     aligner deletes more original lines than it: the rules that choose prefer the reading that deletes
     less, the aligner weighs each deletion against the lines it places. The reason is an
     ambiguous-place refusal naming the line the two readings place differently."""
-    if len(original) * len(snippet) > JUDGE_CELLS:
+    if len(original) * len(snippet) > MAX_CELLS:
         return None
     alignment = align(original, snippet)
     if alignment is None or alignment.weakest is None or (chosen and alignment.margin < JUDGE_MARGIN):

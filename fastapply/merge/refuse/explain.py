@@ -27,7 +27,7 @@ import difflib
 import re
 from dataclasses import replace
 
-from fastapply.merge.align.scored import align, reading_lines
+from fastapply.merge.align.scored import MAX_CELLS, align, reading_lines
 from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections, settle
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, deleted_head, dropped, edge_markers, pin_options, reach,
@@ -279,16 +279,13 @@ def explain(original: str, snippet: str, sentence: str, candidate: str | None = 
                          options=tuple(replace(o, says=said(o.says)) for o in refusal.options))
 
 
-ALIGNED_CELLS = 1_000_000  # original x snippet lines above which no aligned reading is read (the aligner is a DP)
-
-
 def _with_aligned(inp: Input, refusal: Refusal) -> Refusal:
     """The refusal with, last, the pins of every section where the scored alignment of the whole
     snippet (align/scored.py) reads it (`readings.reading_pins`): a reading of every section at once,
     where the merge's own readings are often of one part or none (a refusal the merge could not place),
     so a planner who means it settles the whole snippet in one revision. Not for out-of-order (the move
     comes first) nor no-change (the reading of a snippet that changes nothing pins no change)."""
-    if refusal.kind in ("out-of-order", "no-change") or len(inp.original) * len(inp.snippet) > ALIGNED_CELLS:
+    if refusal.kind in ("out-of-order", "no-change") or len(inp.original) * len(inp.snippet) > MAX_CELLS:
         return refusal
     alignment = align(inp.original, inp.snippet)
     if alignment is None:
