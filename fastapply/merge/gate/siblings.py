@@ -37,7 +37,7 @@ def renamed(old: str, new: str) -> bool:
     """True when the opener `new` names another block than `old` (not the same name with other
     parameters, nor a small rename that keeps SAME_NAME of it): the names differ by more than
     SAME_NAME, or a word of each name has no like word in the other (`word_replaced`)."""
-    a, b = identity(old), identity(new)
+    a, b = _named(identity(old)), _named(identity(new))
     if a is None or b is None or a == b:
         # a qualified or typed header names its block after the leading words (`int Shop::beta(`,
         # `function Shop:beta(`, `func (s *Shop) Beta(`): compare the names it defines
@@ -46,6 +46,16 @@ def renamed(old: str, new: str) -> bool:
             return False
     return (difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() < SAME_NAME or word_replaced(a, b)
             or renumbered(a, b))
+
+
+_DECLARES = re.compile(r"^(?:(?:var|let|const|val|my|our|local|export|static|final|readonly|public|private|protected|"
+                       r"internal|async|pub|mut)\s+)+")
+
+
+def _named(identity: str | None) -> str | None:
+    """An identity without the declaration words before the name (`var helpers` -> `helpers`): `var x`
+    made `const x` declares the same block."""
+    return None if identity is None else _DECLARES.sub("", identity) or identity
 
 
 def renumbered(a: str, b: str) -> bool:

@@ -85,14 +85,21 @@ def with_edges(inp: Input, refusal: Refusal) -> Refusal:
         return refusal
     have = {(e.action, e.at) for o in refusal.options for e in o.edits}
     extra = [o for o in edge_markers(inp, lead, trail) if not {(e.action, e.at) for e in o.edits} & have]
-    floating = [n for n, k, edge in ((0, inp.sections[0][0], lead), (len(inp.sections) - 1, inp.sections[-1][1], trail))
+    floating = [(n, end) for n, k, end, edge in ((0, inp.sections[0][0], False, lead),
+                                                 (len(inp.sections) - 1, inp.sections[-1][1], True, trail))
                 if edge and not _pins(inp, k)]
     if floating:
         # a marker lets the edge section float; with no line the file holds once, it floats to a
-        # guess: offer the markers only with the unchanged lines that pin each place it fits
+        # guess: offer the markers only with the unchanged lines that pin each place it fits. Where
+        # one open edge floats and the other is pinned, the pinned edge's marker alone comes with
+        # those pins too: the floating edge may be the file's own (new code appended at its end)
+        markers = extra[:1]
+        if lead and trail and len(floating) == 1:
+            end = floating[0][1]
+            markers += [o for o in edge_markers(inp, end, not end) if o not in markers]
         extra = [Option(f"{o.says}, and {pin.says}", tuple(e for e in o.edits if e.at <= pin.edits[0].at) + pin.edits
                         + tuple(e for e in o.edits if e.at > pin.edits[0].at))
-                 for o in extra[:1] for n in dict.fromkeys(floating) for pin in section_pins(inp, n)[1]]
+                 for o in markers for n in dict.fromkeys(n for n, _ in floating) for pin in section_pins(inp, n)[1]]
     return refusal.with_(options=refusal.options + tuple(extra)) if extra else refusal
 
 

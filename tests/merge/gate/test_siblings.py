@@ -212,3 +212,14 @@ def test_a_changed_line_after_the_new_block_does_not_settle_new_versus_edited():
     # the instant merge writes the other reading: the route added after `/booze`
     r = instant_merge(JS_ROUTES, JS_ROUTE_SNIPPET, language="javascript")
     assert r.merged and "restrictAge(18), function" in r.text and r.text.count("app.get(") == 3
+
+
+def test_a_declaration_word_changed_names_the_same_block():
+    # `var helpers = [` made `const helpers = [` declares the same block: an edit, not a new sibling
+    assert not siblings.renamed("var helpers = [", "const helpers = [")
+    assert not siblings.renamed("let config = {", "export const config = {")
+    assert siblings.renamed("var helpers = [", "const filters = [")
+    original = ["var helpers = [", "  'a',", "  'b',", "];", "", "module.exports = helpers;"]
+    snippet = ["const helpers = [", "  'a',", "  'b',", "];", "// ... existing code ..."]
+    result = ["const helpers = ["] + original[1:]
+    assert siblings.check_sibling_overwritten(original, result, snippet) is None

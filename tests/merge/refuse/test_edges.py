@@ -106,3 +106,23 @@ def test_a_markerless_snippet_that_ends_the_file_is_offered_the_start_marker_alo
     option = choose(refusal, snippet, expected, original)
     merged = instant_merge(original, revise(snippet, option), language="python")
     assert merged.merged and merged.text == expected
+
+
+def test_where_only_the_trailing_section_floats_the_start_marker_alone_comes_with_its_pins_too():
+    # the snippet starts on a line the file holds once (not the file's first) and ends on new code
+    # after a `}` that fits two places: the trailing section floats, so the markers come with its pins;
+    # a planner whose new function ends the file needs the start's marker alone (one at the end would
+    # claim more file below), so that one is offered with each pin as well as both markers
+    original = ("import os\nimport sys\n\nSETTINGS = load()\n\n\ndef one():\n    if os.name:\n        return 1\n"
+                "    return 0\n\n\ndef two():\n    if sys.argv:\n        return 2\n    return 0\n")
+    snippet = ("SETTINGS = load()\nSETTINGS.freeze()\n# ... existing code ...\n        return 2\n    return 0\n\n\n"
+               "def three():\n    return 3\n")
+    refusal = explain(original, snippet, "the snippet can be placed in two ways that give different files",
+                      language="python")
+    pins = [o.says for o in refusal.options if o.says.startswith("add a marker line at the start of the snippet (")]
+    assert pins and all(", and add the unchanged original line" in says for says in pins)
+    assert not any(o.says.startswith("add a marker line at the end of the snippet (") for o in refusal.options)
+    expected = original.replace("SETTINGS = load()\n", "SETTINGS = load()\nSETTINGS.freeze()\n") + "\n\ndef three():\n    return 3\n"
+    right = [o for o in refusal.options if o.says in pins
+             and instant_merge(original, revise(snippet, o), language="python").text == expected]
+    assert right and revise(snippet, right[0]).splitlines()[0] == "# ... existing code ..."
