@@ -136,10 +136,10 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
     """`settle`'s options for a section none of whose lines the original has, at the places in the
     original lines lo..hi-1 (the window the merge searched) a planner most likely means: it
     changes one of the `each` lines most like its first line (as it is, and with `_shape`'s
-    literals emptied), or it
-    is new after one of the
-    `each` lines that share most of its names (identifiers) with the line and its successor.
-    Each option closes the section in with the unchanged lines there, so it has one place."""
+    literals emptied), or it is new after one of the `each` lines that share most of its names
+    (identifiers) with the line and its successor, or it changes that successor (not a generic line,
+    nor one the snippet shows). Each option closes the section in with the unchanged lines there, so
+    it has one place."""
     hi = len(inp.original) if hi is None else min(hi, len(inp.original))
     a, b = sec
     texts = [inp.snippet[k].strip() for k in range(a, b + 1) if inp.snippet[k].strip()]
@@ -156,20 +156,22 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
                                                          if n + 1 < len(lines) else set())
         shared = len(names & around)
         if shared:
-            near.append((-shared, i))
+            near.append((-shared, i, lines[n + 1] if n + 1 < len(lines) else None))
+    shown = {line.strip() for k, line in enumerate(inp.snippet) if line.strip() and k not in inp.markers}
     out: list[Option] = []
     for i in like:
         out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
         if len(texts) > 1:
             out.extend(o for o in settle(inp, sec, i, len(texts), ("changed",)) if o not in out)
-    for _, i in sorted(near)[:each]:
+    for _, i, nxt in sorted(near)[:each]:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
+        if nxt is not None and not is_generic(inp.original[nxt]) and inp.original[nxt].strip() not in shown:
+            out.extend(o for o in settle(inp, sec, nxt, 1, ("changed",)) if o not in out)
     at_depth = depth_places(inp, sec, lo, hi)
     for i in at_depth:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
     # a line the snippet shows is kept (or moved), never the one a section of new lines replaces:
     # the merge reads the snippet's copy as that original line (abl202 389, 403: retry-made wrong files)
-    shown = {line.strip() for k, line in enumerate(inp.snippet) if line.strip() and k not in inp.markers}
     for i, width in changed_places(inp, texts, lines, each):
         if not shown & {line.strip() for line in inp.original[i : i + width]}:
             out.extend(o for o in settle(inp, sec, i, width, ("changed",)) if o not in out)

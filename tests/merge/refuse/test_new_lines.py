@@ -231,3 +231,24 @@ def test_a_new_line_in_the_middle_of_a_long_file_is_offered_its_place():
     assert any(o.says.endswith(f"if it is new after original line {30 * 5 + 2}") for o in refusal.options)
     row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "python"})
     assert (row["first"], row["second"]) == ("refused", "right")
+
+
+def test_a_section_is_offered_the_change_of_the_line_after_the_lines_that_share_its_names():
+    # two new lines replace `if key.lower() != 'content-encoding':`; three other lines are more like
+    # its first line, so only the names it shares with the line before that one (and that line) point
+    # there: the section is offered as new after that line and as the change of the line after it
+    original = ("def setup(options):\n    decompress = options.decompress or options.key != 'gzip'\n    return decompress\n\n\n"
+                "def check(options):\n    allowed_keys = options.decompress and options.keys != 'identity'\n"
+                "    return allowed_keys\n\n\ndef pick(options):\n    allow = options.decompress or options.key == 'br'\n"
+                "    return allow\n\n\ndef proxy(key, value, options, destination):\n"
+                "    for key, value in headers(options):\n        if key.lower() != 'content-encoding':\n"
+                "            destination.set_header(key, value)\n    return destination\n")
+    snippet = ("# ... existing code ...\n        allowed = options.decompress or key != 'content-encoding'\n"
+               "        if allowed:\n# ... existing code ...\n")
+    expected = original.replace("        if key.lower() != 'content-encoding':\n",
+                                "        allowed = options.decompress or key != 'content-encoding'\n        if allowed:\n")
+    refusal = instant_merge(original, snippet, language="python").refusal
+    change = [o for o in refusal.options if o.says.endswith("if it changes original line 18")]
+    assert [o.says for o in change] == ["add the unchanged original line 17 above snippet line 2 and 19 below snippet "
+                                        "line 3 if it changes original line 18"]
+    assert instant_merge(original, revise(snippet, change[0]), language="python").text == expected
