@@ -18,7 +18,7 @@ from typing import Sequence
 from fastapply.merge.text.lines import (SAME_NAME, balanced, brace_follows, bracket_balance, collapse, identity,
                                         indent_width, indentation, is_generic, is_opener)
 from fastapply.merge.text.compare import similar
-from fastapply.merge.text.names import header_name
+from fastapply.merge.text.names import header_name, undeclared
 
 
 class EdgeDoubt(Exception):
@@ -71,7 +71,7 @@ def same_edit(new: str, old: str) -> bool:
         return True
     if bare_declaration(a, nb) or bare_declaration(b, na):
         return True
-    if na is not None and nb is not None and na != nb and _declared(na) == _declared(nb):
+    if na is not None and nb is not None and na != nb and undeclared(na) == undeclared(nb):
         return True
     shorter, longer = sorted((a.rstrip(".,;:"), b.rstrip(".,;:")), key=len)
     if len(shorter) >= 20 and longer.startswith(shorter):
@@ -100,15 +100,6 @@ def bare_declaration(line: str, name: str | None) -> bool:
     optional `;` or `,`: `let context;` next to `let context = {};` is that declaration with
     its initializer dropped or added, not a second declaration of the same name."""
     return name is not None and " " in name and line.rstrip(";,").rstrip() == name
-
-
-_DECLARE = re.compile(r"^(?:var|let|const)\s+")
-
-
-def _declared(name: str) -> str:
-    """A leading name without its declaration keyword (`var x` -> `x`, `const x` -> `x`): the
-    same name declared with another keyword, or continued in a `var` chain, is an edit."""
-    return _DECLARE.sub("", name)
 
 
 def _common_prefix(a: str, b: str) -> str:

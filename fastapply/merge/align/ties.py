@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 from fastapply.merge.text.lines import bracket_balance, collapse, is_generic
 from fastapply.merge.align.edge_edits import same_edit
 from fastapply.merge.text.compare import copied_lines
+from fastapply.merge.text.names import undeclared
 
 MAX_RIVALS = 12  # rival places beyond which a section's first line is too common to pin or read once per place
 
@@ -61,13 +62,12 @@ def pinned_stretch(sec: Sequence[str], orig: Sequence[str], key, places: Sequenc
     return start, end, sorted(forms)
 
 
-_DECLARE = re.compile(r"^(?:var|let|const)\s+")
 _TOKEN = re.compile(r"[^\s(=:{,;]+")
 
 
 def _head(line: str) -> tuple[str, str]:
     """A line's first three characters and first token, collapsed, without a declaration keyword."""
-    text = _DECLARE.sub("", collapse(line))
+    text = undeclared(collapse(line))
     token = _TOKEN.match(text)
     return text[:3], token.group(0) if token else ""
 

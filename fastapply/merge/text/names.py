@@ -4,7 +4,7 @@
 keyword; `defined_name`: the name a line defines in its block, keyword-led or a member
 (`exports.get =`, `save: function`, `host: null,`), a PHP method, a Ruby `def` with or without
 parentheses (`def self.empty?`), a Lua `function M.f(`; `keyword_name`: the name after a defining
-keyword anywhere in a header.
+keyword anywhere in a header; `undeclared`: a name without its `var` / `let` / `const`.
 
 This module knows single lines and the definition shapes of mainstream languages; it does not
 parse, and it does not know where a line stands.
@@ -20,6 +20,15 @@ _NOT_HEADER_NAMES = frozenset("func function def fn sub if for while switch catc
 # an optional qualifier (`Shop::`, `Shop:`, `self.`), the name, its parameter list.
 _HEADER = re.compile(r"^(?:func\s*\([^)]*\)\s*)?(?:[\w$<>\[\],]+\s+)*(?:[\w$]+(?:::|:|\.))?([A-Za-z_$][\w$]*)\s*\(")
 _STATEMENT_WORDS = frozenset("return if for while switch catch await yield throw new else echo print elif when".split())
+
+
+_DECLARATION = re.compile(r"^(?:var|let|const)\s+")
+
+
+def undeclared(name: str) -> str:
+    """`name` (a leading name, or a line) without its declaration keyword (`var x` -> `x`, `const x`
+    -> `x`): the same name declared with another keyword, or continued in a `var` chain, is one name."""
+    return _DECLARATION.sub("", name)
 
 
 def header_name(line: str) -> str | None:
