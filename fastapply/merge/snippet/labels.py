@@ -8,7 +8,9 @@ refuses (kind form) a snippet holding one the original does not, naming each and
 snippet without them (`detail["labels"]`: their line numbers; the auto strategy answers with this
 refusal too, as a model would copy the label); a comment the file should hold is written as that
 comment, in words of the code. Measured on the added lines of the real commits at hand (train-pairs
-and the foreign-a pairs, 28,474 lines): none is such a label.
+and the foreign-a pairs, 28,474 lines): none is such a label. A block keyword alone in lower case
+(`#   end`) is commented-out code, not a label: on the Debian and foreign release sets every line the
+pattern matched was one, in a Ruby doc comment's example (twenty-seventh session).
 
 This module knows comment openers and label words; it knows no merge and no language.
 """
@@ -25,11 +27,14 @@ _WORDS = r"(?:new|add(?:ed)?|changed?|modified|updated?|replaced?|removed?|edit(
 _TAIL = (r"(?:\s+(?:code|line|lines|replace(?:ment)?|change[sd]?|edit|addition|here|this|block|section"
          r"|of (?:new|changed?) code))*")
 LABEL = re.compile(rf"^\s*(?:#|//|--|/\*|<!--|;)\s*(?:<-+\s*)?{_WORDS}{_TAIL}\s*(?::.*)?(?:\*/|-->)?\s*$", re.I)
+# `#   end`, `-- begin`: a block keyword alone in lower case is commented-out code (a Ruby or Lua doc
+# comment's example), not a label; a planner's bare label shouts (`# END`) or says more (`# end of new code`)
+_CODE_WORD = re.compile(r"^\s*(?:#|//|--|;)\s*(?:begin|end|start)\s*$")
 
 
 def label_lines(snippet: Sequence[str], original: Sequence[str]) -> list[int]:
     """The indexes of the snippet's label lines (module docstring) the original does not hold."""
-    found = [k for k, line in enumerate(snippet) if LABEL.match(line)]
+    found = [k for k, line in enumerate(snippet) if LABEL.match(line) and not _CODE_WORD.match(line)]
     if not found:
         return found  # the common case: no label, and no set of the original's lines to build
     held = {line.strip() for line in original}

@@ -34,3 +34,14 @@ def test_comments_that_say_what_the_code_does_are_no_labels():
 def test_a_label_the_original_already_holds_is_its_code():
     assert label_lines(["# ... existing code ...", "# NEW", "x = 1"], ["# NEW", "x = 0"]) == []
     assert label_lines(["# ... existing code ...", "# NEW", "x = 1"], ["x = 0"]) == [1]
+
+
+def test_a_block_keyword_alone_in_a_comment_is_commented_out_code_not_a_label():
+    original = ("class Simple\n  # Example:\n  #\n  #   module Foo\n  #   end\n  def a\n    1\n  end\nend\n")
+    snippet = ("class Simple\n  # Example:\n  #\n  #   module Bar\n  #     def b\n  #     end\n  #   end\n"
+               "  # ... existing code ...\nend\n")
+    assert label_lines(snippet.splitlines(), original.splitlines()) == []
+    r = instant_merge(original, snippet, language="ruby")
+    assert r.text == original.replace("  #   module Foo\n", "  #   module Bar\n  #     def b\n  #     end\n")
+    for label in ("# END", "-- BEGIN", "# end of new code", "# end: replacement"):
+        assert label_lines(["x = 1", label], ["x = 0"]) == [1], label
