@@ -41,13 +41,19 @@ _NO_BLOCK_COMMENTS = {"python", "ruby", "shell", "bash", "sh", "yaml", "toml", "
 # asked only in those languages (a `[section]` line is an INI or TOML table, `[x]` a list).
 _ATTRIBUTE = re.compile(r"^(#\[|\[\[?)[A-Za-z_][\w:.]*(\(.*\))?\]\]?$")
 _ATTRIBUTE_LANGUAGES = {"csharp", "c#", "rust", "php", "cpp", "c++"}
+# Languages where a line starting `@name` is code, not a decorator: an instance variable (Ruby,
+# `@queue.start(id)`; CoffeeScript's `@` is `this`) or an array (Perl).
+_NO_DECORATORS = {"ruby", "coffeescript", "perl"}
 
 
 def is_decorator(line: str, language: str | None = None) -> bool:
     """True when `line` is a whole one-line decorator or annotation (`@app.route("/")`,
     `@Override`): an `@name`, optionally called, with balanced parentheses; in C#, Rust, PHP and
-    C++ also an attribute in brackets (`[Obsolete]`, `#[inline]`, `[[nodiscard]]`)."""
+    C++ also an attribute in brackets (`[Obsolete]`, `#[inline]`, `[[nodiscard]]`); in Ruby,
+    CoffeeScript and Perl never (`@name` is a variable there)."""
     text = line.strip()
+    if language and language.lower() in _NO_DECORATORS:
+        return False
     if language and language.lower() in _ATTRIBUTE_LANGUAGES and _ATTRIBUTE.match(text):
         return text.count("(") == text.count(")")
     return bool(_DECORATOR.match(text)) and text.count("(") == text.count(")")

@@ -30,6 +30,15 @@ def test_bracket_attributes_are_decorators_in_the_languages_that_write_them():
     assert reason and "[Obsolete]" in reason
 
 
+def test_an_instance_variable_line_in_ruby_is_no_decorator():
+    assert not dangling.is_decorator("    @queue.start_worker(@id, Process.pid)", "ruby")
+    assert dangling.is_decorator("    @queue.start_worker(id)", "python")
+    original = lines("class Worker\n  def run\n    start\n  end\nend")
+    snippet = "class Worker\n  def run\n    @queue.start_worker(@id, Process.pid)\n\n    start\n  end\nend\n"
+    merged = instant_merge("\n".join(original) + "\n", snippet, language="ruby")
+    assert merged.text == snippet
+
+
 def test_a_new_decorator_followed_by_a_blank_line_is_refused():
     original = lines("import os\n\n\ndef add(path):\n    return path\n\n\n@contextmanager\ndef ctx():\n    yield\n")
     result = original[:2] + ["", "@contextmanager", ""] + original[2:]
