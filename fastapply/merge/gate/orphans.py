@@ -228,8 +228,8 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
                 break
             again = _target(other) if indent_len(other) == depth else None
             if again is not None and again[0] == target:
-                if reads.search(other.strip()[again[1]:]):
-                    break
+                if reads.search(other.strip()[again[1]:]) or any(reads.search(line) for line in _continued(result, j, depth)):
+                    break  # `x = f(x)`, its reading perhaps on a continuation line: it builds on the first
                 if (i in inserted and unshown(j)) or (j in inserted and unshown(i)):
                     old, new = (j, i) if unshown(j) else (i, j)
                     return _kept_beside(result, old_at, new, old,
@@ -239,6 +239,19 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
             if reads.search(other):
                 break
     return None
+
+
+def _continued(lines: Sequence[str], j: int, depth: int, most: int = 30) -> list[str]:
+    """The continuation lines of the statement that starts at line j (indented `depth`): the lines
+    below it indented deeper, up to `most`, and a closing line at its depth (`);`, `]`)."""
+    out = []
+    for line in lines[j + 1: j + 1 + most]:
+        if line.strip() and indent_len(line) <= depth:
+            if line.strip()[0] in ")]}":
+                out.append(line)
+            break
+        out.append(line)
+    return out
 
 
 def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: int, does: str, why: str) -> Refusal:

@@ -31,6 +31,17 @@ def test_a_read_between_or_a_shown_old_line_means_both_stay():
                                                    "# ... existing code ..."]) is None
 
 
+def test_a_second_assignment_reading_the_target_on_a_continuation_line_builds_on_the_first():
+    original = ["    $positives = [", "        'a',", "    ];", "    $n = 1;"]
+    new = ["    $positives = array_map(", "        static fn (string $s) => trim($s),", "        $positives,", "    );"]
+    result = original[:3] + new + original[3:]
+    snippet = ["// ... existing code ...", *new, "    $n = 1;"]
+    assert check_replaced_kept(original, result, snippet) is None
+    unread = original[:3] + ["    $positives = array_map(", "        static fn (string $s) => trim($s),", "        $other,",
+                             "    );"] + original[3:]
+    assert check_replaced_kept(original, unread, ["// ... existing code ...", *unread[3:7], "    $n = 1;"]) is not None
+
+
 def test_comparisons_and_augmented_assignments_are_not_assignments():
     original = ["x = 1", "total = 0"]
     result = ["x = 1", "total += x", "total == 0", "total = 0"]
