@@ -57,7 +57,8 @@ _DEFINES = [
     re.compile(r"^(?:local\s+)?function\s+(\w+(?:[.:]\w+)*)\s*\("),  # a Lua function (`M.f`, `M:f`)
     re.compile(r"^((?:module\.)?exports\.\w+|[\w$]+\.prototype\.[\w$]+)\s*="),
     re.compile(r"^([\w$]+)\s*:\s*(?:async\s+)?function\b"),
-    re.compile(r"^['\"]?([\w$]+)['\"]?\s*:\s*\S"),  # an object key (JS, JSON, YAML-like)
+    # an object key (JS, JSON, YAML-like); not `has_many :posts`, a Ruby call with a symbol argument
+    re.compile(r"^['\"]?([\w$]+)['\"]?(?::|\s+:(?=\s))\s*\S"),
 ]
 
 

@@ -53,3 +53,15 @@ def test_keyword_name():
     assert keyword_name("pub fn on_stdin() -> bool {") == "on_stdin"
     assert keyword_name("func (e *Engine) handle(w Writer) {") == "handle"
     assert keyword_name("x = 1") is None
+
+
+def test_a_ruby_call_with_a_symbol_argument_defines_no_name():
+    # `has_many :posts`, `def_node_matcher :name?, <<~PATTERN`: a call, not an object key; two of them
+    # in one class are no name defined twice
+    from fastapply.merge.gate.repeats import names_defined_twice
+
+    assert defined_name("has_many :posts") is None and defined_name("def_node_matcher :struct?, <<~PATTERN") is None
+    assert defined_name("host: null,") == "host" and defined_name("host : null,") == "host"
+    assert defined_name('"host": 1') == "host" and defined_name("key:value") == "key"
+    assert names_defined_twice(["class A", "  def_node_matcher :a?, '(send)'", "  def_node_matcher :b?, '(send)'",
+                                "end"]) == set()
