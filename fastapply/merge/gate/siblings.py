@@ -128,6 +128,8 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
     above = next((l for l in reversed(snippet[:k]) if l.strip()), None)
     if above is not None and not is_generic(above) and not _is_marker(above, known):
         return False
+    if _enclosed(snippet, k, block_end(snippet, k), known, counts):
+        return False
     for i in range(k - 1, -1, -1):
         line = snippet[i]
         if not line.strip() or _is_marker(line, known):
@@ -154,6 +156,22 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
         if follows is not None and _changed_from(line, follows):
             return True  # the line after the sibling, changed: it follows the block in both readings
     return True
+
+
+def _enclosed(snippet: Sequence[str], k: int, end: int, known: frozenset[str], counts: Counter) -> bool:
+    """True when no marker stands between the opener snippet[k] and the nearest line above it, nor
+    between its block's end and the nearest line below, that the original holds once (a distinctive
+    line): the snippet shows the original from one such line to the other with the new block
+    between, so the sibling standing there is shown deleted, not kept (a new block there would
+    need a marker to keep it)."""
+    def pinned(lines) -> bool:
+        for line in lines:
+            if _is_marker(line, known):
+                return False
+            if distinctive(line) and counts.get(line.strip()) == 1:
+                return True
+        return False
+    return pinned(reversed(snippet[:k])) and pinned(snippet[end:])
 
 
 def _changed_from(new: str, old: str) -> bool:

@@ -223,3 +223,23 @@ def test_a_declaration_word_changed_names_the_same_block():
     snippet = ["const helpers = [", "  'a',", "  'b',", "];", "// ... existing code ..."]
     result = ["const helpers = ["] + original[1:]
     assert siblings.check_sibling_overwritten(original, result, snippet) is None
+
+
+def test_a_new_block_between_two_lines_the_original_holds_once_with_no_marker_between_is_the_sibling_edited():
+    # the snippet shows the original from `parent::__construct(...)` down to the doc line below the
+    # sibling with only the new method between: the sibling `__sleep` is shown deleted, not kept
+    original = ("class E\n{\n    public function __construct()\n    {\n        parent::__construct();\n    }\n\n"
+                "    public function __sleep(): array\n    {\n        return array_keys(get_object_vars($this));\n"
+                "    }\n\n    /**\n     * Returns the trace.\n     */\n    public function trace(): array\n    {\n"
+                "        return [];\n    }\n}\n")
+    new = "    public function __serialize(): array\n    {\n        return get_object_vars($this);\n    }\n"
+    snippet = ("// ... existing code ...\n        parent::__construct();\n    }\n\n" + new
+               + "\n    /**\n     * Returns the trace.\n// ... existing code ...\n")
+    merged = instant_merge(original, snippet, language="php")
+    assert merged.text == original.replace(
+        "    public function __sleep(): array\n    {\n        return array_keys(get_object_vars($this));\n    }\n", new)
+    # with a marker between the new block and the line below, the sibling may stay under it: it is not overwritten
+    floating = snippet.replace("\n    /**\n     * Returns the trace.\n", "\n// ... existing code ...\n    /**\n"
+                               "     * Returns the trace.\n")
+    kept = instant_merge(original, floating, language="php").text
+    assert kept is None or "__sleep" in kept
