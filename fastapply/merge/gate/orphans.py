@@ -28,8 +28,9 @@ A replaced statement kept beside its replacement: a planner rewrites a statement
 the new one; the merge inserts it and keeps the old one, which a marker covers (line-level doubts
 miss it when the two read differently). `check_replaced_kept` refuses (new-or-changed) when, in
 one block of the result, two assignments to the same target follow each other with nothing
-reading it between, one inserted by the merge and the other an original line the snippet does not
-show. An assignment is `target = ...` / `target := ...`, with an optional declaration keyword and
+reading it between (the second's own statement, continuation lines included, reads none: `x =
+f(x)` builds on the first), one inserted by the merge and the other an original line the snippet does
+not show. An assignment is `target = ...` / `target := ...`, with an optional declaration keyword and
 type annotation. The same for imports: an import line the merge inserted that binds every name an
 unshown original import line binds (`from config import settings` beside `from settings import
 Settings as settings`).

@@ -9,7 +9,9 @@ The snippet settles it by showing a line only the original block has (not for te
 members copy a neighbour's body), the block's own lead-in above its opener, or original lines
 after the block other than the ones right after the sibling (a changed line there stands for the
 original line it changes: `['a', 'b', 'c'].forEach(` after a new route is the `['a', 'b']` line
-after the sibling in both readings).
+after the sibling in both readings). It is settled too where the snippet shows the original on both
+sides of the new block, from a line the file holds once above to one below, with no marker between:
+the sibling standing there is then shown deleted (`_enclosed`).
 
 `check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`) by the
 snippet's new opener at the same indentation when the new one names another block (`renamed`)
