@@ -244,7 +244,8 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
 
 def _continued(lines: Sequence[str], j: int, depth: int, most: int = 30) -> list[str]:
     """The continuation lines of the statement that starts at line j (indented `depth`): the lines
-    below it indented deeper, up to `most`, and a closing line at its depth (`);`, `]`)."""
+    below it indented deeper, up to `most`, and a closing line at its depth (`);`, `]`, `}, $url);`:
+    text.lines.block_end stops before a closer that carries more than brackets)."""
     out = []
     for line in lines[j + 1: j + 1 + most]:
         if line.strip() and indent_len(line) <= depth:

@@ -130,7 +130,8 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
     above = next((l for l in reversed(snippet[:k]) if l.strip()), None)
     if above is not None and not is_generic(above) and not _is_marker(above, known):
         return False
-    if _enclosed(snippet, k, block_end(snippet, k), known, counts):
+    end = block_end(snippet, k)
+    if _enclosed(snippet, k, end, known, counts):
         return False
     for i in range(k - 1, -1, -1):
         line = snippet[i]
@@ -140,7 +141,6 @@ def _unsettled(snippet: Sequence[str], k: int, known: frozenset[str], counts: Co
             break  # the enclosing block's header (`class Shop` / `{`): the run has no lead-in
         if not is_generic(line):
             return False  # the block's own lead-in (`@pytest.mark...(`, a doc comment) shown
-    end = block_end(snippet, k)
     body = snippet[k + 1:end]
     cut = next((i for i, l in enumerate(body) if _is_marker(l, known)), None)
     if cut is not None:
