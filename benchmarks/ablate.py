@@ -119,7 +119,6 @@ SWITCHES: list[Switch] = [
     Switch("keyword-twins", "tie", M + "align.edges:_keyword_twins", _ret(0), "edge candidates scored down for new lines twinning the adjacent keywords"),
     Switch("duplicates-score", "tie", M + "align.edges:_duplicates", _ret(0), "edge candidates scored down for new lines repeating nearby ones"),
     Switch("blank-separation", "settle", M + "align.blank_edges:blank_separation", _ret(0), "new lines inserted beyond the blank lines separating blocks"),
-    Switch("edited-opener", "settle", M + "align.edge_edits:edited_opener", _ret(False), "a block opener edited in place (an edge edit)"),
     Switch("bare-declaration", "settle", M + "align.edge_edits:bare_declaration", _ret(False), "a declaration without its initializer is an edit of the full one"),
     Switch("inner-deletions", "guard", M + "align.lazy:check_inner_deletions", _ret(None), "a section dropping many lines between two anchors refused"),
     # the greedy reading's own rules (align/greedy_locate.py)

@@ -15,8 +15,7 @@ import difflib
 import re
 from typing import Sequence
 
-from fastapply.merge.text.lines import (SAME_NAME, balanced, brace_follows, bracket_balance, collapse, identity,
-                                        indent_width, indentation, is_generic, is_opener)
+from fastapply.merge.text.lines import (balanced, brace_follows, bracket_balance, collapse, indent_width, is_generic)
 from fastapply.merge.text.compare import similar
 from fastapply.merge.text.names import header_name, undeclared
 
@@ -81,18 +80,6 @@ def same_edit(new: str, old: str) -> bool:
         return True  # a comment or string reworded at its end
     return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
-
-def edited_opener(new: str, old: str) -> bool:
-    """True when the unnamed control-flow opener `new` (`for`, `if`, `while`) reads as `old`
-    edited in place: same indentation and keyword, at least SAME_NAME alike. Named openers are
-    left out: a similar name there is more often a new sibling block."""
-    if new == old or not (is_opener(new) and is_opener(old)) or identity(new) or identity(old):
-        return False
-    if indentation(new) != indentation(old):
-        return False
-    lead_new, lead_old = re.findall(r"\w+", new)[:1], re.findall(r"\w+", old)[:1]
-    return lead_new == lead_old and difflib.SequenceMatcher(None, new.strip(), old.strip(),
-                                                            autojunk=False).ratio() >= SAME_NAME
 
 
 def bare_declaration(line: str, name: str | None) -> bool:

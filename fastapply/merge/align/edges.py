@@ -31,7 +31,7 @@ from fastapply.merge.align.anchors import LineIndex, Span
 from fastapply.merge.text.lines import block_close, bracket_balance, is_generic
 from fastapply.merge.align.blank_edges import Trimmed, blank_only, blank_separation, sibling_spacing
 from fastapply.merge.align.doubts import doubt_note, replaces_gap, rival_note, starts_alike
-from fastapply.merge.align.edge_edits import EdgeDoubt, another_definition, edge_edit, edited_opener, nearest_line, new_siblings_at, same_edit
+from fastapply.merge.align.edge_edits import EdgeDoubt, another_definition, edge_edit, nearest_line, new_siblings_at, same_edit
 
 MAX_CANDIDATES = 30  # places of a generic edge line tried, nearest first
 RIVALS = 3  # nearest readings closing on a match that may rival one that only adds lines (`_rival`)
@@ -127,7 +127,7 @@ def _edited_places(line: str, orig: Sequence[str], lo: int, hi: int) -> list[int
     changed: the section then closes on it instead of on an equal line)."""
     if is_generic(line):
         return []
-    return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p]) or edited_opener(line, orig[p])]
+    return [p for p in range(max(lo, 0), min(hi, len(orig))) if same_edit(line, orig[p])]
 
 
 def _best(cands: list[_Cand], line: str) -> _Cand:
