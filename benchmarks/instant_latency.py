@@ -74,7 +74,7 @@ def run_round(tree: str, sets: list[str], max_lines: int, refusals: bool = False
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", nargs="+", required=True, help="eval-shaped JSONL sets")
+    parser.add_argument("--data", nargs="+", action="extend", required=True, help="eval-shaped JSONL sets")
     parser.add_argument("--tree", action="append", help="a checkout to time (repeatable; default: this one)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--max-lines", type=int, default=400)
