@@ -81,7 +81,6 @@ def same_edit(new: str, old: str) -> bool:
     return prefix >= 10 and difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
 
 
-
 def bare_declaration(line: str, name: str | None) -> bool:
     """True when a (collapsed) `line` is only `name`, the leading name of another line, with an
     optional `;` or `,`: `let context;` next to `let context = {};` is that declaration with

@@ -120,7 +120,6 @@ def test_a_doc_comment_above_the_next_sibling_belongs_to_it():
         edge_edit(_NEW_FUNC, one_line, forward=True, inner="}")
 
 
-
 def test_a_changed_loop_opener_after_a_marker_replaces_the_original_one():
     from fastapply.merge.instant import instant_merge
 
