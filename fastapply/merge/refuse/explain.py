@@ -35,7 +35,7 @@ from fastapply.merge.refuse.options import (around, below, deleted_head, dropped
 from fastapply.merge.refuse.readings import gap_options, reading_pins
 from fastapply.merge.refuse.doubt import doubt_refusal
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
-from fastapply.merge.refuse.reading import Input, find, read_input, section_of
+from fastapply.merge.refuse.reading import Input, find, quoted_at, read_input, section_of
 from fastapply.merge.refuse.shown_copies import copies_shown
 from fastapply.merge.refuse.sentences import (DOUBT, FORM_FIX, NAMED, PLACES, QUOTE, SECTION, section_number,
                                               split_sentence)
@@ -59,15 +59,18 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
     named = NAMED.match(sentence)
     if section is not None:
         a, b = section
-        rng = range(a, b + 1)
+
+        def quoted(text: str) -> list[int]:  # the section's lines the sentence quotes (cut short or not)
+            return [j for j in quoted_at(inp.snippet, text) if a <= j <= b]
+
         if named and named.group(4) is not None:
-            k = next((j for j in rng if inp.snippet[j].strip() == unquoted(named.group(4)).strip()), None)
+            k = next(iter(quoted(named.group(4))), None)
         elif named:
-            nb = next((j for j in rng if inp.snippet[j].strip() == unquoted(named.group(3)).strip()), None)
+            nb = next(iter(quoted(named.group(3))), None)
             if nb is not None:
                 step = 1 if named.group(2) == "after" else -1
                 k = next((j for j in (range(nb + 1, b + 1) if step > 0 else range(nb - 1, a - 1, -1))
-                          if inp.snippet[j].strip() == unquoted(named.group(1)).strip()), None)
+                          if j in quoted(named.group(1))), None)
         else:
             k = a
     cause, fix = split_sentence(sentence)
@@ -104,7 +107,7 @@ def _new_edge(inp: Input, section: tuple[int, int], k: int, side: str, next_to: 
     text = inp.snippet[k].strip()
     if not content or not is_generic(text) or k != (content[-1] if side == "after" else content[0]):
         return ()
-    at = [i for i, line in enumerate(inp.original) if line.strip() == next_to.strip()]
+    at = quoted_at(inp.original, next_to)
     out = []
     for i in at[:limit] if len(at) <= limit else ():
         step = 1 if side == "after" else -1

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from fastapply.merge.refuse.new_lines import new_places, settle
-from fastapply.merge.refuse.reading import Input, find, section_of
+from fastapply.merge.refuse.reading import Input, find, quoted_at, section_of
 from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
@@ -93,7 +93,7 @@ def similar_changed(inp: Input, sentence: str) -> tuple[Option, ...]:
     first = next((j for j in range(sec[0], sec[1] + 1) if inp.snippet[j].strip()), None)
     if first != k:
         return ()  # settle reads the section's first line as the changed one
-    at = [i for i, line in enumerate(inp.original) if line.strip() == unquoted(m.group(2)).strip()]
+    at = quoted_at(inp.original, m.group(2))
     out: list[Option] = []
     for p in at[:6]:
         out.extend(o for o in settle(inp, sec, p, 1, ("changed",)) if o not in out)

@@ -7,7 +7,7 @@ The helpers here number lines (`Input.oline`, `Input.sline`, moved off blank and
 lines by `text.lines.nearest_distinctive`), find a snippet line by its text, the section of a line, and each
 section's place in the original (`section_places`: its first line the file holds once).
 
-Also `run_at` (where stripped lines stand in a row, blank lines skipped), `nth_content`, `holds_once`,
+`quoted_at` finds a line a sentence quotes (cut short where it is long). Also `run_at` (where stripped lines stand in a row, blank lines skipped), `nth_content`, `holds_once`,
 `between` (the original lines a section lies between, by its neighbours' places).
 This module reads lines; it knows no refusal sentence and builds no option.
 """
@@ -101,10 +101,24 @@ def unique(inp: Input, i: int) -> bool:
     return distinctive(text) and not is_generic(text) and inp.counts[text] == 1
 
 
+CUTS = (40, 50, 60, 80)  # the widths at which a sentence quotes a long line cut short (`code(line[:60])`)
+
+
+def quoted_at(lines: Sequence[str], text: str) -> list[int]:
+    """The indexes of `lines` whose stripped text is `text`, a line captured from a readable
+    sentence; where none is, and `text` has a width a sentence cuts a long line at (`CUTS`), the
+    lines it is the start of (the sentence quoted it cut short)."""
+    text = unquoted(text)
+    hits = [k for k, line in enumerate(lines) if line.strip() == text.strip()]
+    if hits or len(text) not in CUTS:
+        return hits
+    return [k for k, line in enumerate(lines) if line.strip().startswith(text)]
+
+
 def find(inp: Input, text: str, near: int | None = None) -> int | None:
-    """The snippet index of the line whose stripped text is `text` (the one nearest `near`)."""
-    text = unquoted(text)  # a line captured from a readable sentence
-    hits = [k for k, line in enumerate(inp.snippet) if line.strip() == text.strip() and k not in inp.markers]
+    """The snippet index of the line whose stripped text is `text` (`quoted_at`: or that starts so,
+    where the sentence cut it short; the one nearest `near`)."""
+    hits = [k for k in quoted_at(inp.snippet, text) if k not in inp.markers]
     if not hits:
         return None
     return hits[0] if near is None else min(hits, key=lambda k: abs(k - near))

@@ -55,3 +55,32 @@ def test_an_ambiguous_line_is_offered_as_a_change_only_where_the_listed_line_dif
     says = [o.says for o in refusal.options]
     assert any(s.endswith("if it changes original line 18") for s in says)
     assert not any(s.endswith("if it changes original line 4") for s in says)  # the line itself stands there
+
+
+LONG = """\
+fn stdout_is_console() -> bool {
+    let fd = STD_OUTPUT_HANDLE;
+    let mut out = 0;
+    unsafe { kernel32::GetConsoleMode(kernel32::GetStdHandle(fd), &mut out) != 0 }
+}
+
+fn stderr_is_console() -> bool {
+    let fd = STD_ERROR_HANDLE;
+    let mut out = 0;
+    unsafe { kernel32::GetConsoleMode(handle, &mut out) != 0 }
+}
+"""
+LONG_LINE = "    unsafe { kernel32::GetConsoleMode(kernel32::GetStdHandle(fd), &mut out) != 0 }\n"
+LONG_SNIPPET = "// ... existing code ...\n" + LONG_LINE + "// ... existing code ...\n"
+
+
+def test_a_line_the_sentence_quotes_cut_short_is_still_found():
+    """The sentence quotes the snippet line cut at 60 characters; its options are built all the same
+    (before, `find` compared the cut text with whole lines and offered nothing)."""
+    refusal = instant_merge(LONG, LONG_SNIPPET, language="rust").refusal
+    assert refusal.kind == "no-change" and "which it may mean to change" in refusal.sentence
+    assert LONG_LINE.strip() not in refusal.sentence  # quoted cut short
+    assert any(o.says.endswith("if it changes original line 10") for o in refusal.options)
+    expected = LONG.replace("GetConsoleMode(handle,", "GetConsoleMode(kernel32::GetStdHandle(fd),")
+    row = retry_example({"original": LONG, "snippet": LONG_SNIPPET, "expected": expected, "language": "rust"})
+    assert row["second"] == "right"
