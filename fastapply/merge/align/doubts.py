@@ -21,7 +21,7 @@ from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic, next_non_blank
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import apart, code
 
 
 def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
@@ -76,8 +76,8 @@ def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str: 
     if `shown` is new, showing that original line unchanged next to it settles it; if it replaces
     that line, showing the unchanged line beyond it (`step` away from the section: +1 after a
     tail, -1 before a head) does."""
-    line = shown.strip()[:60]
-    old = original[at].strip()[:60]
+    line = apart(shown, original[at])
+    old = apart(original[at], shown)
     beyond = next_non_blank(original, at + step, step)
     settle = f"the unchanged original line {at + 1} ({code(old)}) if it is new"
     if beyond is not None:
@@ -91,8 +91,8 @@ def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str: 
 def rival_note(shown: str, original: Sequence[str], at: int) -> str:
     """The refusal message when `shown` may be new or a change of the similar `original[at]`,
     a few lines from where it would be inserted (edges._rival)."""
-    return (f"{code(shown.strip()[:60])} could be a new line or a change to the similar original line {at + 1} "
-            f"({code(original[at].strip()[:60])}) near it; include the unchanged lines right around line {at + 1} "
+    return (f"{code(apart(shown, original[at]))} could be a new line or a change to the similar original line {at + 1} "
+            f"({code(apart(original[at], shown))}) near it; include the unchanged lines right around line {at + 1} "
             "if it changes that line, or the unchanged lines where it goes if it is new")
 
 

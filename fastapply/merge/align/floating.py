@@ -28,7 +28,7 @@ from fastapply.merge.align.edges import (
 )
 from fastapply.merge.align.edge_edits import same_edit
 from fastapply.merge.text.compare import similar
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import apart, code
 
 
 FLOATING_CELLS = 20_000  # places tried x section lines past which a floating section is not weighed
@@ -190,8 +190,8 @@ def unplaced_note(sec: Sequence[str], orig: Sequence[str], lo: int, hi: int) -> 
     at = most_similar(line, orig, lo, hi) if line.strip() else None
     if at is None or not similar(line, orig[at]):
         return "no line of it occurs there"
-    return (f"no line of it occurs there; {code(line.strip()[:60])} may change original line {at + 1} "
-            f"({code(orig[at].strip()[:60])}) or be a new line, which the unchanged line above or below it "
+    return (f"no line of it occurs there; {code(apart(line, orig[at]))} may change original line {at + 1} "
+            f"({code(apart(orig[at], line))}) or be a new line, which the unchanged line above or below it "
             "would settle")
 
 

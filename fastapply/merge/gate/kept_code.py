@@ -43,7 +43,7 @@ from fastapply.merge.snippet.sections import is_gap
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import is_generic, next_non_blank
 from fastapply.merge.text.markers import is_elision
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import apart, code
 
 
 def _next_shown(lines: Sequence[str], start: int) -> str | None:
@@ -254,6 +254,6 @@ def check_unchanged_suspect(original: Sequence[str], result: Sequence[str], snip
                 f"goes on; end it with a marker to keep the rest, or show the lines around what it deletes")
     twin = near_twin(original, snippet)
     if twin is not None:
-        return (f"the snippet would change nothing: {code(twin[0][:60])} is already in the file, and so is the similar "
-                f"{code(twin[1][:60])}, which it may mean to change; include the lines around the change")
+        return (f"the snippet would change nothing: {code(apart(twin[0], twin[1]))} is already in the file, and so is the similar "
+                f"{code(apart(twin[1], twin[0]))}, which it may mean to change; include the lines around the change")
     return None

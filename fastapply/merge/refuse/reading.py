@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fastapply.merge.refuse.refusal import Line
 from fastapply.merge.text.lines import distinctive, is_generic, nearest_distinctive
 from fastapply.merge.text.markers import is_elision
-from fastapply.merge.text.spans import unquoted
+from fastapply.merge.text.spans import CUT, unquoted
 
 
 @dataclass(frozen=True)
@@ -107,10 +107,15 @@ CUTS = (40, 50, 60, 80)  # the widths at which a sentence quotes a long line cut
 def quoted_at(lines: Sequence[str], text: str) -> list[int]:
     """The indexes of `lines` whose stripped text is `text`, a line captured from a readable
     sentence; where none is, and `text` has a width a sentence cuts a long line at (`CUTS`), the
-    lines it is the start of (the sentence quoted it cut short)."""
+    lines it is the start of (the sentence quoted it cut short), and where it starts with
+    `spans.CUT`, the lines that hold the rest (quoted from inside, beside a similar line)."""
     text = unquoted(text)
     hits = [k for k, line in enumerate(lines) if line.strip() == text.strip()]
-    if hits or len(text) not in CUTS:
+    if hits:
+        return hits
+    if text.startswith(CUT):  # quoted from inside the line, beside a similar one (spans.apart)
+        return [k for k, line in enumerate(lines) if text[len(CUT):] in line.strip()]
+    if len(text) not in CUTS:
         return hits
     return [k for k, line in enumerate(lines) if line.strip().startswith(text)]
 

@@ -13,6 +13,8 @@ into one, its inner backticks held as `TICK` (a private-use character no source 
 pattern's `(.*?)` between backticks captures the whole line; `unquoted(text)` gives a captured
 text its backticks back, and `restored(sentence)` writes every such span fenced again.
 
+`apart(text, other)` quotes a line beside a similar one so that the two quotes differ where the lines do.
+
 This module knows Markdown code spans; it knows nothing of lines, snippets or merges.
 """
 
@@ -52,3 +54,21 @@ def restored(sentence: str) -> str:
     if TICK not in sentence:
         return sentence
     return _HELD.sub(lambda m: code(m.group(1)), sentence).replace(TICK, "`")
+
+
+CUT = "…"  # marks where a quote starts inside a line (`apart`); reading.quoted_at reads it back
+AHEAD = 20  # characters a quote shows before the first difference between two lines (`apart`)
+
+
+def apart(text: str, other: str, width: int = 60) -> str:
+    """What a sentence quotes of `text` (stripped) set beside `other`, both cut at `width`
+    characters: where the two cuts would read the same while the lines differ, the part of `text`
+    from `AHEAD` characters before the first difference, marked `CUT` at its start, so that a reader
+    sees what differs ("`x = f(a, b, c` may change line 4 (`…b, c, d) + 1`)"); else its first
+    `width` characters, as every quote is cut."""
+    text, other = text.strip(), other.strip()
+    if text[:width] != other[:width] or text == other:
+        return text[:width]
+    at = next((k for k, (a, b) in enumerate(zip(text, other)) if a != b), min(len(text), len(other)))
+    start = max(0, at - AHEAD)
+    return CUT + text[start : start + width]

@@ -84,3 +84,20 @@ def test_a_line_the_sentence_quotes_cut_short_is_still_found():
     expected = LONG.replace("GetConsoleMode(handle,", "GetConsoleMode(kernel32::GetStdHandle(fd),")
     row = retry_example({"original": LONG, "snippet": LONG_SNIPPET, "expected": expected, "language": "rust"})
     assert row["second"] == "right"
+
+
+TWINS = LONG.replace("    let mut out = 0;\n    unsafe { kernel32::GetConsoleMode(handle, &mut out) != 0 }",
+                     "    let mut err = 0;\n    unsafe { kernel32::GetConsoleMode(kernel32::GetStdHandle(fd), &mut err) != 0 }")
+
+
+def test_two_lines_alike_past_the_cut_are_quoted_where_they_differ_and_still_offered():
+    """The snippet line and the similar original line share their first 60 characters: the sentence
+    quotes both from just before their first difference (spans.apart), and its options are built."""
+    assert TWINS != LONG
+    refusal = instant_merge(TWINS, LONG_SNIPPET, language="rust").refusal
+    assert refusal.kind == "no-change"
+    assert "`…StdHandle(fd), &mut out) != 0 }`" in refusal.sentence
+    assert "similar `…StdHandle(fd), &mut err) != 0 }`" in refusal.sentence
+    expected = TWINS.replace("&mut err) != 0 }", "&mut out) != 0 }")
+    row = retry_example({"original": TWINS, "snippet": LONG_SNIPPET, "expected": expected, "language": "rust"})
+    assert row["second"] == "right" and "changes original line 10" in row["option"]

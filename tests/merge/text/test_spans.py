@@ -7,7 +7,7 @@ import re
 
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.sentences import SECTION, section_number, split_sentence
-from fastapply.merge.text.spans import TICK, code, readable, restored, unquoted
+from fastapply.merge.text.spans import TICK, apart, code, readable, restored, unquoted
 from tests.merge.refuse.api_file import API, API_SNIPPET, with_ticks
 
 
@@ -48,3 +48,16 @@ def test_a_refusal_quoting_a_line_with_backticks_fences_it_in_its_sentence_and_o
     # no span is left open: each sentence reads back to whole single-backtick spans
     for text in [r.refusal.sentence] + [o.says for o in r.refusal.options]:
         assert readable(text).count("`") % 2 == 0
+
+
+def test_apart_quotes_two_lines_that_share_their_cut_where_they_differ():
+    old = "# only look at lines where the first non-white-space character is `-`"
+    new = "# only look at lines where the first non-white-space character is `-`, or"
+    assert old[:60] == new[:60]  # cut alike, a reader would see one line twice
+    assert apart(new, old) == "…ace character is `-`, or" and apart(old, new) == "…ace character is `-`"
+
+
+def test_apart_is_the_plain_cut_where_the_cuts_differ_or_the_lines_are_one():
+    assert apart("  x = compute(a, b)", "x = compute(a, c)") == "x = compute(a, b)"
+    long = "y = " + "a" * 80
+    assert apart(long, long) == long[:60]
