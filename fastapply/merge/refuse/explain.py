@@ -69,8 +69,9 @@ def _ambiguous(inp: Input, sentence: str) -> Refusal | None:
             nb = next(iter(quoted(named.group(3))), None)
             if nb is not None:
                 step = 1 if named.group(2) == "after" else -1
+                named_at = set(quoted(named.group(1)))
                 k = next((j for j in (range(nb + 1, b + 1) if step > 0 else range(nb - 1, a - 1, -1))
-                          if j in quoted(named.group(1))), None)
+                          if j in named_at), None)
         else:
             k = a
     cause, fix = split_sentence(sentence)

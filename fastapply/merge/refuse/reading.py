@@ -7,8 +7,9 @@ The helpers here number lines (`Input.oline`, `Input.sline`, moved off blank and
 lines by `text.lines.nearest_distinctive`), find a snippet line by its text, the section of a line, and each
 section's place in the original (`section_places`: its first line the file holds once).
 
-`quoted_at` finds a line a sentence quotes (cut short where it is long). Also `run_at` (where stripped lines stand in a row, blank lines skipped), `nth_content`, `holds_once`,
-`between` (the original lines a section lies between, by its neighbours' places).
+`quoted_at` finds a line a sentence quotes (cut short where it is long). Also `run_at` (where stripped lines stand
+in a row, blank lines skipped), `nth_content`, `holds_once`, `between` (the original lines a section lies between,
+by its neighbours' places).
 This module reads lines; it knows no refusal sentence and builds no option.
 """
 
@@ -116,7 +117,7 @@ def quoted_at(lines: Sequence[str], text: str) -> list[int]:
     if text.startswith(CUT):  # quoted from inside the line, beside a similar one (spans.apart)
         return [k for k, line in enumerate(lines) if text[len(CUT):] in line.strip()]
     if len(text) not in CUTS:
-        return hits
+        return []
     return [k for k, line in enumerate(lines) if line.strip().startswith(text)]
 
 
