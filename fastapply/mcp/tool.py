@@ -31,6 +31,7 @@ from fastapply.errors import HardLinkError, ReadOnlyError
 from fastapply.mcp.roots import Roots, lone_surrogate
 from fastapply.merge.refuse.ranking import MAX_SHOWN, left_out, reading_order
 from fastapply.merge.text.markers import count_marker_lines
+from fastapply.merge.text.spans import quote
 from fastapply.rewrite.prompts import without_bom
 from fastapply.textio import atomic_write, check_writable, read_text
 
@@ -105,8 +106,8 @@ def refusal_answer(target: str, refusal, max_options: int = MAX_SHOWN, original:
     option before any its second; given the file and the code_edit, those that agree with code_edit's
     unique lines first)."""
     out = [f"{target} was not changed: the edit was refused ({refusal.kind}): {refusal.cause.rstrip('.')}."]
-    lines = [f"file line {x.number} `{x.text[:80]}`" for x in refusal.original]
-    lines += [f"code_edit line {x.number} `{x.text[:80]}`" for x in refusal.snippet]
+    lines = [f"file line {x.number} {quote(x.text, 80)}" for x in refusal.original]
+    lines += [f"code_edit line {x.number} {quote(x.text, 80)}" for x in refusal.snippet]
     if lines:
         out.append("Lines: " + "; ".join(lines) + ".")
     fix = _fix_before_options(refusal.fix, refusal.options) if len(refusal.options) > 1 else refusal.fix

@@ -21,7 +21,7 @@ from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.text.lines import blank_ends, bracket_balance, indent_width as _indent, is_generic, next_non_blank
 from fastapply.merge.align.edge_edits import same_edit, similar
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.spans import apart, code
+from fastapply.merge.text.spans import apart, code, quote
 
 
 def replaces_gap(region: Sequence[str], repl: Sequence[str], inner: Sequence[str],
@@ -81,7 +81,7 @@ def doubt_note(shown: str, original: Sequence[str], at: int, step: int) -> str: 
     beyond = next_non_blank(original, at + step, step)
     settle = f"the unchanged original line {at + 1} ({code(old)}) if it is new"
     if beyond is not None:
-        settle += f", or line {beyond + 1} ({code(original[beyond].strip()[:60])}) if it replaces it"
+        settle += f", or line {beyond + 1} ({quote(original[beyond])}) if it replaces it"
     return reason("new-or-changed",
                   f"{code(line)} could be a new line or a change to the similar original line {at + 1} "
                   f"({code(old)}) next to it", f"include {settle}",

@@ -28,7 +28,7 @@ from fastapply.merge.align.edges import (
 )
 from fastapply.merge.align.edge_edits import same_edit
 from fastapply.merge.text.compare import similar
-from fastapply.merge.text.spans import apart, code
+from fastapply.merge.text.spans import apart, code, cut, quote
 
 
 FLOATING_CELLS = 20_000  # places tried x section lines past which a floating section is not weighed
@@ -52,7 +52,7 @@ def place_floating(t: Trimmed, orig: Sequence[str], index: LineIndex, key, lo: i
     tried = heads[: MAX_CANDIDATES * 4]
     if len(tried) * n > FLOATING_CELLS:
         raise Ambiguous(sec[0], tried, doubt=True, regions=((lo, hi),), note=(
-            f"the section's {n} lines have no line unique in the original, and {code(sec[0].strip()[:60])} occurs at "
+            f"the section's {n} lines have no line unique in the original, and {quote(sec[0])} occurs at "
             f"{len(heads)} place(s): too many readings to weigh; include a distinct unchanged line next to the change"))
     cands: list[tuple[tuple, int, int]] = []  # (rank, start, end)
     appended: set[tuple[int, int]] = set()  # new lines after a matched run, before the marker: its blank trail goes with them
@@ -199,7 +199,7 @@ def unbalanced_note(sec: Sequence[str], start: int, end: int) -> str:
     """Why a section's only place is doubted: the original lines it would replace there do not
     open and close brackets as its own lines do (`]` read as replaced by `])`, or a block's end
     cut off), so either the change is there or the section belongs around other lines."""
-    line = next((l for l in sec if l.strip()), "").strip()[:60]
+    line = cut(next((l for l in sec if l.strip()), ""))
     where = f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}-{end}"
     said = "it" if is_generic(line) else code(line)  # `}` alone says nothing the section's label does not
     return (f"{said} fits only at original {where}, where the section's lines would not balance their "

@@ -24,7 +24,7 @@ from fastapply.merge.align.doubts import doubt_note
 from fastapply.merge.align.greedy_locate import BLANK_END, EQUALS, RUNGS, GreedyAmbiguous, Span, find_anchor, locate
 from fastapply.merge.snippet.sections import Section, reindent, section_label as _label, split_sections
 from fastapply.merge.result import NO_CODE, Merged
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 
 # --------------------------------------------------------------------------- line comparison
@@ -172,7 +172,7 @@ def _doubt_note(amb: GreedyAmbiguous, original: Sequence[str]) -> str:
                       "(it keeps the original's spacing), or show the unchanged lines below them", shown=BLANK_END, at=None)
     if amb.near is None:
         return reason("new-or-changed",
-                      f"{code(amb.what.strip()[:50])} could be a new line or a change to a similar line next to it",
+                      f"{quote(amb.what, 50)} could be a new line or a change to a similar line next to it",
                       "include the unchanged lines around it", shown=amb.what.strip(), at=None)
     step = -1 if amb.span is not None and amb.near < amb.span.start else 1
     return doubt_note(amb.what, original, amb.near, step)

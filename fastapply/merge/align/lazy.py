@@ -41,7 +41,7 @@ from fastapply.merge.snippet.sections import (
     Section, has_markers, line_label, reindent, section_label as _label, split_sections, undiff_lazy,
 )
 from fastapply.merge.result import NO_CODE, Merged
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 INNER_DELETION = 5  # original lines a section may drop between two anchors without two-line pins
 TWIN_READS = 40  # whole readings one merge may make to settle rival places by twins (ties.py)
@@ -299,6 +299,6 @@ def check_inner_deletions(anchors: list[tuple[int, int]], sec: Sequence[str], ke
         if _run(j1, o1, sec, keys, key, -1) < 2 or _run(j2, o2, sec, keys, key, +1) < 2:
             line = sec[j2] if _run(j2, o2, sec, keys, key, +1) < 2 else sec[j1]
             raise Ambiguous(line, (o1, o2), regions=((o1, o2 + 1),), note=(
-                f"{code(line.strip()[:60])} matches original line {o2 + 1 if line is sec[j2] else o1 + 1}, which would "
+                f"{quote(line)} matches original line {o2 + 1 if line is sec[j2] else o1 + 1}, which would "
                 f"delete original lines {o1 + 2}-{o2} that the snippet does not show; include the unchanged "
                 "lines around it (or a marker where code is kept)"))

@@ -29,7 +29,7 @@ from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance, is_generic, nearest_distinctive
 from fastapply.merge.text.names import header_name, keyword_name
 from fastapply.merge.text.markers import is_marker
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, cut, quote
 
 # The judge (on by default; FASTAPPLY_JUDGE=0 turns it off): a merge the aligner reads differently,
 # as a rival, with at least this lead is refused. Calibrated on the tuned pool's lazy merges
@@ -83,7 +83,7 @@ def judge(original: Sequence[str], snippet: Sequence[str], merged: Sequence[str]
     apart = _placed_apart(original, snippet, merged, reading)
     if apart is not None:
         line, here, there = apart
-        cause = (f"{code(line[:80])} fits two places in the original: near line {here + 1}, where the merge put it, "
+        cause = (f"{quote(line, 80)} fits two places in the original: near line {here + 1}, where the merge put it, "
                  f"and near line {there + 1}, where a scored alignment of the whole snippet reads it "
                  + ("with a clear lead" if alignment.margin >= JUDGE_MARGIN else "as well, deleting more of the original"))
         return Opinion(reason("ambiguous-place", cause, "include the unchanged lines around it at the place you mean"),
@@ -180,7 +180,7 @@ def _first_difference(a: Sequence[str], b: Sequence[str]) -> str:
     generic (a `}` locates nothing)."""
     k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     longer = a if k < len(a) else b
-    return next((line for line in longer[k:] if not is_generic(line)), longer[k])[:80]
+    return cut(next((line for line in longer[k:] if not is_generic(line)), longer[k]), 80)
 
 
 def _differing_range(original: Sequence[str], *results: Sequence[str]) -> tuple[int, int]:

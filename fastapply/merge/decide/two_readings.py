@@ -35,7 +35,7 @@ from fastapply.merge.text.conventions import Text, split_text
 from fastapply.merge.text.lines import blank_ends, bracket_balance, is_generic
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.names import header_name
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 GREEDY_CELLS = 1_000_000  # original x snippet lines above which the greedy (quadratic) reading is skipped
 
@@ -239,7 +239,7 @@ def _final_block_refusal(original: Sequence[str], readings: Sequence[Sequence[st
     if detail:  # name the block by its first line that says something
         first = next(i for i in range(start, end) if original[i].strip())
         text = original[first].strip()
-        where = f" (original line {first + 1}, {code(text[:60])})"
+        where = f" (original line {first + 1}, {quote(text)})"
     return reason("would-delete-edge", "the snippet stops without a marker before the file's short final "
                   f"block{where}, which one reading keeps and the other deletes", "end the snippet with a marker to keep it, or "
                   "show the block as `-` lines to delete it", **detail)

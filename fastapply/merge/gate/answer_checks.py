@@ -25,7 +25,7 @@ from fastapply.merge.text.compare import copied_lines
 from fastapply.merge.text.lines import next_non_blank
 from fastapply.merge.snippet import blocks
 from fastapply.merge.text.markers import is_elision
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 
 def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | None:
@@ -42,7 +42,7 @@ def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snip
     shown = Counter(l.strip() for l in snippet)
     for line, n in copied_lines(original, result, snippet).items():  # more than the original and the snippet have
         if shown.get(line) and not before.get(line):
-            return (f"the answer writes the new line {code(line[:60])} {n} times, the snippet shows it "
+            return (f"the answer writes the new line {quote(line)} {n} times, the snippet shows it "
                     f"{shown[line]} time(s): the change landed at more places than the snippet's")
     return None
 
@@ -93,8 +93,8 @@ def check_shown_adjacency(original: Sequence[str], result: Sequence[str], snippe
             between = {l.strip() for l in original[oa + 1 : ob] if l.strip()}
             kept = [l.strip() for l in result[ra + 1 : rb] if l.strip() in between]
             if kept:
-                return (f"the snippet shows {code(a[:50])} followed by {code(b[:50])}, deleting the original lines "
-                        f"between them, but the answer keeps {len(kept)} of them ({code(kept[0][:50])})")
+                return (f"the snippet shows {quote(a, 50)} followed by {quote(b, 50)}, deleting the original lines "
+                        f"between them, but the answer keeps {len(kept)} of them ({quote(kept[0], 50)})")
     return None
 
 
@@ -141,5 +141,5 @@ def check_seam(window_original: str, answer: str, tail: str) -> str | None:
         tail.split("\n"), reversed(answer.split("\n")), reversed(window_original.split("\n"))))
     if after is None or ends != after or was == after:
         return None
-    return (f"the answer for the window goes on past it: it ends with {code(after[:50])}, the line that follows "
+    return (f"the answer for the window goes on past it: it ends with {quote(after, 50)}, the line that follows "
             "the window, which the file would then have twice")

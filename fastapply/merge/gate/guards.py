@@ -50,7 +50,7 @@ from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet.sections import line_label, split_sections
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import bracket_balance, is_generic
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, quote
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
 DELETION_FLOOR = 20
@@ -73,8 +73,8 @@ def _named(shown: Sequence[str], n: int) -> str:
     nothing), else by its number: "its part with `x = 1`", "its section 2 (`}` ...)"."""
     line = next((l for l in shown if not is_generic(l)), None)
     if line is None:
-        return f"its section {n + 1} ({code(shown[0][:20])}{' ...' if len(shown) > 1 else ''})"
-    return f"its part with {code(line[:60])}"
+        return f"its section {n + 1} ({quote(shown[0], 20)}{' ...' if len(shown) > 1 else ''})"
+    return f"its part with {quote(line)}"
 
 
 def check_empty_bodies(original: str, result: str, language: str | None) -> str | None:
@@ -160,10 +160,10 @@ def _edge_dropped(original: Sequence[str], result: Sequence[str], snippet: Seque
     if tail and bracket_balance(original[op[1]:op[2]]) == 0:
         return None  # a whole trailing block goes (a last function): a commit's usual deletion
     end, side, verb = ("last", "below", "end") if tail else ("first", "above", "start")
-    said = code(lost[0][:60])
+    said = quote(lost[0])
     named = next((l for l in lost if not is_generic(l)), None)  # the first dropped line that says which
     if is_generic(lost[0]) and named is not None:  # `"""`, `/**` alone locate nothing
-        said += ", above " + code(named[:60])
+        said += ", above " + quote(named)
     return reason("would-delete-edge",
                   f"the result would drop the file's {end} {len(lost)} line(s) ({said}) {side} the "
                   f"snippet's {end} line", f"{verb} the snippet with a marker (`... existing code ...`) to keep them, "
@@ -178,7 +178,7 @@ def check_file_head(original: Sequence[str], result: Sequence[str]) -> str | Non
     first_r = next((l for l in result if l.strip()), None)
     if first_o is None or first_r is None or first_o[:1].isspace() or not first_r[:1].isspace():
         return None
-    return (f"the result would start with the indented line {code(first_r.strip()[:60])} and drop the original's "
+    return (f"the result would start with the indented line {quote(first_r)} and drop the original's "
             "first lines; start the snippet with a marker (`... existing code ...`) to keep them")
 
 
@@ -197,7 +197,7 @@ def check_excerpt_edges(original: Sequence[str], result: Sequence[str], snippet:
         edge = ("start" if not any(l.strip() for l in original[:i1])
                 else "end" if not any(l.strip() for l in original[i2:]) else None)
         if edge:
-            return (f"the answer drops {len(lost)} line(s) at the {edge} of the file ({code(lost[0].strip()[:60])}), "
+            return (f"the answer drops {len(lost)} line(s) at the {edge} of the file ({quote(lost[0])}), "
                     "but the snippet has no markers and is not the whole file: it is an excerpt, and the file "
                     "goes on around it")
     return None

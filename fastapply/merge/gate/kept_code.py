@@ -43,7 +43,7 @@ from fastapply.merge.snippet.sections import is_gap
 from fastapply.merge.text.compare import line_opcodes
 from fastapply.merge.text.lines import is_generic, next_non_blank
 from fastapply.merge.text.markers import is_elision
-from fastapply.merge.text.spans import apart, code
+from fastapply.merge.text.spans import apart, code, quote
 
 
 def _next_shown(lines: Sequence[str], start: int) -> str | None:
@@ -70,7 +70,7 @@ def check_marker_kept_nothing(original: Sequence[str], result: Sequence[str], sn
             continue
         kept = next(i for i, l in enumerate(result) if l.strip() == before)
         if _next_shown(result, kept + 1) == after:
-            return (f"the marker between {code(before[:50])} and {code(after[:50])} keeps original code, but the merge "
+            return (f"the marker between {quote(before, 50)} and {quote(after, 50)} keeps original code, but the merge "
                     "dropped it there; show the lines the change needs around it")
     return None
 
@@ -92,8 +92,8 @@ def check_marker_gaps(original: Sequence[str], result: Sequence[str], snippet: S
             continue
         beyond_r = next_non_blank(result, where_r[text] + 1)
         if beyond_r is None or result[beyond_r].strip() != original[beyond_o].strip():
-            return (f"the snippet keeps the code after {code(text[:50])} with a marker, but "
-                    f"the answer drops {code(original[beyond_o].strip()[:50])} there")
+            return (f"the snippet keeps the code after {quote(text, 50)} with a marker, but "
+                    f"the answer drops {quote(original[beyond_o], 50)} there")
     return None
 
 
@@ -130,8 +130,8 @@ def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snip
         else:
             after = lost
         if after:
-            return (f"the snippet keeps the code after {code(last.strip()[:50])} with a marker, but the answer "
-                    f"deletes {len(after)} line(s) there ({code(original[after[0]].strip()[:50])})")
+            return (f"the snippet keeps the code after {quote(last, 50)} with a marker, but the answer "
+                    f"deletes {len(after)} line(s) there ({quote(original[after[0]], 50)})")
     return None
 
 
@@ -211,7 +211,7 @@ def check_whitespace_only(original: Sequence[str], result: Sequence[str], snippe
     near = next_non_blank(original, at)  # a line that says where, never the blank line itself
     if near is None:
         near = next_non_blank(original, min(at, len(original) - 1), -1)
-    where = f" (first next to original line {near + 1} {code(original[near].strip()[:60])})" if near is not None else ""
+    where = f" (first next to original line {near + 1} {quote(original[near])})" if near is not None else ""
     return (f"the snippet would change nothing but blank lines or trailing whitespace{where}: every line of code "
             f"it shows is already in the file where it fits; if the edit is applied already there is nothing to do, "
             f"and if it deletes or changes lines, show the lines around the change (or the deleted lines with `-`)")
@@ -250,7 +250,7 @@ def check_unchanged_suspect(original: Sequence[str], result: Sequence[str], snip
         return None
     last = tail_it_would_delete(original, snippet)
     if last is not None:
-        return (f"the snippet would change nothing, yet it ends at {code(last[:60])} without a marker while the file "
+        return (f"the snippet would change nothing, yet it ends at {quote(last)} without a marker while the file "
                 f"goes on; end it with a marker to keep the rest, or show the lines around what it deletes")
     twin = near_twin(original, snippet)
     if twin is not None:

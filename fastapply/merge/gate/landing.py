@@ -31,7 +31,7 @@ from fastapply.merge.gate.dangling import is_decorator
 from fastapply.merge.text.lines import bracket_balance, brace_follows, distinctive, indent_len, indent_width as _depth
 from fastapply.merge.text.names import defined_name, header_name, keyword_name
 from fastapply.merge.text.compare import line_opcodes, origins
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, quote
 
 _MODIFIERS = r"(?:export\s+|pub(?:\([\w:]+\))?\s+|public\s+|private\s+|protected\s+|internal\s+|static\s+|async\s+|" \
              r"override\s+|final\s+|abstract\s+|unsafe\s+|default\s+|const\s+(?=fn\b))*"
@@ -94,7 +94,7 @@ def check_definition_kept_twice(
     for text in sorted(headers):
         n = after[text]
         if n > 1 and n > max(before.get(text, 0), shown.get(text, 0)):
-            return (f"the definition {code(text[:60])} would appear {n} times, more than the original or the snippet "
+            return (f"the definition {quote(text)} would appear {n} times, more than the original or the snippet "
                     "has it: the snippet's copy did not land on the original one; include the lines just above "
                     "it so it can be placed")
     return None
@@ -161,8 +161,8 @@ def check_lead_in_kept(original: Sequence[str], result: Sequence[str], snippet: 
         written = next((n for n in map(_definition_name, result[j1:j2]) if n), None)
         if written == name:
             continue
-        return (f"the result drops {len(gone)} line(s) of the original near line {h + 1} ({code(header[:60])}, a "
-                f"whole definition) but keeps {code(lead[:40])} (line {i1}) that introduces it, so that lead-in would "
+        return (f"the result drops {len(gone)} line(s) of the original near line {h + 1} ({quote(header)}, a "
+                f"whole definition) but keeps {quote(lead, 40)} (line {i1}) that introduces it, so that lead-in would "
                 "introduce the next definition instead; if the snippet's lines like it are new, include the unchanged "
                 "line above them, and if the definition goes, show the lead-in deleted with it")
     return None
@@ -199,8 +199,8 @@ def check_definition_split(original: Sequence[str], result: Sequence[str],
     if split is None:
         return None
     j, parent, _, lost = split
-    return (f"the new definition {code(result[j].strip()[:60])} would land inside "
-            f"{code(original[parent].strip()[:60])} and replace its lines ({code(lost.strip()[:60])}); include the "
+    return (f"the new definition {quote(result[j])} would land inside "
+            f"{quote(original[parent])} and replace its lines ({quote(lost)}); include the "
             f"unchanged lines just above the new definition")
 
 

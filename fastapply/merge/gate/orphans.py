@@ -49,7 +49,7 @@ from fastapply.merge.refuse.refusal import Line, Refusal
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.imports import bound_names
 from fastapply.merge.text.lines import block_end, indent_len
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, quote
 
 _PY_DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
 _RUST_FN = re.compile(r"^(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*fn\s+([A-Za-z_]\w*)")
@@ -260,7 +260,7 @@ def _kept_beside(result: Sequence[str], old_at: dict[int, int], new: int, old: i
     """The refusal for the inserted line `new` kept beside the unshown original line `old` (result
     indexes): the new line `does` ... the old one, which the snippet does not show, `why`."""
     number = old_at[old] + 1
-    cause = (f"{code(result[new].strip()[:60])} {does} {code(result[old].strip()[:60])} (original line {number}), "
+    cause = (f"{quote(result[new])} {does} {quote(result[old])} (original line {number}), "
              f"which the snippet does not show, {why}: it may replace that line")
     fix = (f"if it replaces it, show original line {number} deleted (the lines around it, or a `-` line); if both "
            "stay, include that line in the snippet")

@@ -29,7 +29,7 @@ from fastapply.merge.text.compare import added, copied_lines, line_opcodes
 from fastapply.merge.text.lines import indent_len, is_generic
 from fastapply.merge.text.names import defined_name, header_name
 from fastapply.merge.snippet.sections import split_sections
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, quote
 from fastapply.merge.text.quoting import placed_in_inputs
 
 
@@ -101,7 +101,7 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
             at = next((a + j for j in reversed(range(k)) if run[j] and not is_generic(run[j])),
                       next(a + j for j in reversed(range(k)) if run[j]))  # the last line that says something
             return (f"the lines {placed_in_inputs(original, result, snippet, at)} would appear twice around {gap} "
-                    f"original line(s) the snippet does not show ({code(next(l for l in between if l)[:50])}): the "
+                    f"original line(s) the snippet does not show ({quote(next(l for l in between if l), 50)}): the "
                     "snippet may mean the original ones, with those lines deleted; include the lines just around them")
     return None
 
@@ -125,7 +125,7 @@ def check_context_opener_twice(original: Sequence[str], result: Sequence[str], s
             width = indent_len(result[x])
             if indent_len(result[y]) == width and all(not l.strip() or indent_len(l) >= width for l in result[x + 1 : y]):
                 return (
-                    f"{code(line[:60])} (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows "
+                    f"{quote(line)} (lines {x + 1} and {y + 1}) would open two sibling blocks; the snippet shows "
                     f"it once, next to a marker, as context: include the lines around it"
                 )
     return None

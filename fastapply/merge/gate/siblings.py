@@ -33,7 +33,7 @@ from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, col
 from fastapply.merge.text.compare import line_opcodes, similar
 from fastapply.merge.text.markers import is_elision, marker_like
 from fastapply.merge.text.names import header_name
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 def renamed(old: str, new: str) -> bool:
     """True when the opener `new` names another block than `old` (not the same name with other
@@ -203,6 +203,6 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         block = frozenset(l.strip() for l in original[at:end])
         follows = next((l.strip() for l in original[end:] if l.strip() and not is_generic(l)), None)
         if _unsettled(snippet, k, known, counts, block, follows):
-            return (f"{code(new.strip()[:60])} could open a new block next to {code(old.strip()[:60])} or be that "
+            return (f"{quote(new)} could open a new block next to {quote(old)} or be that "
                     f"block changed; show the unchanged lines after the new block (or the original opener, if it stays)")
     return None

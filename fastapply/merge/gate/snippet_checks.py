@@ -26,7 +26,7 @@ from fastapply.merge.snippet import blocks
 from fastapply.merge.gate import shown_whole
 from fastapply.merge.gate.copies import copies_in_new_blocks, copies_replace_changed_lines
 from fastapply.merge.text.quoting import placed
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 
 _DIFF_PREFIX = ("+", "-", "@@")
@@ -48,7 +48,7 @@ def check_diff_prefix_leak(original: Sequence[str], result: Sequence[str]) -> st
     used = {p for p in map(_column0_prefix, original) if p}
     before = set(original)
     leaked = [l for l in result if l not in before and (p := _column0_prefix(l)) and p not in used]
-    return (f"{len(leaked)} line(s) would start with a diff prefix, such as {code(leaked[0].strip()[:60])}; "
+    return (f"{len(leaked)} line(s) would start with a diff prefix, such as {quote(leaked[0])}; "
             "write the snippet as plain code (or as a complete unified diff)") if leaked else None
 
 
@@ -98,7 +98,7 @@ def check_snippet_lines(snippet: Sequence[str], original: Sequence[str], result:
             try:
                 at = stripped.index(line, at) + 1
             except ValueError:
-                return f"the snippet line {code(line[:80])} is not in the result (or not in the snippet's order)"
+                return f"the snippet line {quote(line, 80)} is not in the result (or not in the snippet's order)"
     return None
 
 
@@ -115,8 +115,8 @@ def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) ->
             shifts.setdefault(indent_len(where[text]) - indent_len(line), text)
     if len(shifts) > 1:
         (a, first), (b, second) = sorted(shifts.items())[:2]
-        return (f"the snippet's lines would land re-nested ({code(first[:40])} moved by {a} columns, "
-                f"{code(second[:40])} by {b}); include the lines around the change so it keeps the snippet's nesting")
+        return (f"the snippet's lines would land re-nested ({quote(first, 40)} moved by {a} columns, "
+                f"{quote(second, 40)} by {b}); include the lines around the change so it keeps the snippet's nesting")
     return None
 
 
@@ -187,7 +187,7 @@ def check_unshown_deletions(
             continue  # the snippet marks the deleted lines themselves (a `-` line, a SEARCH side)
         if (edge := _marked_edge(original, snippet, i1, i2)) is not None:
             return (
-                f"the result drops {len(lost)} line(s) at the {edge} of the file ({code(lost[0].strip()[:60])}), "
+                f"the result drops {len(lost)} line(s) at the {edge} of the file ({quote(lost[0])}), "
                 f"where the snippet's marker says the existing code is kept"
             )
         if tag == "delete" and len(lost) <= SHOWN_GAP and (_deletion_shown_by_neighbours(original, snippet, i1, i2)
@@ -247,7 +247,7 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
     shown = Counter(l.strip() for l in snippet)
     for line, n in after.items():
         if n > 1 and before.get(line) == 1 and distinctive(line) and n > 1 + shown.get(line.strip(), 0):
-            return f"the line {code(line.strip()[:60])} would appear {n} times; the original has it once"
+            return f"the line {quote(line)} would appear {n} times; the original has it once"
     return None
 
 
@@ -280,7 +280,7 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
         line, n = next((c for c in copied if not is_generic(c[0])), copied[0])  # one that says where
         more = (f" (and {len(copied) - 1} more line(s) would be: the original's block kept beside the "
                 "snippet's copy of it)") if len(copied) > 1 else ""
-        return (f"the line {code(line[:60])} would appear {n} times, more than the original ({before.get(line, 0)}) or "
+        return (f"the line {quote(line)} would appear {n} times, more than the original ({before.get(line, 0)}) or "
                 f"the snippet ({shown.get(line, 0)}) has it{more}")
     return None
 

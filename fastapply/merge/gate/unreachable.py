@@ -26,7 +26,7 @@ from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.compare import added, line_opcodes, origins
 from fastapply.merge.text.lines import indent_len, indentation, next_non_blank
 from fastapply.merge.text.quoting import where_in_inputs
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, quote
 
 # A complete exit statement on one line: the keyword, then anything whose brackets balance and
 # that does not end in a continuation (an opening bracket, a comma, an operator, a backslash).
@@ -199,8 +199,8 @@ def check_orphaned_body(
             continue  # a long body removed before the kept lines: a rewrite the diff aligns on shared lines
         if not any(l.strip() and indent_len(l) <= width for l in result[j1:j2]):
             return (
-                f"the result removes {code(original[header].strip()[:60])} (line {header + 1}) but keeps its body "
-                f"from {code(original[kept].strip()[:60])} (line {kept + 1}), which now reads as the block above's; "
+                f"the result removes {quote(original[header])} (line {header + 1}) but keeps its body "
+                f"from {quote(original[kept])} (line {kept + 1}), which now reads as the block above's; "
                 "include the lines around that header in the snippet"
             )
     return None
@@ -302,6 +302,6 @@ def check_pass_added_to_body(
     strings = _in_triple_strings(result) if passes else set()
     for k in passes:
         if statements := _statements(result, k, strings):
-            return (f"line {k + 1} adds `pass` to a block that has statements ({code(statements[0][:60])}): the "
+            return (f"line {k + 1} adds `pass` to a block that has statements ({quote(statements[0])}): the "
                     "snippet's `pass` may be an empty body's, with the lines between deleted; include its neighbours")
     return None

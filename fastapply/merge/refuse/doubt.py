@@ -21,7 +21,7 @@ from fastapply.merge.refuse.options import MAX_CONTEXT, open_side, reach, traili
 from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.sentences import DOUBT, FORM_FIX, SECTION, split_sentence
-from fastapply.merge.text.spans import code, unquoted
+from fastapply.merge.text.spans import code, cut, quote, unquoted
 
 
 def doubt_refusal(inp: Input, sentence: str, detail: dict) -> Refusal | None:
@@ -74,16 +74,16 @@ def beside(inp: Input, k: int, line: int, side: int, what: str, blank_from: int 
             lo, hi = min(lo, blank_from), max(hi, blank_from)
     if (lo, hi) != (line, line):
         where = f"after snippet line {sec[1] + 1}" if side > 0 else f"before snippet line {sec[0] + 1}"
-        said = [inp.original[i].strip()[:60] for i in range(lo, hi + 1) if inp.original[i].strip()]
+        said = [cut(inp.original[i]) for i in range(lo, hi + 1) if inp.original[i].strip()]
         blanks = hi - lo + 1 - len(said)
-        quote = (f"{code(said[0])} to {code(said[-1])}" if len(said) > 1 else
-                 f"{code(said[0])}, with the blank line{'s' if blanks > 1 else ''} next to it")
-        return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} ({quote}) {where} {what}",
+        quoted = (f"{code(said[0])} to {code(said[-1])}" if len(said) > 1 else
+                  f"{code(said[0])}, with the blank line{'s' if blanks > 1 else ''} next to it")
+        return Option(f"add the unchanged original lines {lo + 1}-{hi + 1} ({quoted}) {where} {what}",
                       (Edit("insert", at=sec[1] + 2 if side > 0 else sec[0] + 1,
                             text="\n".join(inp.original[lo : hi + 1]), original_line=lo + 1),))
     if side > 0:
-        return Option(f"add the unchanged original line {line + 1} ({code(text.strip()[:60])}) after snippet line "
+        return Option(f"add the unchanged original line {line + 1} ({quote(text)}) after snippet line "
                       f"{sec[1] + 1} {what}", (Edit("insert", at=sec[1] + 2, text=text, original_line=line + 1),))
-    return Option(f"add the unchanged original line {line + 1} ({code(text.strip()[:60])}) before snippet line "
+    return Option(f"add the unchanged original line {line + 1} ({quote(text)}) before snippet line "
                   f"{sec[0] + 1} "
                   f"{what}", (Edit("insert", at=sec[0] + 1, text=text, original_line=line + 1),))

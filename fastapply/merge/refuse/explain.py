@@ -44,7 +44,7 @@ from fastapply.merge.refuse.late_options import LATER_NEW, with_late
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal, attached
 from fastapply.merge.text.quoting import numbered, placed_lines, placed_places
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
-from fastapply.merge.text.spans import code, readable, restored, unquoted
+from fastapply.merge.text.spans import code, quote, readable, restored, unquoted
 
 
 
@@ -149,16 +149,16 @@ def _not_found(inp: Input, sentence: str, window: tuple[int, int] | None = None)
              and inp.original[by_text[inp.snippet[k].strip()]] != inp.snippet[k]]
     if moved and all(inp.original[i].rstrip() != inp.snippet[k].rstrip() for k, i in moved):
         k, i = moved[0]
-        cause = (f"section {n + 1} (starting {code(inp.snippet[first].strip()[:60])}): its line "
-                 f"{code(inp.snippet[k].strip()[:60])} is at original line {i + 1}, but at another indentation")
+        cause = (f"section {n + 1} (starting {quote(inp.snippet[first])}): its line "
+                 f"{quote(inp.snippet[k])} is at original line {i + 1}, but at another indentation")
         return Refusal("line-not-found", cause, "indent the section's lines as the original has them",
                        (inp.oline(i),), (inp.sline(k),))
     present = [k for k in range(a, b + 1) if inp.snippet[k].strip() in by_text and not is_generic(inp.snippet[k])]
     if present:
         k = present[0]
         i = by_text[inp.snippet[k].strip()]
-        cause = (f"section {n + 1} (starting {code(inp.snippet[first].strip()[:60])}) could not be placed after the "
-                 f"previous section: its line {code(inp.snippet[k].strip()[:60])} is at original line {i + 1}, "
+        cause = (f"section {n + 1} (starting {quote(inp.snippet[first])}) could not be placed after the "
+                 f"previous section: its line {quote(inp.snippet[k])} is at original line {i + 1}, "
                  f"outside the span the sections around it leave")
         return Refusal("line-not-found", cause, fix or FORM_FIX, (inp.oline(i),), (inp.sline(k),))
     may = re.search(r"`([^`]*)` may change original line (\d+)", sentence)

@@ -30,7 +30,7 @@ from fastapply.merge.refuse.refusal import Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
 from fastapply.merge.text.lines import block_end, indent_width, is_generic, next_non_blank
-from fastapply.merge.text.spans import unquoted
+from fastapply.merge.text.spans import cut, unquoted
 
 LATER_NEW = ("ambiguous-place", "new-or-changed")  # also offered the places of later sections of new lines
 
@@ -114,7 +114,7 @@ def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:
     first = next((j for j in range(a, b + 1) if inp.snippet[j].strip()), None)
     named = NAMED.match(sentence)
     if first is None or not inp.counts.get(inp.snippet[first].strip()) or (
-            named and named.group(4) is not None and unquoted(named.group(4)).strip() != inp.snippet[first].strip()[:60]):
+            named and named.group(4) is not None and unquoted(named.group(4)).strip() != cut(inp.snippet[first])):
         return ()  # a section of lines the original lacks has them in `_ambiguous` already
     if named and named.group(4) is None:
         return ()  # the line named is an edge next to another line, not the section's first

@@ -30,7 +30,7 @@ from fastapply.merge.refuse.reading import Input, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
 from fastapply.merge.text.lines import block_end, bracket_balance, indent_width, is_generic, next_non_blank
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 
 def similar_line(inp: Input, text: str) -> int | None:
@@ -282,6 +282,6 @@ def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
         end += 1
     if end >= len(inp.snippet) or end not in inp.markers:
         return ()
-    return (Option(f"add the unchanged original line {at + 1} ({code(inp.original[at].strip()[:60])}) before "
+    return (Option(f"add the unchanged original line {at + 1} ({quote(inp.original[at])}) before "
                    f"snippet line {end + 1} if that block stays (yours is new)",
                   (Edit("insert", at=end + 1, text=inp.original[at], original_line=at + 1),)),)

@@ -30,7 +30,7 @@ from fastapply.merge.refuse.reading import (Input, between, holds_once, nth_cont
                                            unique)
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.lines import nearest_distinctive
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, cut
 
 MAX_CONTEXT = 16  # original lines an option may add to pin a place
 _DROPS = re.compile(r"the result drops (\d+) line\(s\) of the original near line (\d+)")
@@ -219,7 +219,7 @@ def dropped(inp: Input, sentence: str, candidate: str | None) -> tuple[Option, .
         if at is None or at in inp.markers or (at - 1) in inp.markers:
             continue
         like = inp.snippet[at - 1] if at > 0 else inp.snippet[at]
-        first = inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1].strip()[:60]
+        first = cut(inp.original[nearest_distinctive(inp.original[i1:i2], 0) + i1])
         out.append(Option(f"add a marker line before snippet line {at + 1} to keep original lines {i1 + 1}-{i2} "
                           f"({code(first)})", (Edit("marker", at=at + 1, text=indented(inp.marker, like)),)))
     return tuple(out)

@@ -15,7 +15,7 @@ from fastapply.merge.refuse.reading import Input, section_places
 from fastapply.merge.snippet.sections import starting
 from fastapply.merge.text.lines import nearest_distinctive
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import apart, code
 
 
 def _longest_increasing(items: list[tuple[int, int]]) -> set[int]:
@@ -49,7 +49,7 @@ def out_of_order(inp: Input) -> Refusal | None:
         edits = [Edit("move", at=ta + 1, start=a + 1, end=end + 1)]
         if end == b:
             edits.append(Edit("marker", at=ta + 1, text=indented(inp.marker, inp.snippet[a])))
-        where = f"before the section {_starting(inp, ta, target)} (line {ta + 1})"
+        where = f"before the section {_starting(inp, ta, target, _first(inp, moved))} (line {ta + 1})"
     else:
         target = max(n for n in keep)
         tail = next((m for m in inp.markers if m > inp.sections[target][1]), None)
@@ -58,20 +58,19 @@ def out_of_order(inp: Input) -> Refusal | None:
         end = b + 1 if b + 1 in inp.markers and b + 1 != tail else b
         edits = [Edit("marker", at=tail + 1, text=indented(inp.marker, inp.snippet[a])),
                  Edit("move", at=tail + 1, start=a + 1, end=end + 1)]
-        where = f"after the section {_starting(inp, inp.sections[target][0], target)}"
+        where = f"after the section {_starting(inp, inp.sections[target][0], target, _first(inp, moved))}"
     says = f"move snippet lines {a + 1}-{b + 1} {where}"
     return _order_refusal(inp, moved, target, p, (Option(says, tuple(edits)),), where)
 
 
 def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tuple[Option, ...],
                    where: str = "") -> Refusal:
-    a, b = inp.sections[moved]
-    first = nearest_distinctive(inp.snippet[a : b + 1], 0) + a
+    first = _first(inp, moved)
     other = inp.sections[target][0]
     other_place = section_places(inp)[target]
     cause = (f"the snippet's sections are out of file order: section {moved + 1} (starting "
-             f"{code(inp.snippet[first].strip()[:60])}) is at original line {place + 1}, but section {target + 1} "
-             f"({_starting(inp, other, target)}) comes "
+             f"{code(apart(inp.snippet[first], inp.snippet[other]))}) is at original line {place + 1}, but section "
+             f"{target + 1} ({_starting(inp, other, target, first)}) comes "
              f"{'before' if target < moved else 'after'} it in the snippet and at line {(other_place or 0) + 1} in the file")
     fix = f"move section {moved + 1} {where}: sections must follow the file's order" if where else (
         "put the sections in the order their lines have in the file")
@@ -79,7 +78,14 @@ def _order_refusal(inp: Input, moved: int, target: int, place: int, options: tup
                    (inp.sline(first), inp.sline(other)), options)
 
 
-def _starting(inp: Input, k: int, n: int) -> str:
-    """"starting `X`" for snippet line k of section n (sections.starting)."""
+def _first(inp: Input, n: int) -> int:
+    """The snippet index of section n's first distinctive line (its first line where it has none)."""
     a, b = inp.sections[n]
-    return starting(inp.snippet[k].strip()[:60], inp.snippet[a : b + 1], k - a)
+    return nearest_distinctive(inp.snippet[a : b + 1], 0) + a
+
+
+def _starting(inp: Input, k: int, n: int, beside: int) -> str:
+    """"starting `X`" for snippet line k of section n (sections.starting), quoted apart from snippet
+    line `beside` (the other section the sentence names: two first lines alike read apart)."""
+    a, b = inp.sections[n]
+    return starting(apart(inp.snippet[k], inp.snippet[beside]), inp.snippet[a : b + 1], k - a)

@@ -102,23 +102,18 @@ def unique(inp: Input, i: int) -> bool:
     return distinctive(text) and not is_generic(text) and inp.counts[text] == 1
 
 
-CUTS = (40, 50, 60, 80)  # the widths at which a sentence quotes a long line cut short (`code(line[:60])`)
-
-
 def quoted_at(lines: Sequence[str], text: str) -> list[int]:
     """The indexes of `lines` whose stripped text is `text`, a line captured from a readable
-    sentence; where none is, and `text` has a width a sentence cuts a long line at (`CUTS`), the
-    lines it is the start of (the sentence quoted it cut short), and where it starts with
-    `spans.CUT`, the lines that hold the rest (quoted from inside, beside a similar line)."""
-    text = unquoted(text)
-    hits = [k for k, line in enumerate(lines) if line.strip() == text.strip()]
-    if hits:
+    sentence; where none is and the quote is marked cut (`spans.cut`, `spans.apart`), the lines it
+    is part of: their start where it is cut at its end, any part where it starts inside the line."""
+    text = unquoted(text).strip()
+    hits = [k for k, line in enumerate(lines) if line.strip() == text]
+    if hits or CUT not in (text[:1], text[-1:]):
         return hits
+    core = text.removeprefix(CUT).removesuffix(CUT)
     if text.startswith(CUT):  # quoted from inside the line, beside a similar one (spans.apart)
-        return [k for k, line in enumerate(lines) if text[len(CUT):] in line.strip()]
-    if len(text) not in CUTS:
-        return []
-    return [k for k, line in enumerate(lines) if line.strip().startswith(text)]
+        return [k for k, line in enumerate(lines) if core in line.strip()]
+    return [k for k, line in enumerate(lines) if line.strip().startswith(core)]
 
 
 def find(inp: Input, text: str, near: int | None = None) -> int | None:

@@ -21,7 +21,7 @@ from fastapply.merge.refuse.options import below, reach
 from fastapply.merge.refuse.reading import Input, holds_once
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.lines import next_non_blank
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, cut
 
 
 def wrapped(inp: Input) -> tuple[Option, ...]:
@@ -43,7 +43,7 @@ def wrapped(inp: Input) -> tuple[Option, ...]:
             q = reach(inp, p + step, step)
             if q is None or q == p:
                 continue
-            text = inp.snippet[edge].strip()[:60]
+            text = cut(inp.snippet[edge])
             if step < 0:
                 says = (f"add the unchanged original lines {q + 1}-{p} above snippet line {edge + 1} if {code(text)} "
                         f"is new right before original line {p + 1}")

@@ -22,7 +22,7 @@ import difflib
 import re
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import blank_ends, collapse, indentation, run_starts
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, cut
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -300,7 +300,7 @@ def apply_edits(original: Sequence[str], edits: Sequence[Edit], kind: str) -> Me
             match, reason, guess = locate(text, edit, 0)  # hunks slightly out of order
         if match is None:
             if reason is None:
-                preview = next((l.strip() for l in edit.search if l.strip()), "")[:50]
+                preview = cut(next((l for l in edit.search if l.strip()), ""), 50)
                 return Merged(None, f"{label} {number} ({code(preview)}) was not found in the original", None)
             refusal = refusal or f"{label} {number}: {reason}"
             match = guess

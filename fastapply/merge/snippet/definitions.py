@@ -30,7 +30,7 @@ from fastapply.merge.text.outline import CONTAINERS, Definition, flatten, list_d
 from fastapply.merge.result import Merged
 from fastapply.merge.text.lines import indentation
 from fastapply.merge.text.whitespace import dedent
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, quote
 
 # --------------------------------------------------------------------------- merging
 
@@ -117,7 +117,7 @@ def _outside_code(snip_lines, snip_defs, original) -> str | None:
         s = line.strip()
         if i in covered or not s or s.startswith(("#", "//", "/*", "*")) or s in known:
             continue
-        return f"the snippet has code outside any definition ({code(s[:40])}) and no markers to place it"
+        return f"the snippet has code outside any definition ({quote(s, 40)}) and no markers to place it"
     return None
 
 

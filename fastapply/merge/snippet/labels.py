@@ -21,7 +21,7 @@ import re
 from typing import Sequence
 
 from fastapply.merge.refuse.refusal import Edit, Option, Reason, Refusal
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 _WORDS = r"(?:new|add(?:ed)?|changed?|modified|updated?|replaced?|removed?|edit(?:ed)?|fix(?:ed)?|begin|end|start)"
 _TAIL = (r"(?:\s+(?:code|line|lines|replace(?:ment)?|change[sd]?|edit|addition|here|this|block|section"
@@ -47,7 +47,7 @@ def check_labels(snippet: Sequence[str], original: Sequence[str]) -> Reason | No
     found = label_lines(snippet, original)
     if not found:
         return None
-    named = ", ".join(f"{k + 1} ({code(snippet[k].strip()[:40])})" for k in found[:3])
+    named = ", ".join(f"{k + 1} ({quote(snippet[k], 40)})" for k in found[:3])
     cause = (f"snippet line{'s' if len(found) > 1 else ''} {named} read{'' if len(found) > 1 else 's'} as a note "
              "about the edit, not code, and the merge would write it into the file")
     fix = "remove it; a comment the file should hold is written as that comment"

@@ -26,7 +26,7 @@ from typing import Sequence
 from fastapply.merge.text.lines import SAME_NAME, distinctive, identity, indent_width as _width, indentation, is_opener
 from fastapply.merge.result import Merged
 from fastapply.merge.snippet.sections import CANONICAL_MARKER, is_gap
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import quote
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -203,6 +203,6 @@ def check_bodies_kept(original: Sequence[str], result: Sequence[str], snippet: S
         at = [k for k, l in enumerate(result) if l.strip() == r.old.strip()]
         got = [l.strip() for l in result[at[0] + 1 :] if l.strip()][: len(want)] if len(at) == 1 else None
         if got != want:
-            return (f"the body of {code(r.old.strip()[:60])}, which the snippet elides under its new header "
-                    f"{code(r.new.strip()[:60])}, would not be kept; include its first unchanged lines")
+            return (f"the body of {quote(r.old)}, which the snippet elides under its new header "
+                    f"{quote(r.new)}, would not be kept; include its first unchanged lines")
     return None

@@ -27,7 +27,7 @@ from typing import Sequence
 
 from fastapply.merge.text.lines import collapse, indentation, is_generic, is_opener
 from fastapply.merge.text.markers import is_elision, is_marker
-from fastapply.merge.text.spans import code
+from fastapply.merge.text.spans import code, cut, quote
 
 CANONICAL_MARKER = "// ... existing code ..."  # what an `@@` line becomes (any comment syntax is recognised)
 
@@ -264,7 +264,7 @@ def check_diff_counts(original: Sequence[str], merged: Sequence[str], snippet: S
         if unprefixed and (not text or not (removed[text] or added[text])):
             continue
         want = before[text] - removed[text] + added[text]
-        line = code(text[:60]) if text else "a blank line"
+        line = quote(text) if text else "a blank line"
         named = _naming_line(snippet, text, bool(removed[text])) if text and is_generic(text) else None
         line += f" (snippet line {named + 1})" if named is not None else ""
         if after[text] > want and removed[text]:
@@ -331,9 +331,7 @@ def section_label(section: Section, index: int) -> str:
     (text.lines.is_generic: brackets alone, `end`, `/**`) is placed by the section's nearest
     distinctive line, which is what locates it: "section 2 (starting `}`, before `def g():`)"."""
     at = next((i for i, line in enumerate(section.lines) if line.strip()), 0)
-    first = section.lines[at].strip() if section.lines else ""
-    if len(first) > 50:
-        first = first[:47] + "..."
+    first = cut(section.lines[at], 50) if section.lines else ""
     return f"section {index + 1} ({starting(first, section.lines, at) if first else 'starting ``'})"
 
 
@@ -354,13 +352,13 @@ def line_label(line: str, lines: Sequence[str], at: int | None = None) -> str:
     "the blank line after `return x`", "the line `}` before `def g():`"."""
     text = line.strip()
     if not is_generic(text):
-        return code(text[:60])
-    what = "the blank line" if not text else f"the line {code(text[:20])}"
+        return quote(text)
+    what = "the blank line" if not text else f"the line {quote(text, 20)}"
     if at is None:
         at = len(lines) - 1 if lines and lines[-1] == line and lines[0] != line else next(
             (i for i, l in enumerate(lines) if l == line), 0)
     for d in range(1, len(lines)):
         for i, side in ((at - d, "after"), (at + d, "before")):
             if 0 <= i < len(lines) and not is_generic(lines[i]):
-                return f"{what} {side} {code(lines[i].strip()[:60])}"
+                return f"{what} {side} {quote(lines[i])}"
     return what

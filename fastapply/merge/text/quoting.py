@@ -33,9 +33,8 @@ from typing import Sequence
 
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.lines import is_generic, nearest_distinctive
-from fastapply.merge.text.spans import code, unquoted
+from fastapply.merge.text.spans import CUT, WIDTH, code, cut, quote, unquoted
 
-WIDTH = 60  # characters of a line a sentence quotes
 _LINE_QUOTE = re.compile(r"\bline (\d+) \(`([^`\n]*)`\)")
 _ONE_LINE = re.compile(r"\blines (\d+)-\1\b")
 _ONE_MORE = re.compile(r"(?<![\w.`-])(\d+)-\1(?![\w`-])")  # "... and 9-9 below ...", "deletes: 9-9 before ..."
@@ -51,14 +50,14 @@ NUMBERED_AFTER = re.compile(r"(?: at | \()snippet line \d+")
 
 def placed(lines: Sequence[str], i: int) -> str:
     """Line i quoted, and, when it is generic, placed by its nearest distinctive line."""
-    text = lines[i].strip()[:WIDTH]
+    text = cut(lines[i], WIDTH)
     head = code(text) if text else "a blank line"
     if not is_generic(lines[i]):
         return head
     j = nearest_distinctive(lines, i)
     if j == i:
         return head
-    return f"{head}, {'below' if j < i else 'above'} {code(lines[j].strip()[:WIDTH])}"
+    return f"{head}, {'below' if j < i else 'above'} {quote(lines[j], WIDTH)}"
 
 
 def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
@@ -71,10 +70,11 @@ def placed_lines(original: Sequence[str], text: str, bare: bool = False) -> str:
         i = int(match.group(1)) - 1
         if not 0 <= i < len(original):
             return match.group(0)
-        cut, end = original[i].strip()[:WIDTH].strip(), original[i].strip()[-WIDTH:].strip()
-        if cut != unquoted(match.group(2)).strip():
+        head, whole = cut(original[i], WIDTH), original[i].strip()
+        if head != unquoted(match.group(2)).strip():
             return match.group(0)
-        if not is_generic(original[i]) and is_generic(cut) and not is_generic(end):
+        end = whole if len(whole) <= WIDTH else CUT + whole[-WIDTH:].strip()
+        if not is_generic(original[i]) and is_generic(head.removesuffix(CUT)) and not is_generic(end.removeprefix(CUT)):
             return f"line {i + 1} (ending {code(end)})"  # its start cut to `*` and spaces
         if not is_generic(original[i]) or nearest_distinctive(original, i) == i:
             return match.group(0)
@@ -106,7 +106,7 @@ def placed_places(original: Sequence[str], text: str) -> str:
         line = unquoted(m.group(4)).strip()
         nums = [int(n) for n in m.group(6).split(",") if n.strip().isdigit()]
         if not is_generic(line) or not nums or any(
-                not 0 < n <= len(original) or original[n - 1].strip()[:WIDTH] != line for n in nums):
+                not 0 < n <= len(original) or cut(original[n - 1], WIDTH) != line for n in nums):
             return m.group(0)
         subject = "it" if m.group(1) and unquoted(m.group(2)).strip() == line else m.group(3)
         places = ", ".join(f"{n} ({placed(original, n - 1)})" for n in nums)
@@ -134,7 +134,7 @@ def where_in_inputs(original: str | Sequence[str], result: str | Sequence[str], 
     if not 0 <= r < len(res):
         return f"line {r + 1} of the merged file"
     k = nearest_distinctive(res, r) if nearest else r
-    text = res[k].strip()[:WIDTH]
+    text = cut(res[k], WIDTH)
     at = _counterpart(orig, res, k)
     if at is not None:
         return f"original line {at + 1} ({code(text)})"
@@ -152,12 +152,12 @@ def placed_in_inputs(original: str | Sequence[str], result: str | Sequence[str],
     res, orig, snip = (_lines(t) for t in (result, original, snippet))
     text = res[r].strip()
     if not is_generic(text):
-        return code(text[:50])
+        return quote(text, 50)
     at = _counterpart(orig, res, r)
     if at is not None:
         return f"{placed(orig, at)} (original line {at + 1})"
     at = _counterpart(snip, res, r) if snip else None
-    return code(text[:50]) + (f" (snippet line {at + 1})" if at is not None else "")
+    return quote(text, 50) + (f" (snippet line {at + 1})" if at is not None else "")
 
 
 def _lines(text: str | Sequence[str] | None) -> list[str]:
@@ -212,12 +212,12 @@ def numbered(snippet: Sequence[str], sections: Sequence[tuple[int, int]], text: 
 
 def _snippet_line(snippet: Sequence[str], sections: Sequence[tuple[int, int]], before: str, quoted: str) -> int | None:
     """The one snippet index whose line is `quoted`, where the words `before` it put it (see `numbered`)."""
-    same = lambda k: snippet[k].strip()[:WIDTH] == quoted
+    same = lambda k: cut(snippet[k], WIDTH) == quoted
     prior = _QUOTE_BEFORE.search(before)
     if prior and prior.group(2) != "and":  # "`x` after `}`": the quote before places it
         return None
     if prior and not is_generic(unquoted(prior.group(1))):  # "between `x` and `}`": the line after x
-        anchor = [k for k, line in enumerate(snippet) if line.strip()[:WIDTH] == unquoted(prior.group(1)).strip()]
+        anchor = [k for k, line in enumerate(snippet) if cut(line, WIDTH) == unquoted(prior.group(1)).strip()]
         if len(anchor) != 1:
             return None
         nxt = next((k for k in range(anchor[0] + 1, len(snippet))

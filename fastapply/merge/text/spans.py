@@ -13,7 +13,10 @@ into one, its inner backticks held as `TICK` (a private-use character no source 
 pattern's `(.*?)` between backticks captures the whole line; `unquoted(text)` gives a captured
 text its backticks back, and `restored(sentence)` writes every such span fenced again.
 
-`apart(text, other)` quotes a line beside a similar one so that the two quotes differ where the lines do.
+`quote(text, width)` quotes a line the way every sentence does: stripped, and where it is longer than
+`width` characters, cut there and marked `CUT` (`…`), so that neither an agent nor a sentence reader
+takes a cut quote for the whole line (`cut` gives the text without the span). `apart(text, other)`
+quotes a line beside a similar one so that the two quotes differ where the lines do.
 
 This module knows Markdown code spans; it knows nothing of lines, snippets or merges.
 """
@@ -56,19 +59,32 @@ def restored(sentence: str) -> str:
     return _HELD.sub(lambda m: code(m.group(1)), sentence).replace(TICK, "`")
 
 
-CUT = "…"  # marks where a quote starts inside a line (`apart`); reading.quoted_at reads it back
+CUT = "…"  # marks where a quote is cut: at its end (`cut`), at its start (`apart`); reading.quoted_at reads it
 AHEAD = 20  # characters a quote shows before the first difference between two lines (`apart`)
+WIDTH = 60  # characters of a line a sentence quotes by default
 
 
-def apart(text: str, other: str, width: int = 60) -> str:
+def cut(text: str, width: int = WIDTH) -> str:
+    """`text` stripped, and where it is longer than `width` characters its first `width` (trailing
+    spaces dropped) marked `CUT`: what a sentence quotes of a line."""
+    text = text.strip()
+    return text if len(text) <= width else text[:width].rstrip() + CUT
+
+
+def quote(text: str, width: int = WIDTH) -> str:
+    """`text` as a sentence quotes it: `cut` at `width` characters, as a code span (`code`)."""
+    return code(cut(text, width))
+
+
+def apart(text: str, other: str, width: int = WIDTH) -> str:
     """What a sentence quotes of `text` (stripped) set beside `other`, both cut at `width`
     characters: where the two cuts would read the same while the lines differ, the part of `text`
-    from `AHEAD` characters before the first difference, marked `CUT` at its start, so that a reader
-    sees what differs ("`x = f(a, b, c` may change line 4 (`…b, c, d) + 1`)"); else its first
-    `width` characters, as every quote is cut."""
+    from `AHEAD` characters before the first difference, marked `CUT` at its start (and at its end
+    where the line goes on), so that a reader sees what differs ("`x = f(a, b, c…` may change line 4
+    (`…b, c, d) + 1`)"); else `cut(text, width)`, as every quote is cut."""
     text, other = text.strip(), other.strip()
     if text[:width] != other[:width] or text == other:
-        return text[:width]
+        return cut(text, width)
     at = next((k for k, (a, b) in enumerate(zip(text, other)) if a != b), min(len(text), len(other)))
     start = max(0, at - AHEAD)
-    return CUT + text[start : start + width]
+    return CUT + cut(text[start:], width)

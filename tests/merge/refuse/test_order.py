@@ -46,3 +46,16 @@ def test_a_section_pinned_by_a_copied_line_is_offered_its_own_readings_options_a
     assert len(refusal.options) > 1
     row = retry_example({"original": original, "snippet": snippet, "expected": expected, "language": "python"})
     assert row["first"] == "refused" and row["second"] == "right"
+
+
+def test_two_sections_whose_first_lines_share_their_quoted_start_are_quoted_where_they_differ():
+    """Two doc lines alike for 60 characters: quoted cut alike, the sentence named one line twice."""
+    head = "    :param data: (optional) Dictionary, list of tuples, bytes, or file-like object to send"
+    original = (f"def get(url, params):\n    \"\"\"Send a GET.\n\n{head} in the query.\n    \"\"\"\n    return go(url)\n\n\n"
+                f"def post(url, data):\n    \"\"\"Send a POST.\n\n{head} in the body.\n    \"\"\"\n    return go(url, data)\n")
+    snippet = (f"# ... existing code ...\n{head} in the body.\n    \"\"\"\n    return go(url, data, post=True)\n"
+               f"# ... existing code ...\n{head} in the query.\n    \"\"\"\n    return go(url, get=True)\n")
+    refusal = out_of_order(read_input(original, snippet))
+    assert refusal is not None and refusal.kind == "out-of-order"
+    assert "in the body.`" in refusal.sentence and "in the query.`" in refusal.sentence
+    assert "…" in refusal.sentence

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapply.evaluation.retry import retry_example
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.explain import explain
+from fastapply.merge.text.spans import CUT, cut
 
 ORIGINAL = """\
 describe('res.render', function(){
@@ -79,7 +80,8 @@ def test_a_line_the_sentence_quotes_cut_short_is_still_found():
     (before, `find` compared the cut text with whole lines and offered nothing)."""
     refusal = instant_merge(LONG, LONG_SNIPPET, language="rust").refusal
     assert refusal.kind == "no-change" and "which it may mean to change" in refusal.sentence
-    assert LONG_LINE.strip() not in refusal.sentence  # quoted cut short
+    assert LONG_LINE.strip() not in refusal.sentence  # quoted cut short, and marked so
+    assert cut(LONG_LINE) in refusal.sentence and cut(LONG_LINE).endswith(CUT)
     assert any(o.says.endswith("if it changes original line 10") for o in refusal.options)
     expected = LONG.replace("GetConsoleMode(handle,", "GetConsoleMode(kernel32::GetStdHandle(fd),")
     row = retry_example({"original": LONG, "snippet": LONG_SNIPPET, "expected": expected, "language": "rust"})

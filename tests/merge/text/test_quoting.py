@@ -6,6 +6,7 @@ from fastapply.merge.gate.parses import check_parses
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.text.quoting import (numbered, one_line_ranges, placed, placed_in_inputs, placed_lines, placed_places,
                                          where_in_inputs)
+from fastapply.merge.text.spans import quote
 
 ORIGINAL = ["def total(items):", "    count = 0", "    for item in items:", "        count += item", "",
             "    return count", "}"]
@@ -29,8 +30,8 @@ def test_a_line_whose_quoted_start_is_generic_is_quoted_by_its_end():
     """A doc line whose first WIDTH characters are `*` and the spaces that align a trailing comment:
     cut there it points at nothing (foreign-a, one row); its end is what the writer can find."""
     doc = ["/**", " * const a = f(x); // note", " *" + " " * 62 + "// which is passed on", " */"]
-    sentence = "the similar original line 3 (`*" + " " * 59 + "`) next to it"
-    assert placed_lines(doc, sentence) == "the similar original line 3 (ending `// which is passed on`) next to it"
+    sentence = f"the similar original line 3 ({quote(doc[2])}) next to it"  # "(`*…`)"
+    assert placed_lines(doc, sentence) == "the similar original line 3 (ending `…// which is passed on`) next to it"
     assert placed_lines(doc, "line 2 (`* const a = f(x); // note`)") == "line 2 (`* const a = f(x); // note`)"
 
 

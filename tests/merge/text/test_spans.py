@@ -7,7 +7,7 @@ import re
 
 from fastapply.merge.instant import instant_merge
 from fastapply.merge.refuse.sentences import SECTION, section_number, split_sentence
-from fastapply.merge.text.spans import TICK, apart, code, readable, restored, unquoted
+from fastapply.merge.text.spans import CUT, TICK, apart, code, cut, quote, readable, restored, unquoted
 from tests.merge.refuse.api_file import API, API_SNIPPET, with_ticks
 
 
@@ -55,9 +55,21 @@ def test_apart_quotes_two_lines_that_share_their_cut_where_they_differ():
     new = "# only look at lines where the first non-white-space character is `-`, or"
     assert old[:60] == new[:60]  # cut alike, a reader would see one line twice
     assert apart(new, old) == "…ace character is `-`, or" and apart(old, new) == "…ace character is `-`"
+    longer = "x = f(" + "a, " * 30 + "b)"
+    other = "x = f(" + "a, " * 30 + "c)"
+    said = apart(longer, other)
+    assert said.startswith(CUT) and said.endswith("b)") and said != apart(other, longer)
 
 
 def test_apart_is_the_plain_cut_where_the_cuts_differ_or_the_lines_are_one():
     assert apart("  x = compute(a, b)", "x = compute(a, c)") == "x = compute(a, b)"
     long = "y = " + "a" * 80
-    assert apart(long, long) == long[:60]
+    assert apart(long, long) == long[:60] + CUT
+
+
+def test_a_long_line_is_quoted_cut_and_marked_a_short_one_whole():
+    assert cut("    return a;  ") == "return a;" and quote("  return a;") == "`return a;`"
+    long = "value = compute(" + ", ".join(f"arg{i}" for i in range(20)) + ")"
+    assert cut(long) == long[:60] + CUT and cut(long, 40) == long[:40].rstrip() + CUT
+    assert quote(long, 40) == code(long[:40].rstrip() + CUT)
+    assert cut("x" * 60) == "x" * 60  # exactly the width: whole, unmarked
