@@ -28,6 +28,8 @@ refusal offers, as a planner knows its own intent (evaluation/retry.py plays the
 - a revised snippet with a new marker (or a move) must start and end as the expected file does where
   it has no marker at its start or end (a lazy snippet's unmarked edge is the file's edge).
 
+- an option that says it deletes original lines ("if you delete the original lines 7-16") agrees only
+  where the expected file keeps none of their distinctive lines: a planner reads the condition;
 - (`reads`, on by default) original lines the option adds next to snippet lines that repeat the
   original's lines next to them are read as those original lines (the merge reads runs of the
   original as such): those snippet lines must not be lines the intent adds (by the original ->
@@ -39,6 +41,7 @@ This module knows snippets, options and the expected file; it neither merges nor
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Sequence
 
@@ -135,12 +138,31 @@ def _inner(lines: list[str]) -> list[str]:
     return lines[a:b]
 
 
+_DELETES = re.compile(r"\bif you delete the original lines? (\d+)(?:-(\d+))?")
+
+
+def _deletion_meant(option: Option, original: str, expected: str) -> bool:
+    """False when the option says it reads as deleting original lines ("if you delete the original
+    lines 7-16", refuse/deletions.py) and the expected file keeps one of them (a distinctive one, by
+    the original -> expected line diff): a planner reads that condition and knows its intent."""
+    m = _DELETES.search(option.says)
+    if m is None:
+        return True
+    old, new = original.splitlines(), expected.splitlines()
+    kept = set(origins(line_opcodes(old, new)).values())
+    lo, hi = int(m.group(1)) - 1, int(m.group(2) or m.group(1))
+    return not any(i in kept and distinctive(old[i].strip()) and not is_generic(old[i])
+                   for i in range(lo, min(hi, len(old))))
+
+
 def agrees(option: Option, snippet: str, expected: str, original: str | None = None, *, reads: bool = True) -> bool:
     """True when the revised snippet says what `expected` (the planner's intent) has: every section
     the option touched (a run of lines between markers) is a run of the expected file, those runs
     in the snippet's order; a new marker stands where the expected file has lines the snippet does
     not show (and, given the `original`, the original's own lines next to the sections around
     it: the code it keeps); removed lines are not in the expected file."""
+    if original is not None and not _deletion_meant(option, original, expected):
+        return False
     want = _content(expected.splitlines())
     lines = snippet.splitlines()
     undone = undiff_each(lines, original.splitlines()) if original is not None else None

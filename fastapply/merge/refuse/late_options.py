@@ -1,13 +1,15 @@
 """Options offered after every other option a refusal has (so its sentence and fix stay as they were).
 
-`with_late(inp, refusal, sentence)` adds, by the refusal's kind:
+`with_late(inp, refusal, sentence)` adds, by the refusal's kind (after the refusal's own options, but
+`inserted_places`, which come first: the pins of a place the file holds as is settle nothing):
 
 - ambiguous-place: `as_changes`, the section's first line read as a change of each listed place's line
   where that line stands unchanged elsewhere in the file;
 - line-not-found: `fresh_places` and `reindented` (a section whose original lines stand only at
   another indentation, as a change of the run they stand in, or of the block they leave);
 - no-change: `similar_changed`, the section as a change of each copy of the similar line the sentence
-  names;
+  names; `inserted_places`, each section that the file already holds as is pinned where its lines
+  stand with some of them new between (the same addition made elsewhere, or meant for a twin);
 - ambiguous-place and new-or-changed (`LATER_NEW`): `fresh_places` (new_lines.new_places for a
   section of mostly new lines), `all_new` (new_places for a section none of whose lines the
   original has) and `wrapped.wrapped` (a line added round an original one). (Unbalanced refusals
@@ -25,8 +27,9 @@ from __future__ import annotations
 import re
 
 from fastapply.merge.refuse.new_lines import new_places, settle
+from fastapply.merge.refuse.options import below, reach
 from fastapply.merge.refuse.reading import Input, find, quoted_at, section_of
-from fastapply.merge.refuse.refusal import Option, Refusal
+from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.sentences import NAMED, PLACES, section_number
 from fastapply.merge.refuse.wrapped import wrapped
 from fastapply.merge.text.lines import block_end, indent_width, is_generic, next_non_blank
@@ -43,11 +46,14 @@ def with_late(inp: Input, refusal: Refusal, sentence: str) -> Refusal:
         late += as_changes(inp, sentence)
     if refusal.kind in LATER_NEW:
         late += all_new(inp, n) + fresh_places(inp, n) + wrapped(inp)
+    first: tuple[Option, ...] = ()
     if refusal.kind == "no-change":
         late += similar_changed(inp, sentence)
+        first = tuple(o for o in inserted_places(inp) if o not in refusal.options)  # before the pins of the place held
     if refusal.kind == "line-not-found":
         late += fresh_places(inp, n) + reindented(inp, n)
-    return refusal.with_(options=refusal.options + tuple(dict.fromkeys(o for o in late if o not in refusal.options)))
+    late = tuple(dict.fromkeys(o for o in late if o not in refusal.options and o not in first))
+    return refusal.with_(options=first + refusal.options + late)
 
 
 def fresh_places(inp: Input, n: int | None) -> tuple[Option, ...]:
@@ -98,6 +104,56 @@ def similar_changed(inp: Input, sentence: str) -> tuple[Option, ...]:
     for p in at[:6]:
         out.extend(o for o in settle(inp, sec, p, 1, ("changed",)) if o not in out)
     return tuple(out)
+
+
+def inserted_places(inp: Input, limit: int = 4) -> tuple[Option, ...]:
+    """For each section whose lines the file holds as a run already (the merge placed it there, a
+    change of nothing), the other places where its lines stand in order with some of them missing
+    between its first and its last (those lines are new there: the same lines added to a twin
+    docstring, a twin test), at most `limit` places: the unchanged original lines that pin the
+    section there, above its first line and below its last, out to a line the file holds once."""
+    out: list[Option] = []
+    for a, b in inp.sections:
+        shown = [k for k in range(a, b + 1) if inp.snippet[k].strip()]
+        if len(shown) < 3:
+            continue
+        places = [fit for p, line in enumerate(inp.original)
+                  if line.strip() == inp.snippet[shown[0]].strip() and (fit := _fits_with_new(inp, shown, p))]
+        if not any(fit[2] == 0 for fit in places):
+            continue  # not held as is: the refusal is about something else
+        places = [fit for fit in places if fit[2]]
+        if not places or len(places) > limit:
+            continue
+        for first, last, _ in places:
+            top, bottom = reach(inp, first - 1, -1), reach(inp, last + 1, +1)
+            if top is None or bottom is None:
+                continue
+            edits = (Edit("insert", at=a + 1, text="\n".join(inp.original[top:first]), original_line=top + 1),
+                     ) + below(inp, b, last + 1, bottom)
+            option = Option(f"add the unchanged original lines {top + 1}-{first} above snippet line {a + 1} and "
+                            f"{last + 2}-{bottom + 1} below snippet line {b + 1} if the section's new lines go in "
+                            f"original lines {first + 1}-{last + 1}", edits)
+            if option not in out:
+                out.append(option)
+    return tuple(out)
+
+
+def _fits_with_new(inp: Input, shown: list[int], p: int) -> tuple[int, int, int] | None:
+    """Where the snippet lines `shown` (a section's non-blank lines) stand from original line p on,
+    in order, every original line between them shown (blank lines aside) and some shown lines
+    missing there (new ones; at most as many as stand), its first and last shown lines among those
+    that stand: (first, last, how many are new), else None."""
+    i, new = p, 0
+    for n, k in enumerate(shown):
+        while 0 < n and i < len(inp.original) and not inp.original[i].strip():
+            i += 1
+        if i < len(inp.original) and inp.original[i].strip() == inp.snippet[k].strip():
+            last, i = i, i + 1
+        elif n in (0, len(shown) - 1):
+            return None
+        else:
+            new += 1
+    return (p, last, new) if 2 * new <= len(shown) else None
 
 
 def as_changes(inp: Input, sentence: str) -> tuple[Option, ...]:

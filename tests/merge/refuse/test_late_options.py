@@ -54,3 +54,46 @@ def test_a_line_whose_block_holds_more_is_not_offered_the_whole_block():
     assert refusal is not None
     assert not any("changes original lines 6-9" in o.says or "changes original lines 6-8" in o.says
                    for o in refusal.options)
+
+
+DOCS = '''def get(url, **kwargs):
+    """Send a GET request.
+
+    :param url: the address.
+    :param data: the body to send.
+    :param json: a JSON body to send.
+    :param kwargs: what request takes.
+    """
+    return request("get", url, **kwargs)
+
+
+def put(url, **kwargs):
+    """Send a PUT request.
+
+    :param url: the address.
+    :param data: the body to send.
+    :param kwargs: what request takes.
+    """
+    return request("put", url, **kwargs)
+'''
+DOCS_SNIPPET = '''# ... existing code ...
+    :param data: the body to send.
+    :param json: a JSON body to send.
+    :param kwargs: what request takes.
+# ... existing code ...
+'''
+
+
+def test_a_section_the_file_holds_as_is_is_offered_the_place_where_its_new_line_is_missing():
+    """The snippet adds `:param json:` to `put`'s docstring; `get`'s already holds the three lines, so the
+    merge changes nothing. The place where the section stands with that line missing comes first."""
+    refusal = instant_merge(DOCS, DOCS_SNIPPET, language="python").refusal
+    assert refusal is not None and refusal.kind == "no-change"
+    first = refusal.options[0]
+    assert "if the section's new lines go in original lines 16-17" in first.says
+    expected = DOCS.replace("    :param kwargs: what request takes.\n    \"\"\"\n    return request(\"put\"",
+                            "    :param json: a JSON body to send.\n    :param kwargs: what request takes.\n    \"\"\"\n"
+                            "    return request(\"put\"")
+    assert expected.count(":param json:") == 2
+    row = retry_example({"original": DOCS, "snippet": DOCS_SNIPPET, "expected": expected, "language": "python"})
+    assert row["first"] == "refused" and row["second"] == "right" and row["second_shown"] == "right"
