@@ -131,8 +131,8 @@ def inserted_places(inp: Input, limit: int = 4) -> tuple[Option, ...]:
             edits = (Edit("insert", at=a + 1, text="\n".join(inp.original[top:first]), original_line=top + 1),
                      ) + below(inp, b, last + 1, bottom)
             option = Option(f"add the unchanged original lines {top + 1}-{first} above snippet line {a + 1} and "
-                            f"{last + 2}-{bottom + 1} below snippet line {b + 1} if the section's new lines go in "
-                            f"original lines {first + 1}-{last + 1}", edits)
+                            f"{last + 2}-{bottom + 1} below snippet line {b + 1} if the section goes at original lines "
+                            f"{first + 1}-{last + 1}, where its other lines stand", edits)
             if option not in out:
                 out.append(option)
     return tuple(out)

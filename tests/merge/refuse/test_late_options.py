@@ -90,7 +90,7 @@ def test_a_section_the_file_holds_as_is_is_offered_the_place_where_its_new_line_
     refusal = instant_merge(DOCS, DOCS_SNIPPET, language="python").refusal
     assert refusal is not None and refusal.kind == "no-change"
     first = refusal.options[0]
-    assert "if the section's new lines go in original lines 16-17" in first.says
+    assert "if the section goes at original lines 16-17, where its other lines stand" in first.says
     expected = DOCS.replace("    :param kwargs: what request takes.\n    \"\"\"\n    return request(\"put\"",
                             "    :param json: a JSON body to send.\n    :param kwargs: what request takes.\n    \"\"\"\n"
                             "    return request(\"put\"")
