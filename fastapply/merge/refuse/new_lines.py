@@ -26,7 +26,7 @@ import difflib
 import re
 
 from fastapply.merge.refuse.options import pad_after, reach
-from fastapply.merge.refuse.reading import Input, unique
+from fastapply.merge.refuse.reading import Input, quoted_at, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import most_alike
 from fastapply.merge.text.lines import block_end, bracket_balance, indent_width, is_generic, next_non_blank
@@ -266,14 +266,13 @@ def depth_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None =
 
 def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
     """The option for a new block (snippet opener `new`) the merge read as the original block `old`
-    (both openers as the sentence gives them, maybe cut at 60 characters) changed: the original opener, a line the file holds
+    (both openers as the sentence quotes them, whole or marked cut: reading.quoted_at) changed: the original opener, a line the file holds
     once, after the new block if that block stays (yours is new). It goes where the new block and
     its blank lines end, before the marker there (none when other lines follow it: they would
     split them). Not offered: the lines after `old`'s block for "yours replaces it", which the
     sibling gate (gate/siblings.py) still doubts when they follow the new block."""
-    ks = [j for j, line in enumerate(inp.snippet) if line.strip() and line.strip().startswith(new.strip())
-          and j not in inp.markers]
-    ats = [i for i, line in enumerate(inp.original) if line.strip() and line.strip().startswith(old.strip())]
+    ks = [j for j in quoted_at(inp.snippet, new) if j not in inp.markers]
+    ats = quoted_at(inp.original, old)
     if len(ks) != 1 or len(ats) != 1 or not unique(inp, ats[0]):
         return ()
     k, at = ks[0], ats[0]

@@ -252,3 +252,16 @@ def test_a_section_is_offered_the_change_of_the_line_after_the_lines_that_share_
     assert [o.says for o in change] == ["add the unchanged original line 17 above snippet line 2 and 19 below snippet "
                                         "line 3 if it changes original line 18"]
     assert instant_merge(original, revise(snippet, change[0]), language="python").text == expected
+
+
+def test_a_long_new_opener_quoted_cut_is_still_offered_the_original_opener_after_it():
+    """Openers over 60 characters are quoted cut and marked `…` in the sentence the option is read from."""
+    path = "'/reports/quarterly/summary/by-region/with-totals'"
+    routes = ROUTES.replace("blog.get('/'", f"blog.get({path}")
+    snippet = NEW_ROUTE.replace("admin.get('/'", f"admin.get({path}")
+    first = instant_merge(routes, snippet, language="javascript")
+    assert not first.merged and first.refusal.kind == "new-or-changed" and "…`" in first.refusal.sentence
+    stays = [o for o in first.refusal.options if "if that block stays" in o.says]
+    assert len(stays) == 1
+    second = instant_merge(routes, revise(snippet, stays[0]), language="javascript")
+    assert second.merged and second.text.count(f"get({path}") == 2
