@@ -136,7 +136,8 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
     """`settle`'s options for a section none of whose lines the original has, at the places in the
     original lines lo..hi-1 (the window the merge searched) a planner most likely means: it
     changes one of the `each` lines most like its first line (as it is, and with `_shape`'s
-    literals emptied), or it is new after one of the `each` lines that share most of its names
+    literals emptied; that line alone, as many lines as the section has, or the rest of the block
+    body it stands in, `_rest_of_body`), or it is new after one of the `each` lines that share most of its names
     (identifiers) with the line and its successor, or it changes that successor (not a generic line,
     nor one the snippet shows). Each option closes the section in with the unchanged lines there, so
     it has one place."""
@@ -163,6 +164,9 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
         out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
         if len(texts) > 1:
             out.extend(o for o in settle(inp, sec, i, len(texts), ("changed",)) if o not in out)
+            rest = _rest_of_body(inp, i)
+            if 1 < rest != len(texts) and not shown & {line.strip() for line in inp.original[i : i + rest]}:
+                out.extend(o for o in settle(inp, sec, i, rest, ("changed",)) if o not in out)
     for _, i, nxt in sorted(near)[:each]:
         out.extend(o for o in settle(inp, sec, i, 1, ("after",)) if o not in out)
         if nxt is not None and not is_generic(inp.original[nxt]) and inp.original[nxt].strip() not in shown:
@@ -182,6 +186,21 @@ def new_places(inp: Input, sec: tuple[int, int], lo: int = 0, hi: int | None = N
             if indent_width(line) == depth and line.strip() and not is_generic(line) and line.strip() not in shown:
                 out.extend(o for o in settle(inp, sec, i, 1, ("changed",)) if o not in out)
     return tuple(out)
+
+
+def _rest_of_body(inp: Input, i: int, limit: int = 16) -> int:
+    """How many original lines from line i to the end of the block body it stands in: out to the
+    last line before one indented less than line i (a block's closer, the next definition), blank
+    lines at the end left out; 1 where that is more than `limit` lines. A section of new lines like
+    the first statement of a short body mostly rewrites the whole of it."""
+    depth, last = indent_width(inp.original[i]), i
+    for j in range(i + 1, min(i + limit + 1, len(inp.original))):
+        if not inp.original[j].strip():
+            continue
+        if indent_width(inp.original[j]) < depth:
+            return last - i + 1
+        last = j
+    return 1
 
 
 _KEY = re.compile(r"^(.*?[A-Za-z_][A-Za-z0-9_]*\s*(?:[:+\-*/.|&]?=(?!=)|\())")

@@ -265,3 +265,38 @@ def test_a_long_new_opener_quoted_cut_is_still_offered_the_original_opener_after
     assert len(stays) == 1
     second = instant_merge(routes, revise(snippet, stays[0]), language="javascript")
     assert second.merged and second.text.count(f"get({path}") == 2
+
+
+DEPRECATE = """var deprecate = require('depd');
+
+exports.deprecate = function(fn, msg){
+  return 'test' !== process.env.NODE_ENV
+    ? deprecate(fn, 'express: ' + msg)
+    : fn;
+};
+
+exports.flatten = function(arr, ret){
+  ret = ret || [];
+  return ret;
+};
+"""
+REWRITTEN_BODY = """  if (process.env.NODE_ENV === 'test') return fn;
+
+  // prepend module name
+  msg = 'express: ' + msg;
+  return deprecate(fn, msg);
+"""
+
+
+def test_new_lines_like_a_body_first_statement_are_offered_the_rewrite_of_the_rest_of_that_body():
+    """Four new lines rewrite a three-line statement, the whole body of `deprecate`: closed in as a
+    change of the rest of that body (new_lines._rest_of_body), not of one line or of four."""
+    from fastapply.evaluation.retry import retry_example
+
+    snippet = "// ... existing code ...\n" + REWRITTEN_BODY + "// ... existing code ...\n"
+    expected = DEPRECATE.replace("  return 'test' !== process.env.NODE_ENV\n    ? deprecate(fn, 'express: ' + msg)\n"
+                                 "    : fn;\n", REWRITTEN_BODY)
+    refusal = instant_merge(DEPRECATE, snippet, language="javascript").refusal
+    assert refusal is not None and any(o.says.endswith("if it changes original lines 4-6") for o in refusal.options)
+    row = retry_example({"original": DEPRECATE, "snippet": snippet, "expected": expected, "language": "javascript"})
+    assert row["first"] == "refused" and row["second"] == "right"
