@@ -34,6 +34,8 @@ def out_of_order(inp: Input) -> Refusal | None:
     known = [(n, p) for n, p in enumerate(places) if p is not None]
     if len(known) < 2 or all(known[m][1] < known[m + 1][1] for m in range(len(known) - 1)):
         return None
+    if len({p for _, p in known}) < len(known):
+        return None  # one line the file holds once pins two sections: one of them shows it as new, not moved
     keep = _longest_increasing(known)
     moved = next(n for n, _ in known if n not in keep)
     p = places[moved]

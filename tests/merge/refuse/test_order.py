@@ -59,3 +59,19 @@ def test_two_sections_whose_first_lines_share_their_quoted_start_are_quoted_wher
     assert refusal is not None and refusal.kind == "out-of-order"
     assert "in the body.`" in refusal.sentence and "in the query.`" in refusal.sentence
     assert "…" in refusal.sentence
+
+
+def test_two_sections_pinned_by_one_line_the_file_holds_once_are_not_called_out_of_order():
+    """Both sections add `:param data:` (which only `request` has) to another docstring: the one line pins
+    both at one place, so one of them shows it as new; the sentence said "section 2 is at original line 4,
+    but section 1 ... at line 4", which no move settles."""
+    original = ('def request(method, url, data=None):\n    """Send a request.\n\n    :param data: the body to send.\n'
+                '    """\n    return send(method, url, data)\n\n\ndef put(url):\n    """Send a PUT."""\n'
+                '    return request("put", url)\n\n\ndef patch(url):\n    """Send a PATCH."""\n'
+                '    return request("patch", url)\n')
+    snippet = ('# ... existing code ...\n    :param data: the body to send.\n    """\n    return request("put", url, data)\n'
+               '# ... existing code ...\n    :param data: the body to send.\n    """\n    return request("patch", url, data)\n'
+               '# ... existing code ...\n')
+    assert out_of_order(read_input(original, snippet)) is None
+    refusal = instant_merge(original, snippet, language="python").refusal
+    assert refusal is None or refusal.kind != "out-of-order"
