@@ -45,6 +45,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
+from fastapply.merge.refuse.deletions import DELETES
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.refuse.revise import revise
 from fastapply.merge.snippet.sections import undiff_each
@@ -138,7 +139,7 @@ def _inner(lines: list[str]) -> list[str]:
     return lines[a:b]
 
 
-_DELETES = re.compile(r"\bif you delete the original lines? (\d+)(?:-(\d+))?")
+_DELETES = re.compile(re.escape(DELETES) + r" lines? (\d+)(?:-(\d+))?")  # a stated deletion (refuse/deletions.py)
 
 
 def _deletion_meant(option: Option, original: str, expected: str) -> bool:

@@ -22,6 +22,8 @@ from fastapply.merge.refuse.options import below, reach
 from fastapply.merge.refuse.reading import Input, between, holds_once, run_at, section_places
 from fastapply.merge.refuse.refusal import Edit, Option
 
+DELETES = "if you delete the original"  # how these options state their reading (evaluation/agreement.py reads it)
+
 
 def _content_from(inp: Input, i: int, count: int, step: int) -> list[int]:
     """`count` non-blank original indexes from i (included) by `step`."""
@@ -75,8 +77,8 @@ def _tail(inp: Input, out: list[Option], texts: list[str], anchor: int, hi: int,
         end = _content_from(inp, p, len(texts), +1)[-1]
         q = reach(inp, end + 1, +1)
         if q is not None:
-            opt = Option(f"add the unchanged original lines {end + 2}-{q + 1} below snippet line {b + 1} if "
-                         f"you delete the original lines {anchor + 2}-{p}", below(inp, b, end + 1, q))
+            opt = Option(f"add the unchanged original lines {end + 2}-{q + 1} below snippet line {b + 1} "
+                         f"{DELETES} lines {anchor + 2}-{p}", below(inp, b, end + 1, q))
             if opt not in out:
                 out.append(opt)
 
@@ -91,8 +93,8 @@ def _head(inp: Input, out: list[Option], texts: list[str], first: int, lo: int, 
     for p in fits[: limit // 2] + fits[max(limit // 2, len(fits) - (limit - limit // 2)):]:
         q = reach(inp, p - 1, -1)
         if q is not None:
-            opt = Option(f"add the unchanged original lines {q + 1}-{p} above snippet line {a + 1} if you "
-                         f"delete the original lines {_content_from(inp, p, len(texts), +1)[-1] + 2}-{first}",
+            opt = Option(f"add the unchanged original lines {q + 1}-{p} above snippet line {a + 1} {DELETES} "
+                         f"lines {_content_from(inp, p, len(texts), +1)[-1] + 2}-{first}",
                          (Edit("insert", at=a + 1, text="\n".join(inp.original[q:p]), original_line=q + 1),))
             if opt not in out:
                 out.append(opt)
