@@ -258,3 +258,30 @@ def test_the_final_block_refusal_offers_the_block_as_minus_lines_and_that_answer
     assert again.text == original.replace("1.0'", "1.1'").split("\n\n# backwards")[0] + "\n"
     keep = [o for o in result.refusal.options if o.says.startswith("add a marker line at the end")]
     assert instant_merge(original, revise(snippet, keep[0]), language="python").text == original.replace("'1.0'", "'1.1'")
+
+
+def test_of_two_readings_that_differ_in_blank_lines_only_an_unmarked_snippet_edge_decides_the_file_edge():
+    from fastapply.merge.decide.two_readings import blank_keeper
+
+    original = ["import os", "", "x = 1", ")", ""]  # the file ends in a blank line
+    snippet = ["# ... existing code ...", "x = 2", ")"]  # shows the file's end: no blank line after `)`
+    keeps, drops = ["import os", "", "x = 2", ")", ""], ["import os", "", "x = 2", ")"]
+    assert blank_keeper(original, snippet, [keeps, drops]) == 1
+    assert blank_keeper(original, snippet, [drops, keeps]) == 0
+    # a marker after the last line: the file goes on, and its end's blank lines are no evidence
+    marked = snippet + ["# ... existing code ..."]
+    assert blank_keeper(original, marked, [keeps, drops]) == 0
+    assert blank_keeper(original, marked, [drops, keeps]) == 0  # a tie: the first reading
+    # at the start: a snippet that opens with a blank line and no marker shows the file's first line blank
+    start = ["", "import os", "# ... existing code ..."]
+    assert blank_keeper(original, start, [original, [""] + original]) == 1
+
+
+def test_of_two_readings_that_differ_in_blank_lines_only_the_original_whitespace_only_line_is_kept():
+    from fastapply.merge.decide.two_readings import blank_keeper
+
+    original = ["function f() {", "  a();", "    ", "  b();", "}"]  # line 3 holds four spaces
+    snippet = ["// ... existing code ...", "  a2();", "// ... existing code ..."]
+    kept, emptied = ["function f() {", "  a2();", "    ", "  b();", "}"], ["function f() {", "  a2();", "", "  b();", "}"]
+    assert blank_keeper(original, snippet, [emptied, kept]) == 1
+    assert blank_keeper(original, snippet, [kept, emptied]) == 0
