@@ -61,6 +61,7 @@ from fastapply.merge.refuse.revise import revise
 from fastapply.merge.result import MergeResult
 from fastapply.merge.text.conventions import (Text, convert_indent, drop_path_header, is_whole_file, join_lines, split_text,
                                               unfence)
+from fastapply.merge.text.lines import run_starts
 from fastapply.merge.text.whitespace import keep_original_whitespace
 
 
@@ -281,9 +282,15 @@ def _merge(original: str, snippet: str, language: str | None, path: str | None) 
 
 def _shows_all(undone: list[str], orig: Text, text: str) -> bool:
     """The literal reading of a lazy snippet's diff lines holds every line the snippet shows (its
-    context and `+` lines, in order): a run of new code written without `+` reads as a hunk that
-    changes nothing, which the literal reading skips, so it is the lazy reading's to place."""
-    return snippet_checks.check_snippet_lines(undone, orig.lines, split_text(text).lines) is None
+    context and `+` lines, in order), each section's together: a run of new code written without `+`
+    reads as a hunk that changes nothing, which the literal reading skips, so it is the lazy reading's
+    to place; so is a section whose lines the literal reading leaves apart (original lines it keeps
+    between two lines the section shows next to each other, which the lazy reading deletes)."""
+    lines = split_text(text).lines
+    if snippet_checks.check_snippet_lines(undone, orig.lines, lines) is not None:
+        return False
+    content = [line.strip() for line in lines if line.strip()]
+    return all(run_starts(content, section) for section in snippet_checks.expected_sections(undone, orig.lines))
 
 
 def _by_name(orig: Text, snip_lines: list[str], language: str | None, converted: bool,

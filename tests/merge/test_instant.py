@@ -661,3 +661,17 @@ def test_new_code_written_without_plus_beside_minus_lines_is_merged_not_dropped(
                "def b():\n    return 2\n-\n-\n-def c():\n-    return 3\n")
     r = instant_merge(original, snippet, language="python")
     assert r.text == "import os\n\n\ndef a():\n    x = os.getpid()\n    return x\n\n\ndef b():\n    return 2\n"
+
+
+def test_a_section_shown_whole_beside_minus_lines_keeps_no_original_line_between_its_lines():
+    # read literally as hunks, the section without `+`/`-` lines is a hunk that changes nothing and was
+    # skipped: the line between `sys.exit()` and `packages = [`, which the section shows next to each
+    # other (a deletion, as the lazy reading has it), stayed in the written file; the literal reading
+    # must hold each section's lines together, else the lazy reading decides (here it refuses)
+    original = ("import os\nimport sys\n\nif sys.argv[-1] == 'publish':\n    os.system('upload')\n    sys.exit()\n\n"
+                "os.environ['NOBYTECODE'] = '1'\n\npackages = [\n    'requests',\n]\n\nsetup(\n    packages=packages,\n"
+                ")\n\ndel os.environ['NOBYTECODE']\n")
+    snippet = ("# ... existing code ...\n    os.system('upload')\n    sys.exit()\n\npackages = [\n# ... existing code ...\n"
+               "    packages=packages,\n)\n-\n-del os.environ['NOBYTECODE']\n")
+    r = instant_merge(original, snippet, language="python")
+    assert not (r.merged and "os.environ['NOBYTECODE'] = '1'" in r.text), r.text
