@@ -266,22 +266,16 @@ def test_of_two_readings_that_differ_in_blank_lines_only_an_unmarked_snippet_edg
     original = ["import os", "", "x = 1", ")", ""]  # the file ends in a blank line
     snippet = ["# ... existing code ...", "x = 2", ")"]  # shows the file's end: no blank line after `)`
     keeps, drops = ["import os", "", "x = 2", ")", ""], ["import os", "", "x = 2", ")"]
-    assert blank_keeper(original, snippet, [keeps, drops]) == 1
-    assert blank_keeper(original, snippet, [drops, keeps]) == 0
+    assert blank_keeper(snippet, [keeps, drops]) == 1
+    assert blank_keeper(snippet, [drops, keeps]) == 0
     # a marker after the last line: the file goes on, and its end's blank lines are no evidence
     marked = snippet + ["# ... existing code ..."]
-    assert blank_keeper(original, marked, [keeps, drops]) == 0
-    assert blank_keeper(original, marked, [drops, keeps]) == 0  # a tie: the first reading
-    # at the start: a snippet that opens with a blank line and no marker shows the file's first line blank
+    assert blank_keeper(marked, [keeps, drops]) == 0
+    assert blank_keeper(marked, [drops, keeps]) == 0  # a tie: the first reading
+    # a last line that is not the file's: the snippet stops short of the end (a forgotten marker)
+    short = ["# ... existing code ...", "x = 2"]
+    assert blank_keeper(short, [keeps, drops]) == 0
+    # a blank line that starts a snippet says nothing of the file's first line
     start = ["", "import os", "# ... existing code ..."]
-    assert blank_keeper(original, start, [original, [""] + original]) == 1
+    assert blank_keeper(start, [original, [""] + original]) == 0
 
-
-def test_of_two_readings_that_differ_in_blank_lines_only_the_original_whitespace_only_line_is_kept():
-    from fastapply.merge.decide.two_readings import blank_keeper
-
-    original = ["function f() {", "  a();", "    ", "  b();", "}"]  # line 3 holds four spaces
-    snippet = ["// ... existing code ...", "  a2();", "// ... existing code ..."]
-    kept, emptied = ["function f() {", "  a2();", "    ", "  b();", "}"], ["function f() {", "  a2();", "", "  b();", "}"]
-    assert blank_keeper(original, snippet, [emptied, kept]) == 1
-    assert blank_keeper(original, snippet, [kept, emptied]) == 0
