@@ -223,9 +223,9 @@ def blank_keeper(snippet: Sequence[str], readings: Sequence[Sequence[str]]) -> i
     whose blank lines after the file's last line are the snippet's where the snippet shows that end (its
     last line is the file's, with no marker after it: the snippet ends where the file does, blank lines
     included). Elsewhere blank lines next to a marker carry no position, and neither reading is
-    preferred; so does a blank line that starts a snippet (it is what a planner writes after a fence, and
-    what a retry's added lines leave on top: measured, it sided with the file as often as against it).
-    (Until the thirty-first session the first reading was written: right in 14 of the 34 such rows of
+    preferred. A blank line that starts a snippet is no evidence either: a planner writes one after a
+    fence, and a retry's added lines leave one on top (read as the file's start, it made four first
+    tries right and two retries wrong). (Until the thirty-first session the first reading was written: right in 14 of the 34 such rows of
     all 44 sets; results.md has what this choice does.)"""
     content = [line for line in snippet if line.strip()]
 
