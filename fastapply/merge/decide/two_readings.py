@@ -225,18 +225,16 @@ def blank_keeper(snippet: Sequence[str], readings: Sequence[Sequence[str]]) -> i
     included). Elsewhere blank lines next to a marker carry no position, and neither reading is
     preferred. A blank line that starts a snippet is no evidence either: a planner writes one after a
     fence, and a retry's added lines leave one on top (read as the file's start, it made four first
-    tries right and two retries wrong). (Until the thirty-first session the first reading was written: right in 14 of the 34 such rows of
-    all 44 sets; results.md has what this choice does.)"""
-    content = [line for line in snippet if line.strip()]
-
-    def trailing(lines: Sequence[str]) -> int:
-        return next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
+    tries right and two retries wrong). (Until the thirty-first session the first reading was written:
+    right in 14 of the 34 such rows of all 44 sets; results.md has what this choice does.)"""
+    shown = [line for line in snippet if line.strip()]
+    if not shown or is_marker(shown[-1]):
+        return 0
+    trailing = lambda lines: len(lines) - blank_ends(lines)[1]  # noqa: E731
 
     def cost(lines: Sequence[str]) -> int:
         code = [line.strip() for line in lines if line.strip()]
-        if not content or not code or is_marker(content[-1]) or content[-1].strip() != code[-1]:
-            return 0
-        return abs(trailing(snippet) - trailing(lines))
+        return abs(trailing(snippet) - trailing(lines)) if code and code[-1] == shown[-1].strip() else 0
 
     costs = [cost(lines) for lines in readings]
     return 1 if costs[1] < costs[0] else 0
