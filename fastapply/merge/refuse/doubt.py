@@ -16,11 +16,15 @@ placed the section.
 
 from __future__ import annotations
 
+import re
+
+from fastapply.merge.align.edge_edits import same_edit
 from fastapply.merge.align.greedy_locate import BLANK_END
 from fastapply.merge.refuse.options import MAX_CONTEXT, open_side, reach, trailing_blanks
 from fastapply.merge.refuse.reading import Input, find, section_of
 from fastapply.merge.refuse.refusal import Edit, Option, Refusal
 from fastapply.merge.refuse.sentences import DOUBT, FORM_FIX, SECTION, split_sentence
+from fastapply.merge.text.lines import next_non_blank
 from fastapply.merge.text.spans import code, cut, quote, unquoted
 
 
@@ -45,6 +49,13 @@ def doubt_refusal(inp: Input, sentence: str, detail: dict) -> Refusal | None:
             opt = beside(inp, k, line, side, what, past)
             if opt is not None:
                 options.append(opt)
+        longer = run_replaced(inp, k, at, side)
+        if longer is not None and longer[1] != beyond:
+            last, past_run = longer
+            opt = beside(inp, k, past_run, side, f"if it replaces original lines {min(at, last) + 1}-{max(at, last) + 1}",
+                         last + side)
+            if opt is not None and opt not in options:
+                options.append(opt)
     if shown == BLANK_END:  # the section's blank padding before a marker is the doubt
         sec = SECTION.match(sentence)
         padding = trailing_blanks(inp, int(sec.group(1)) - 1) if sec else None
@@ -53,6 +64,38 @@ def doubt_refusal(inp: Input, sentence: str, detail: dict) -> Refusal | None:
     lines = (inp.oline(at),) if at is not None and 0 <= at < len(inp.original) else ()
     snip = (inp.sline(k),) if k is not None else ()
     return Refusal("new-or-changed", cause, fix or FORM_FIX, lines, snip, tuple(options))
+
+
+def run_replaced(inp: Input, k: int, at: int, side: int, slack: int = 2) -> tuple[int, int] | None:
+    """Where the section's new run (from snippet line k to its open edge) ends in the original if it
+    replaces a run from line `at`: the nearest original line past `at` (toward the open side, within as
+    many lines as the run holds and `slack` more) that the run's edge line edits (`same_edit`: the same
+    leading name, or the same name a call or signature opens with: `help(): void;` -> `help(cb?: ...): void;`), with the first non-blank original line
+    beyond it. None where the run is one line, or no such line stands there, or nothing follows it."""
+    sec = section_of(inp, k) or (k, k)
+    run = range(k, sec[1] + 1) if side > 0 else range(k, sec[0] - 1, -1)
+    texts = [j for j in run if inp.snippet[j].strip() and j not in inp.markers]
+    if len(texts) < 2:
+        return None
+    edge = inp.snippet[texts[-1]]
+    for step in range(1, len(texts) + slack + 1):
+        line = at + side * step
+        if not 0 <= line < len(inp.original):
+            return None
+        if inp.original[line].strip() and (same_edit(edge, inp.original[line]) or _head(edge) == _head(inp.original[line]) is not None):
+            past = next_non_blank(inp.original, line + side, side)
+            return None if past is None else (line, past)
+    return None
+
+
+_HEAD = re.compile(r"\s*(?:[A-Za-z_$][\w$]*\s+)*([A-Za-z_$][\w$]*)\s*[(<]")
+
+
+def _head(line: str) -> str | None:
+    """The name a call or signature line opens with (`help(): void;` and `help(cb?: ...): void;`:
+    `help`), None for other lines."""
+    m = _HEAD.match(line)
+    return m.group(1) if m and len(m.group(1)) > 2 else None
 
 
 def beside(inp: Input, k: int, line: int, side: int, what: str, blank_from: int | None = None) -> Option | None:

@@ -47,3 +47,23 @@ def test_the_replacing_reading_keeps_the_files_blank_line_before_the_line_it_sho
     merged = instant_merge(API, revise(API_SNIPPET, option), language="typescript")
     kept = "\n\n    /** Stop the thing and free its buffers. */\n    stop(): void;\n}\n"
     assert merged.merged and merged.text == API_EXPECTED.replace("\n}\n\ninterface Other", kept + "\ninterface Other", 1)
+
+
+def test_a_run_that_replaces_lines_up_to_one_its_edge_edits_is_offered_the_line_past_that_one():
+    # the section's doubtful line may change the one-line comment; its run then ends with
+    # `help(cb?)`, an edit of `help()`, so the unchanged line past the replaced run is the `}` after
+    # `help()`, not `help()` itself (which the one-line reading offers)
+    original = ("interface Command {\n    name(): string;\n\n    /** Output help for this command. */\n"
+                "    outputHelp(): void;\n\n    /** Output help information and exit. */\n    help(): void;\n}\n\n"
+                "declare const program: Command;\n")
+    snippet = ("// ... existing code ...\n    outputHelp(): void;\n\n    /**\n     * Output help information and exit.\n"
+               "     *\n     * @param cb Callback method\n     */\n    help(cb?: () => void): void;\n// ... existing code ...\n")
+    expected = original.replace("    /** Output help information and exit. */\n    help(): void;\n",
+                                "    /**\n     * Output help information and exit.\n     *\n     * @param cb Callback method\n"
+                                "     */\n    help(cb?: () => void): void;\n")
+    r = instant_merge(original, snippet, language="typescript")
+    assert not r.merged and r.refusal.kind == "new-or-changed"
+    option = next(o for o in r.refusal.options if "if it replaces original lines 7-8" in o.says)
+    assert option.edits[0].text.startswith("}") and option.edits[0].original_line == 9
+    again = instant_merge(original, revise(snippet, option), language="typescript")
+    assert again.merged and again.text == expected
