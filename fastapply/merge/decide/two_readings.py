@@ -49,15 +49,16 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
     where both placed the snippet, apart, is marked `placed_by` "both" (a rule chose: instant.py asks
     the judge, opinion.py)."""
     text = "\n".join(snip_lines)
+    deleted = frozenset(snippet_checks.marked_deletions(diff_snippet)) if diff_snippet else frozenset()
     placing = renames_.placing(snip_lines, renames, orig.lines)  # renamed headers placed as the ones they replace
     joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
-    joint = finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text)
+    joint = finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text, deleted)
     placed = [joint_merge.lines is not None, False]  # whether each reading placed the snippet (guards aside)
     if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
         old = MergeResult(None, "too large for the second reading", "lazy", None, None)
     else:
         greedy_merge = renames_.restored(greedy.merge_lazy(orig.lines, placing), renames)
-        old = finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text)
+        old = finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text, deleted)
         placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
     differ = placed == [True, True] and joint_merge.lines != greedy_merge.lines

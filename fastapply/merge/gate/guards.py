@@ -229,13 +229,15 @@ def run_guards(
     shown_lines: int | None,
     snippet: str | None = None,
     rewritten: Sequence[tuple[int, int]] = (),
+    deleted: frozenset[str] = frozenset(),
 ) -> str | None:
     """Run every guard; return the first refusal reason, or None when all pass.
 
     `shown_lines=None` skips the deletion guard (search/replace blocks and diff hunks show every
     deleted line explicitly, so they cannot delete by accident). With `snippet` (lazy and
     definition merges) the merge is also checked against the snippet's lines; `rewritten`:
-    original ranges replaced by a definition the snippet shows whole (check_unshown_deletions).
+    original ranges replaced by a definition the snippet shows whole (check_unshown_deletions);
+    `deleted`: the lines a snippet with diff lines marks `-` (read before its lazy reading drops them).
     """
     before, after = original.split("\n"), result.split("\n")
     shown = snippet.split("\n") if snippet is not None else None
@@ -245,7 +247,7 @@ def run_guards(
         lambda: check_parses(original, result, language, snippet),
         lambda: check_file_head(before, after),
         lambda: None if shown_lines is None else check_deletions(before, after, shown_lines),
-        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten, language),
+        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten, language, deleted),
         lambda: None if shown is None else _check_added_lines(before, after, shown, language),
     )
 
@@ -280,9 +282,10 @@ def _check_added_lines(
 
 
 def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
-                                rewritten: Sequence[tuple[int, int]] = (), language: str | None = None) -> str | None:
+                                rewritten: Sequence[tuple[int, int]] = (), language: str | None = None,
+                                deleted: frozenset[str] = frozenset()) -> str | None:
     """The guards that compare a lazy merge with its snippet (snippet_checks.py, landing.py,
-    repeats.py): the first failure's reason, or None."""
+    repeats.py): the first failure's reason, or None. `deleted`: as run_guards'."""
     return _first(
         lambda: check_diff_prefix_leak(original, result),
         lambda: check_duplicated_lines(original, result, snippet),
@@ -291,7 +294,7 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
         lambda: repeats.check_stutter(original, result, snippet),
         lambda: check_dropped_definition(original, result, snippet),
         lambda: check_lead_in_kept(original, result, snippet, language),
-        lambda: siblings.check_sibling_overwritten(original, result, snippet),
+        lambda: siblings.check_sibling_overwritten(original, result, snippet, deleted),
         lambda: kept_code.check_marker_kept_nothing(original, result, snippet),
         lambda: check_unshown_deletions(original, result, snippet, rewritten=rewritten),
         lambda: check_snippet_lines(snippet, original, result),
@@ -301,9 +304,10 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
 
 def finish(
     orig: Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
-    snippet: str | None = None,
+    snippet: str | None = None, deleted: frozenset[str] = frozenset(),
 ) -> MergeResult:
-    """`merged` (one merger's Merged) in file text: refused with its reason, or merged when the guards pass."""
+    """`merged` (one merger's Merged) in file text: refused with its reason, or merged when the guards
+    pass (`deleted`: as run_guards')."""
     rung = merged.rung or ("exact" if method == "definition" else None)
     if converted and rung == "exact":
         rung = "whitespace"
@@ -318,7 +322,7 @@ def finish(
     text = join_lines(merged.lines, orig)
     original_text = "\n".join(orig.lines)
     reason = run_guards(original_text, "\n".join(merged.lines), language=language,
-                               shown_lines=shown_lines, snippet=snippet)
+                               shown_lines=shown_lines, snippet=snippet, deleted=deleted)
     if reason:
         return MergeResult(None, reason, method, rung, text, changed_regions(orig.lines, merged.lines))
     return MergeResult(text, None, method, rung, None)

@@ -11,7 +11,8 @@ after the block other than the ones right after the sibling (a changed line ther
 original line it changes: `['a', 'b', 'c'].forEach(` after a new route is the `['a', 'b']` line
 after the sibling in both readings). It is settled too where the snippet shows the original on both
 sides of the new block, from a line the file holds once above to one below, with no marker between:
-the sibling standing there is then shown deleted (`_enclosed`).
+the sibling standing there is then shown deleted (`_enclosed`); and where a snippet with diff lines
+shows the original opener as a `-` line (`deleted`: the block is renamed).
 
 `check_sibling_overwritten` refuses a result that replaced an original opener (`_opens`) by the
 snippet's new opener at the same indentation when the new one names another block (`renamed`)
@@ -181,9 +182,11 @@ def _changed_from(new: str, old: str) -> bool:
     return similar(new, old) or (len(collapse(new)) >= 5 and collapse(new) == collapse(old))
 
 
-def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
+def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], snippet: Sequence[str],
+                              deleted: frozenset[str] = frozenset()) -> str | None:
     """Refuse a result that overwrote an original opener line with a new opener the snippet shows
-    where the snippet does not settle new block versus edited one (module docstring)."""
+    where the snippet does not settle new block versus edited one (module docstring). An opener in
+    `deleted` (a `-` line of a snippet with diff lines) is shown replaced: settled."""
     known = frozenset(l.strip() for l in original)
     counts = Counter(l.strip() for l in original)
     shown = [l.strip() for l in snippet]
@@ -195,7 +198,8 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
         if at is None or to is None or not (_opens(original, at) and _opens(result, to)):
             continue
         old, new = original[at], result[to]
-        if (_indent(old) != _indent(new) or old.strip() in shown or new.strip() in known or not renamed(old, new)
+        if (_indent(old) != _indent(new) or old.strip() in shown or old.strip() in deleted or new.strip() in known
+                or not renamed(old, new)
                 or shown.count(new.strip()) != 1):
             continue
         k = shown.index(new.strip())

@@ -15,7 +15,7 @@ means:
   the lines `changed_places` names (the line keeping its first or last line's head, the one most
   like its last line) and, for one new line, of each line at its depth;
 - `new_block`: a new block whose opener may rename an original one (gate/siblings.py's doubt): the
-  original opener shown after it (that block stays).
+  original opener shown after it (that block stays), or shown as a `-` line above it (renamed).
 
 This module builds options from an `Input` (reading.py); which refusal gets them is explain.py's.
 """
@@ -288,18 +288,22 @@ def new_block(inp: Input, new: str, old: str) -> tuple[Option, ...]:
     (both openers as the sentence quotes them, whole or marked cut: reading.quoted_at) changed: the original opener, a line the file holds
     once, after the new block if that block stays (yours is new). It goes where the new block and
     its blank lines end, before the marker there (none when other lines follow it: they would
-    split them). Not offered: the lines after `old`'s block for "yours replaces it", which the
-    sibling gate (gate/siblings.py) still doubts when they follow the new block."""
+    split them). For "yours replaces it" (the block renamed): the original opener as a `-` line right
+    above the new one, which the sibling gate reads as the opener shown replaced (the lines after
+    `old`'s block, which it still doubts when they follow the new block, are not offered)."""
     ks = [j for j in quoted_at(inp.snippet, new) if j not in inp.markers]
     ats = quoted_at(inp.original, old)
     if len(ks) != 1 or len(ats) != 1 or not unique(inp, ats[0]):
         return ()
     k, at = ks[0], ats[0]
+    renames = Option(f"show the original line {at + 1} ({quote(inp.original[at])}) as a `-` line right above "
+                     f"snippet line {k + 1} if yours replaces that block's opener (the block is renamed)",
+                     (Edit("deleted", at=k + 1, text=inp.original[at], original_line=at + 1),))
     end = block_end(inp.snippet, k)
     while end < len(inp.snippet) and not inp.snippet[end].strip() and end not in inp.markers:
         end += 1
     if end >= len(inp.snippet) or end not in inp.markers:
-        return ()
+        return (renames,)
     return (Option(f"add the unchanged original line {at + 1} ({quote(inp.original[at])}) before "
                    f"snippet line {end + 1} if that block stays (yours is new)",
-                  (Edit("insert", at=end + 1, text=inp.original[at], original_line=at + 1),)),)
+                   (Edit("insert", at=end + 1, text=inp.original[at], original_line=at + 1),)), renames)

@@ -3,6 +3,7 @@
 from fastapply.merge.gate import siblings
 from fastapply.merge.text import lines
 from fastapply.merge.instant import instant_merge
+from fastapply.merge.refuse.revise import revise
 
 ORIGINAL = ["describe('app', function(){", "  it('a', function(done){", "    run(1, done)", "  })",
             "  it('b', function(done){", "    run(2, done)", "  })", "})"]
@@ -243,3 +244,21 @@ def test_a_new_block_between_two_lines_the_original_holds_once_with_no_marker_be
                                "     * Returns the trace.\n")
     kept = instant_merge(original, floating, language="php").text
     assert kept is None or "__sleep" in kept
+
+
+def test_an_opener_the_snippet_shows_as_a_minus_line_is_shown_replaced():
+    # the diff lines of a lazy snippet are dropped before its lazy reading; the guard is told the
+    # lines they delete, and an original opener among them settles "renamed" (not a new block)
+    assert siblings.check_sibling_overwritten(ORIGINAL, OVERWRITTEN, SNIPPET, frozenset({"it('b', function(done){"})) is None
+    # another block's opener deleted says nothing about this one
+    assert siblings.check_sibling_overwritten(ORIGINAL, OVERWRITTEN, SNIPPET, frozenset({"it('a', function(done){"}))
+    # end to end: the refusal offers the `-` line, and the snippet revised by it merges the rename
+    original = ("describe('app', function(){\n  before(function(){\n    setup();\n  })\n\n"
+                "  describe('resting', function(){\n    it('works', function(){\n      run(1);\n    })\n  })\n})\n")
+    snippet = ("// ... existing code ...\n    setup();\n  })\n\n  describe('restful', function(){\n"
+               "    it('works', function(){\n// ... existing code ...\n")
+    r = instant_merge(original, snippet, language="javascript")
+    assert not r.merged and "could open a new block" in r.refusal.sentence
+    option = next(o for o in r.refusal.options if "as a `-` line" in o.says)
+    again = instant_merge(original, revise(snippet, option), language="javascript")
+    assert again.merged and again.text == original.replace("'resting'", "'restful'")
