@@ -32,7 +32,7 @@ from fastapply.merge.refuse.new_lines import new_block, new_places, new_sections
 from fastapply.merge.refuse.order import out_of_order
 from fastapply.merge.refuse.options import (around, below, deleted_head, dropped, edge_markers, pin_options, reach,
                                             section_pins)
-from fastapply.merge.refuse.readings import gap_options, reading_pins
+from fastapply.merge.refuse.readings import difference_options, gap_options, reading_pins
 from fastapply.merge.refuse.doubt import doubt_refusal
 from fastapply.merge.refuse.every_refusal import with_edges, with_weak
 from fastapply.merge.refuse.reading import Input, find, quoted_at, read_input, section_of
@@ -350,9 +350,11 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     n = section_number(sentence)
     extra: list[Option] = []
     readings = () if refusal.kind in PLACES_ONLY else readings
-    for reading in readings:  # first: where the readings differ under a marker, that settles it
+    for reading in readings:  # first: where the readings differ under a marker, or by one run, that settles it
         other = next((r for r in readings if r != reading), None)
         extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)
+    if len(readings) == 2:
+        extra.extend(o for o in difference_options(inp, *readings) if o not in extra)
     pins = [section_pins(inp, m) for m in ([n] if n is not None else range(len(inp.sections)))
             if refusal.kind in PINNED]  # (at the places the edge lines fit, and where a shorter part does too)
     for full, _ in pins:

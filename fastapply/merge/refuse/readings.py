@@ -124,3 +124,61 @@ def gap_options(inp: Input, reading: str | None, other: str | None) -> tuple[Opt
                 f"{marks[0] + 1}" if hi > lo else f"remove the marker at snippet line {marks[0] + 1}: nothing stands there")
         out.append(Option(says, edits))
     return tuple(out)
+
+
+def difference_options(inp: Input, reading: str | None, other: str | None) -> tuple[Option, ...]:
+    """Where two whole-file readings differ by one run of unchanged original lines only (one keeps
+    it, the other drops it) and the snippet shows the lines on both sides of that run next to each
+    other (or shows the file's edge there, unmarked), the two options that settle it: those lines
+    added there if they stay, or shown as `-` lines there if they go. A reading's own pins cannot
+    say this: both readings place every section alike."""
+    if not reading or not other or reading == other:
+        return ()
+    first, second = reading.splitlines(), other.splitlines()
+    ops = [o for o in line_opcodes(first, second) if o[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] not in ("delete", "insert"):
+        return ()
+    tag, i1, i2, j1, j2 = ops[0]
+    keeper, lo, hi = (first, i1, i2) if tag == "delete" else (second, j1, j2)
+    to_original = _to_original(inp, keeper)
+    run = [to_original.get(j) for j in range(lo, hi)]
+    if None in run or run != list(range(run[0], run[0] + len(run))) or not any(keeper[j].strip() for j in range(lo, hi)):
+        return ()
+    above = next((j for j in range(lo - 1, -1, -1) if keeper[j].strip()), None)
+    under = next((j for j in range(hi, len(keeper)) if keeper[j].strip()), None)
+    spot = _shown_apart_by_nothing(inp, None if above is None else keeper[above], None if under is None else keeper[under])
+    if spot is None:
+        return ()
+    k_above, k_under = spot  # snippet indexes (-1 / len: the snippet's edge)
+    a, b = (above + 1 if above is not None else 0), (under if under is not None else len(keeper))
+    said = f"{run[0] + 1}-{run[-1] + 1}" if len(run) > 1 else f"{run[0] + 1}"
+    where = (f"between snippet lines {k_above + 1} and {k_under + 1}" if 0 <= k_above and k_under < len(inp.snippet)
+             else f"above snippet line {k_under + 1}" if k_above < 0 else f"below snippet line {k_above + 1}")
+    blanks = (Edit("remove", start=k_above + 2, end=k_under),) if k_under > k_above + 1 else ()
+    kept = Option(f"add the unchanged original line{'s' if len(run) > 1 else ''} {said} {where} if "
+                  f"{'they stay' if len(run) > 1 else 'it stays'}",
+                  blanks + (Edit("insert", at=k_above + 2, text="\n".join(keeper[a:b]), original_line=to_original.get(a, run[0]) + 1),))
+    gone = Option(f"show the original line{'s' if len(run) > 1 else ''} {said} as `-` line{'s' if len(run) > 1 else ''} {where} if you delete "
+                  f"{'them' if len(run) > 1 else 'it'}",
+                  (Edit("deleted", at=k_under + 1, text="\n".join(inp.original[run[0] : run[-1] + 1]),
+                        original_line=run[0] + 1),))
+    return (kept, gone)
+
+
+def _shown_apart_by_nothing(inp: Input, above: str | None, under: str | None) -> tuple[int, int] | None:
+    """The snippet indexes of the one place it shows `above` and then `under` with only blank lines
+    between (no marker); -1 for `above` None (the snippet's start, unmarked), len(snippet) for
+    `under` None (its end, unmarked). None where there is no such place or more than one."""
+    content = [k for k, line in enumerate(inp.snippet) if line.strip()]
+    if not content or (above is None and under is None):
+        return None
+    if above is None:
+        k = content[0]
+        return (-1, k) if k not in inp.markers and inp.snippet[k].strip() == under.strip() else None
+    if under is None:
+        k = content[-1]
+        return (k, len(inp.snippet)) if k not in inp.markers and inp.snippet[k].strip() == above.strip() else None
+    places = [(k, q) for k, q in zip(content, content[1:])
+              if k not in inp.markers and q not in inp.markers
+              and inp.snippet[k].strip() == above.strip() and inp.snippet[q].strip() == under.strip()]
+    return places[0] if len(places) == 1 else None

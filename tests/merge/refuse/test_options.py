@@ -109,6 +109,24 @@ def test_where_two_readings_differ_under_a_marker_the_option_shows_what_it_keeps
     assert gap_options(read_input(original, snippet), keeps, keeps) == ()
 
 
+def test_where_two_readings_differ_by_one_run_the_options_show_it_kept_or_deleted_there():
+    from fastapply.merge.refuse.readings import difference_options
+
+    original = "def a():\n    x = 1\n    y = 2\n    return x\n\n\ndef b():\n    pass\n"
+    snippet = "def a():\n    x = 10\n    return x\n# ... existing code ...\n"
+    keeps = original.replace("x = 1\n", "x = 10\n")
+    drops = keeps.replace("    y = 2\n", "")  # shown next to each other, `x` and `return` say `y = 2` goes
+    kept, gone = difference_options(read_input(original, snippet), keeps, drops)
+    assert kept.says == "add the unchanged original line 3 between snippet lines 2 and 3 if it stays"
+    assert revise(snippet, kept) == "def a():\n    x = 10\n    y = 2\n    return x\n# ... existing code ...\n"
+    assert instant_merge(original, revise(snippet, kept)).text == keeps
+    assert gone.says == "show the original line 3 as `-` line between snippet lines 2 and 3 if you delete it"
+    assert revise(snippet, gone).splitlines()[2] == "-    y = 2"
+    assert instant_merge(original, revise(snippet, gone)).text == drops
+    # readings that differ otherwise (a changed line) get none
+    assert difference_options(read_input(original, snippet), keeps, keeps.replace("y = 2", "y = 3")) == ()
+
+
 def test_a_dropped_file_head_can_be_kept_with_a_marker_or_deleted_with_minus_lines():
     original = ('// Expose the helpers\nrequire.paths.unshift(__dirname + "/support");\n\n/**\n * Module dependencies.\n'
                 ' */\n\nvar express = require("express");\n')
