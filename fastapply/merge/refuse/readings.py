@@ -130,8 +130,8 @@ def difference_options(inp: Input, reading: str | None, other: str | None) -> tu
     """Where two whole-file readings differ by one run of unchanged original lines only (one keeps
     it, the other drops it) and the snippet shows the lines on both sides of that run next to each
     other (or shows the file's edge there, unmarked), the two options that settle it: those lines
-    added there if they stay, or shown as `-` lines there if they go. A reading's own pins cannot
-    say this: both readings place every section alike."""
+    added there if they stay, or shown as `-` lines there if they go (only where the file holds each
+    of them once). A reading's own pins cannot say this: both readings place every section alike."""
     if not reading or not other or reading == other:
         return ()
     first, second = reading.splitlines(), other.splitlines()
@@ -158,6 +158,9 @@ def difference_options(inp: Input, reading: str | None, other: str | None) -> tu
     kept = Option(f"add the unchanged original line{'s' if len(run) > 1 else ''} {said} {where} if "
                   f"{'they stay' if len(run) > 1 else 'it stays'}",
                   blanks + (Edit("insert", at=k_above + 2, text="\n".join(keeper[a:b]), original_line=to_original.get(a, run[0]) + 1),))
+    if any(inp.counts[inp.original[i].strip()] > 1 for i in run if inp.original[i].strip()):
+        return (kept,)  # `-` lines bind how often each of their texts stays: a repeated line's count says
+        # nothing about which copy goes, and a snippet deleting others by adjacency breaks it (debian-f Type.php)
     gone = Option(f"show the original line{'s' if len(run) > 1 else ''} {said} as `-` line{'s' if len(run) > 1 else ''} {where} if you delete "
                   f"{'them' if len(run) > 1 else 'it'}",
                   (Edit("deleted", at=k_under + 1, text="\n".join(inp.original[run[0] : run[-1] + 1]),
