@@ -353,8 +353,9 @@ def _with_pins(inp: Input, sentence: str, refusal: Refusal, readings: tuple[str,
     for reading in readings:  # first: where the readings differ under a marker, or by one run, that settles it
         other = next((r for r in readings if r != reading), None)
         extra.extend(o for o in gap_options(inp, reading, other) if o not in extra)
-    if len(readings) == 2:
-        extra.extend(o for o in difference_options(inp, *readings) if o not in extra)
+    if len(readings) == 2:  # (an option making the same edits as one the refusal has is the same answer)
+        same = {o.edits for o in refusal.options + tuple(extra)}
+        extra.extend(o for o in difference_options(inp, *readings) if o.edits not in same)
     pins = [section_pins(inp, m) for m in ([n] if n is not None else range(len(inp.sections)))
             if refusal.kind in PINNED]  # (at the places the edge lines fit, and where a shorter part does too)
     for full, _ in pins:
