@@ -247,7 +247,8 @@ def run_guards(
         lambda: check_parses(original, result, language, snippet),
         lambda: check_file_head(before, after),
         lambda: None if shown_lines is None else check_deletions(before, after, shown_lines),
-        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten, language, deleted),
+        lambda: None if shown is None else check_merge_against_snippet(before, after, shown, rewritten, language,
+                                                                       deleted),
         lambda: None if shown is None else _check_added_lines(before, after, shown, language),
     )
 

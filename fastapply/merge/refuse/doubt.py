@@ -52,8 +52,8 @@ def doubt_refusal(inp: Input, sentence: str, detail: dict) -> Refusal | None:
         longer = run_replaced(inp, k, at, side)
         if longer is not None and longer[1] != beyond:
             last, past_run = longer
-            opt = beside(inp, k, past_run, side, f"if it replaces original lines {min(at, last) + 1}-{max(at, last) + 1}",
-                         last + side)
+            what = f"if it replaces original lines {min(at, last) + 1}-{max(at, last) + 1}"
+            opt = beside(inp, k, past_run, side, what, last + side)
             if opt is not None and opt not in options:
                 options.append(opt)
     if shown == BLANK_END:  # the section's blank padding before a marker is the doubt
@@ -70,8 +70,9 @@ def run_replaced(inp: Input, k: int, at: int, side: int, slack: int = 2) -> tupl
     """Where the section's new run (from snippet line k to its open edge) ends in the original if it
     replaces a run from line `at`: the nearest original line past `at` (toward the open side, within as
     many lines as the run holds and `slack` more) that the run's edge line edits (`same_edit`: the same
-    leading name, or the same name a call or signature opens with: `help(): void;` -> `help(cb?: ...): void;`), with the first non-blank original line
-    beyond it. None where the run is one line, or no such line stands there, or nothing follows it."""
+    leading name; or the same name a call or signature opens with: `help(): void;` ->
+    `help(cb?: ...): void;`), with the first non-blank original line beyond it. None where the run is
+    one line, or no such line stands there, or nothing follows it."""
     sec = section_of(inp, k) or (k, k)
     run = range(k, sec[1] + 1) if side > 0 else range(k, sec[0] - 1, -1)
     texts = [j for j in run if inp.snippet[j].strip() and j not in inp.markers]
@@ -82,7 +83,9 @@ def run_replaced(inp: Input, k: int, at: int, side: int, slack: int = 2) -> tupl
         line = at + side * step
         if not 0 <= line < len(inp.original):
             return None
-        if inp.original[line].strip() and (same_edit(edge, inp.original[line]) or _head(edge) == _head(inp.original[line]) is not None):
+        head = _head(inp.original[line])
+        edits = same_edit(edge, inp.original[line]) or head is not None and head == _head(edge)
+        if inp.original[line].strip() and edits:
             past = next_non_blank(inp.original, line + side, side)
             return None if past is None else (line, past)
     return None

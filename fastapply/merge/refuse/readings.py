@@ -142,11 +142,13 @@ def difference_options(inp: Input, reading: str | None, other: str | None) -> tu
     keeper, lo, hi = (first, i1, i2) if tag == "delete" else (second, j1, j2)
     to_original = _to_original(inp, keeper)
     run = [to_original.get(j) for j in range(lo, hi)]
-    if None in run or run != list(range(run[0], run[0] + len(run))) or not any(keeper[j].strip() for j in range(lo, hi)):
+    if (None in run or run != list(range(run[0], run[0] + len(run)))
+            or not any(keeper[j].strip() for j in range(lo, hi))):
         return ()
     above = next((j for j in range(lo - 1, -1, -1) if keeper[j].strip()), None)
     under = next((j for j in range(hi, len(keeper)) if keeper[j].strip()), None)
-    spot = _shown_apart_by_nothing(inp, None if above is None else keeper[above], None if under is None else keeper[under])
+    spot = _shown_apart_by_nothing(inp, None if above is None else keeper[above],
+                                   None if under is None else keeper[under])
     if spot is None:
         return ()
     k_above, k_under = spot  # snippet indexes (-1 / len: the snippet's edge)
@@ -155,14 +157,16 @@ def difference_options(inp: Input, reading: str | None, other: str | None) -> tu
     where = (f"between snippet lines {k_above + 1} and {k_under + 1}" if 0 <= k_above and k_under < len(inp.snippet)
              else f"above snippet line {k_under + 1}" if k_above < 0 else f"below snippet line {k_above + 1}")
     blanks = (Edit("remove", start=k_above + 2, end=k_under),) if k_under > k_above + 1 else ()
-    kept = Option(f"add the unchanged original line{'s' if len(run) > 1 else ''} {said} {where} if "
-                  f"{'they stay' if len(run) > 1 else 'it stays'}",
-                  blanks + (Edit("insert", at=k_above + 2, text="\n".join(keeper[a:b]), original_line=to_original.get(a, run[0]) + 1),))
+    many = len(run) > 1
+    kept = Option(f"add the unchanged original line{'s' if many else ''} {said} {where} if "
+                  f"{'they stay' if many else 'it stays'}",
+                  blanks + (Edit("insert", at=k_above + 2, text="\n".join(keeper[a:b]),
+                                 original_line=to_original.get(a, run[0]) + 1),))
     if any(inp.counts[inp.original[i].strip()] > 1 for i in run if inp.original[i].strip()):
         return (kept,)  # `-` lines bind how often each of their texts stays: a repeated line's count says
         # nothing about which copy goes, and a snippet deleting others by adjacency breaks it (debian-f Type.php)
-    gone = Option(f"show the original line{'s' if len(run) > 1 else ''} {said} as `-` line{'s' if len(run) > 1 else ''} {where} if you delete "
-                  f"{'them' if len(run) > 1 else 'it'}",
+    gone = Option(f"show the original line{'s' if many else ''} {said} as `-` line{'s' if many else ''} {where} "
+                  f"if you delete {'them' if many else 'it'}",
                   (Edit("deleted", at=k_under + 1, text="\n".join(inp.original[run[0] : run[-1] + 1]),
                         original_line=run[0] + 1),))
     return (kept, gone)
