@@ -54,7 +54,7 @@ def passes_all(orig: Text, lines: list[str], snip_lines: list[str], language: st
     """The text of a reading built outside the mergers when it passes every guard (each
     reading's, the strict ones of both), else None."""
     text = join_lines(lines, orig)
-    deleted = frozenset(snippet_checks.marked_deletions(diff_snippet)) if diff_snippet else frozenset()
+    deleted = frozenset(snippet_checks.marked_deletions(diff_snippet or ()))  # the `-` lines the guards see
     if (guards.run_guards("\n".join(orig.lines), "\n".join(lines), language=language, shown_lines=shown,
                           snippet="\n".join(snip_lines), deleted=deleted)
             or guards.check_unconfirmed(orig.lines, lines, snip_lines)

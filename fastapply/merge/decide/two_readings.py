@@ -49,7 +49,7 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
     where both placed the snippet, apart, is marked `placed_by` "both" (a rule chose: instant.py asks
     the judge, opinion.py)."""
     text = "\n".join(snip_lines)
-    deleted = frozenset(snippet_checks.marked_deletions(diff_snippet)) if diff_snippet else frozenset()
+    deleted = frozenset(snippet_checks.marked_deletions(diff_snippet or ()))  # the `-` lines the guards see
     placing = renames_.placing(snip_lines, renames, orig.lines)  # renamed headers placed as the ones they replace
     joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
     joint = finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text, deleted)

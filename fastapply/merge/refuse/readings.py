@@ -20,6 +20,7 @@ from fastapply.merge.refuse.options import MAX_CONTEXT, below
 from fastapply.merge.refuse.reading import Input, run_at, unique
 from fastapply.merge.refuse.refusal import Edit, Option
 from fastapply.merge.text.compare import line_opcodes
+from fastapply.merge.text.lines import run_starts
 
 
 def _to_original(inp: Input, cand: list[str]) -> dict[int, int]:
@@ -185,7 +186,6 @@ def _shown_apart_by_nothing(inp: Input, above: str | None, under: str | None) ->
     if under is None:
         k = content[-1]
         return (k, len(inp.snippet)) if k not in inp.markers and inp.snippet[k].strip() == above.strip() else None
-    places = [(k, q) for k, q in zip(content, content[1:])
-              if k not in inp.markers and q not in inp.markers
-              and inp.snippet[k].strip() == above.strip() and inp.snippet[q].strip() == under.strip()]
-    return places[0] if len(places) == 1 else None
+    texts = [None if k in inp.markers else inp.snippet[k].strip() for k in content]
+    places = run_starts(texts, [above.strip(), under.strip()])
+    return (content[places[0]], content[places[0] + 1]) if len(places) == 1 else None
