@@ -120,6 +120,7 @@ class Original:
                 self._leads.setdefault(target, []).append(d)
         self._postings = {t: np.array(v, dtype=np.int64) for t, v in postings.items()}
         self._cache: dict[str, np.ndarray] = {}
+        self._twins: dict[str, float] = {}
 
     def scores(self, line: str) -> np.ndarray:
         """What matching snippet line `line` to each original line earns (NEG where it cannot)."""
@@ -148,7 +149,10 @@ class Original:
 
     def twin(self, line: str) -> float:
         """What inserting `line` costs: a line the original already has is a pasted twin."""
-        return TWIN * self.weight[self.where[line]].max() if line in self.where else 0.0
+        got = self._twins.get(line)
+        if got is None:
+            got = self._twins[line] = TWIN * self.weight[self.where[line]].max() if line in self.where else 0.0
+        return got
 
 
 class Reversed:

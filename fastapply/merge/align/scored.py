@@ -152,15 +152,25 @@ def _line_scores(items: Sequence[str | None], j: int, O, forbid: dict | None) ->
     return sc, insert
 
 
-def _forward(items: Sequence[str | None], O, forbid: dict | None = None) -> tuple[np.ndarray, list[np.ndarray | None]]:
+def _forward(items: Sequence[str | None], O, forbid: dict | None = None,
+             unforbidden: tuple[np.ndarray, list[np.ndarray | None]] | None = None,
+             ) -> tuple[np.ndarray, list[np.ndarray | None]]:
     """F[j][i]: the best score of items[:j] against the original's first i lines; and, per line
-    item, the scores after the deletions allowed before it (for the traceback)."""
+    item, the scores after the deletions allowed before it (for the traceback). With `unforbidden`
+    (this pass without `forbid`), the rows before the first item `forbid` names are copied from it:
+    they do not depend on that item."""
     n, m = O.n, len(items)
     F = np.full((m + 1, n + 1), NEG)
     F[0, 0] = 0.0
     cumdel = O.cumdel
     D_all: list[np.ndarray | None] = []
-    for j, item in enumerate(items):
+    start = 0
+    if unforbidden is not None and forbid:
+        start = min(forbid)
+        F[: start + 1] = unforbidden[0][: start + 1]
+        D_all = list(unforbidden[1][:start])
+    for j in range(start, m):
+        item = items[j]
         base = F[j]
         if item is MARKER:
             F[j + 1] = np.maximum.accumulate(base)
@@ -188,6 +198,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
     vocab = frozenset().union(*(costs.tokens(x) for x in items if x is not MARKER))
     O = costs.Original([costs.key(original[k]) for k in original_index], vocab)
     F, D_all = _forward(items, O)
+    unforbidden = (F, D_all)
     R, _ = _forward(items[::-1], costs.Reversed(O))
     n, m = O.n, len(items)
     best = F[m, n]
@@ -222,7 +233,7 @@ def align(original: Sequence[str], snippet: Sequence[str]) -> Alignment | None:
         gaps.append((best - alt, j, k))
     reading = Alignment(float(best), tuple(steps), tuple(deleted), 0.0, None, None, tuple(original_index),
                         tuple(snippet_index))
-    margin, weakest, places = _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line)
+    margin, weakest, places = _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line, unforbidden)
     return replace(reading, margin=float(margin), weakest=weakest, places=places)
 
 
@@ -230,7 +241,7 @@ RIVALS = 12  # rival readings re-aligned per alignment (at most) to find the bes
 RIVAL_CELLS = 4_000_000  # ... and at most this many snippet x original cells re-aligned in all
 
 
-def _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line):
+def _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line, unforbidden):
     """The lead of the best reading over the best reading that writes a different file, the snippet
     line that rival places elsewhere, and its two places. The least decided lines come first; each
     is re-aligned with its place ruled out (RIVALS times at most): a rival that writes the same file
@@ -250,7 +261,7 @@ def _margin(items, O, best, gaps, chosen, reading, original, snippet, at_line):
         forbid = {j: (_run(O, step.original), step.original is None)}
         while budget > 0:
             budget -= 1
-            F, D_all = _forward(items, O, forbid)
+            F, D_all = _forward(items, O, forbid, unforbidden)
             alt = F[len(items), O.n]
             if alt <= NEG / 2:
                 break  # nowhere else to go: no rival through this line

@@ -52,13 +52,15 @@ def two_readings(orig: Text, snip_lines: list[str], language: str | None, conver
     deleted = frozenset(snippet_checks.marked_deletions(diff_snippet or ()))  # the `-` lines the guards see
     placing = renames_.placing(snip_lines, renames, orig.lines)  # renamed headers placed as the ones they replace
     joint_merge = renames_.restored(lazy.merge_lazy(orig.lines, placing), renames)
-    joint = finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text, deleted)
+    guarded: dict = {}  # the guards' answers by result: the two readings mostly write the same file
+    joint = finish(orig, joint_merge, "lazy", language, joint_merge.shown_lines, converted, text, deleted, guarded)
     placed = [joint_merge.lines is not None, False]  # whether each reading placed the snippet (guards aside)
     if len(orig.lines) * len(snip_lines) > GREEDY_CELLS:
         old = MergeResult(None, "too large for the second reading", "lazy", None, None)
     else:
         greedy_merge = renames_.restored(greedy.merge_lazy(orig.lines, placing), renames)
-        old = finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text, deleted)
+        old = finish(orig, greedy_merge, "lazy", language, greedy_merge.shown_lines, converted, text, deleted,
+                     guarded)
         placed[1] = greedy_merge.lines is not None
     regions = tuple(getattr(joint_merge, "regions", ()))
     differ = placed == [True, True] and joint_merge.lines != greedy_merge.lines
@@ -330,11 +332,12 @@ def orphaned_block(original: Sequence[str], keep: Sequence[str], drop: Sequence[
         return set()
     present = {line.strip() for line in keep} | {line.strip() for line in drop}
     removed = {i for i in bound if original[i].strip() not in present}
-    still = set().union(*(names for i, names in imports.bound_names(drop, language).items()))
+    drop_imports = imports.bound_names(drop, language)
+    still = set().union(*drop_imports.values())
     names = set().union(*(bound[i] for i in removed)) - still if removed else set()
     if not names:
         return set()
-    code = [line for i, line in enumerate(drop) if i not in imports.bound_names(drop, language)]
+    code = [line for i, line in enumerate(drop) if i not in drop_imports]
     if imports.uses(code, names):
         return set()
     return imports.uses(added, names)

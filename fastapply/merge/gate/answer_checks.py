@@ -17,12 +17,11 @@ This module knows lines and the snippet's sections; it does not know how the ans
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.gate.kept_code import same_code, unique_places
 from fastapply.merge.text.compare import copied_lines
-from fastapply.merge.text.lines import next_non_blank
+from fastapply.merge.text.lines import next_non_blank, stripped_counts
 from fastapply.merge.snippet import blocks
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.text.spans import quote
@@ -38,8 +37,8 @@ def check_unchanged(original: Sequence[str], result: Sequence[str]) -> str | Non
 def check_new_line_repeated(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse an answer that has a distinctive line absent from the original more often than the
     snippet shows it (on the real commits' files of 3,200 rows: no refusal)."""
-    before = Counter(l.strip() for l in original)
-    shown = Counter(l.strip() for l in snippet)
+    before = stripped_counts(original)
+    shown = stripped_counts(snippet)
     for line, n in copied_lines(original, result, snippet).items():  # more than the original and the snippet have
         if shown.get(line) and not before.get(line):
             return (f"the answer writes the new line {quote(line)} {n} times, the snippet shows it "

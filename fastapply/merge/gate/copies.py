@@ -26,7 +26,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive, indent_len, indentation, run_starts
+from fastapply.merge.text.lines import distinctive, indent_len, indentation, run_starts, stripped_counts
 from fastapply.merge.text.markers import is_marker
 
 _OPEN, _CLOSE = "([{", ")]}"
@@ -90,7 +90,7 @@ def copies_in_new_blocks(original: Sequence[str], result: Sequence[str], snippet
     copied = copied_lines(original, result, snippet)
     if not copied:
         return False
-    known = Counter(l.strip() for l in original)
+    known = stripped_counts(original)
     shown = [l.strip() for l in snippet if l.strip()]
     covered: Counter = Counter()
     for j1, j2 in _runs(original, result):
@@ -158,9 +158,9 @@ def copies_replace_changed_lines(original: Sequence[str], result: Sequence[str],
     if not copied:
         return False
     ops = line_opcodes(original, result)
-    before = Counter(l.strip() for l in original)
-    after = Counter(l.strip() for l in result)
-    shown_count = Counter(l.strip() for l in snippet)
+    before = stripped_counts(original)
+    after = stripped_counts(result)
+    shown_count = stripped_counts(snippet)
     for line, n in copied.items():
         extra = n - max(before.get(line, 0), shown_count.get(line, 0))
         twins = [i for i, l in enumerate(original) if l.strip() == line]

@@ -27,7 +27,6 @@ the snippet is instant.py's.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -49,7 +48,7 @@ from fastapply.merge.refuse.refusal import reason
 from fastapply.merge.result import MergeResult
 from fastapply.merge.snippet.sections import line_label, split_sections
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import bracket_balance, is_generic
+from fastapply.merge.text.lines import bracket_balance, is_generic, stripped_counts
 from fastapply.merge.text.spans import code, quote
 
 # "Far more": more than this many lines, and more than this multiple of the lines shown.
@@ -99,7 +98,7 @@ def check_changed(original: Sequence[str], result: Sequence[str], snippet: Seque
         return None
     if list(original) != list(result):
         return kept_code.check_whitespace_only(original, result, snippet)
-    counts = Counter(l.strip() for l in original)
+    counts = stripped_counts(original)
     for n, section in enumerate(split_sections(snippet, original)):
         shown = [l.strip() for l in section.lines if l.strip()]
         if shown and not any(counts.get(l) == 1 for l in shown):
@@ -305,10 +304,11 @@ def check_merge_against_snippet(original: Sequence[str], result: Sequence[str], 
 
 def finish(
     orig: Text, merged, method: str, language: str | None, shown_lines: int | None, converted: bool = False,
-    snippet: str | None = None, deleted: frozenset[str] = frozenset(),
+    snippet: str | None = None, deleted: frozenset[str] = frozenset(), guarded: dict | None = None,
 ) -> MergeResult:
     """`merged` (one merger's Merged) in file text: refused with its reason, or merged when the guards
-    pass (`deleted`: as run_guards')."""
+    pass (`deleted`: as run_guards'). `guarded`: the guards' answers so far for one snippet, by result
+    and shown lines (its two readings mostly write the same file: guarded once)."""
     rung = merged.rung or ("exact" if method == "definition" else None)
     if converted and rung == "exact":
         rung = "whitespace"
@@ -322,8 +322,14 @@ def finish(
                            candidate, alternatives=pair, choice="doubt" if pair else None)
     text = join_lines(merged.lines, orig)
     original_text = "\n".join(orig.lines)
-    reason = run_guards(original_text, "\n".join(merged.lines), language=language,
-                               shown_lines=shown_lines, snippet=snippet, deleted=deleted)
+    result = "\n".join(merged.lines)
+    if guarded is not None and (result, shown_lines) in guarded:
+        reason = guarded[result, shown_lines]
+    else:
+        reason = run_guards(original_text, result, language=language, shown_lines=shown_lines, snippet=snippet,
+                            deleted=deleted)
+        if guarded is not None:
+            guarded[result, shown_lines] = reason
     if reason:
         return MergeResult(None, reason, method, rung, text, changed_regions(orig.lines, merged.lines))
     return MergeResult(text, None, method, rung, None)

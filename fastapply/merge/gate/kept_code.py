@@ -34,14 +34,13 @@ This module knows lines and markers; it does not parse and does not know how the
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from difflib import SequenceMatcher
 from itertools import groupby
 from typing import Sequence
 
 from fastapply.merge.snippet.sections import is_gap
 from fastapply.merge.text.compare import line_opcodes
-from fastapply.merge.text.lines import is_generic, next_non_blank
+from fastapply.merge.text.lines import is_generic, next_non_blank, stripped_counts
 from fastapply.merge.text.markers import is_elision
 from fastapply.merge.text.spans import apart, code, quote
 
@@ -54,14 +53,15 @@ def _next_shown(lines: Sequence[str], start: int) -> str | None:
 def check_marker_kept_nothing(original: Sequence[str], result: Sequence[str], snippet: Sequence[str]) -> str | None:
     """Refuse a result where a marker between two shown lines `P` and `N` keeps nothing although
     the original has code between them (module docstring). The reason names both lines."""
-    known = frozenset(l.strip() for l in original)
-    in_original = Counter(l.strip() for l in original)
-    in_result = Counter(l.strip() for l in result)
+    in_original = stripped_counts(original)
     shown = [l for l in snippet if l.strip()]
-    marks = [is_elision(l, known) for l in shown]
+    marks = [is_elision(l, in_original.keys()) for l in shown]
+    in_result = None
     for k in range(1, len(shown) - 1):
         if not marks[k] or marks[k - 1] or marks[k + 1]:
             continue
+        if in_result is None:
+            in_result = stripped_counts(result)
         before, after = shown[k - 1].strip(), shown[k + 1].strip()
         if in_original[before] != 1 or in_result[before] != 1 or not in_original[after]:
             continue
@@ -108,7 +108,7 @@ def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snip
     shown deleted."""
     known = frozenset(l.strip() for l in original)
     shown = [l for l in snippet if l.strip()]
-    counts = Counter(l.strip() for l in shown)
+    counts = stripped_counts(shown)
     before_marker = {a.strip() for a, b in zip(shown, shown[1:])
                      if counts[a.strip()] == 1 and not is_generic(a) and not is_elision(a, known) and is_elision(b, known)}
     if not before_marker:
@@ -137,7 +137,7 @@ def check_kept_after_marker(original: Sequence[str], result: Sequence[str], snip
 
 def unique_places(lines: Sequence[str]) -> dict[str, int]:
     """Distinctive lines (stripped) that occur exactly once, with their index."""
-    counts = Counter(l.strip() for l in lines)
+    counts = stripped_counts(lines)
     return {l.strip(): k for k, l in enumerate(lines) if counts[l.strip()] == 1 and not is_generic(l)}
 
 

@@ -28,7 +28,8 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.gate.dangling import is_decorator
-from fastapply.merge.text.lines import bracket_balance, brace_follows, distinctive, indent_len, indent_width as _depth
+from fastapply.merge.text.lines import (brace_follows, bracket_balance, distinctive, indent_len, indent_width as _depth,
+                                        stripped_counts)
 from fastapply.merge.text.names import defined_name, header_name, keyword_name
 from fastapply.merge.text.compare import line_opcodes, origins
 from fastapply.merge.text.spans import code, quote
@@ -57,13 +58,16 @@ def _signature(lines: Sequence[str], k: int, text: str) -> bool:
     return text.endswith("{") or brace_follows(lines, k, same_depth=False)
 
 
-def definition_headers(lines: Sequence[str]) -> list[str]:
+def definition_headers(lines: Sequence[str], among: set[str] | None = None) -> list[str]:
     """The stripped definition-header lines at the outer levels of `lines` (see the module
-    docstring; also a keyword-less signature, `_SIGNATURE`), in order, repeats included."""
+    docstring; also a keyword-less signature, `_SIGNATURE`), in order, repeats included; with
+    `among`, only those whose text is in it."""
     found = []
     for k, line in enumerate(lines):
         text = line.strip()
-        if not text or not (_DEFINITION.match(text) or _signature(lines, k, text)):
+        if not text or (among is not None and text not in among):
+            continue
+        if not (_DEFINITION.match(text) or _signature(lines, k, text)):
             continue
         if not distinctive(text) and not (indent_len(line) and "(" in text):
             continue  # a short header says where it is only as a member of its container (`gamma(x) {`)
@@ -85,12 +89,11 @@ def check_definition_kept_twice(
     """Refuse when an outer-level definition header appears in the result more often than in
     the original or in the snippet, whichever has more: the snippet's copy of a definition was
     pasted beside the original one instead of landing on it."""
-    headers = set(definition_headers(result))
-    if not headers:
-        return None
-    before = Counter(l.strip() for l in original)
-    after = Counter(l.strip() for l in result)
-    shown = Counter(l.strip() for l in snippet)
+    before = stripped_counts(original)
+    after = stripped_counts(result)
+    shown = stripped_counts(snippet)
+    more = {text for text, n in after.items() if n > 1 and n > max(before.get(text, 0), shown.get(text, 0))}
+    headers = set(definition_headers(result, more)) if more else set()
     for text in sorted(headers):
         n = after[text]
         if n > 1 and n > max(before.get(text, 0), shown.get(text, 0)):
@@ -225,7 +228,7 @@ def definition_split(original: Sequence[str], result: Sequence[str],
     orig_of = origins(line_opcodes(original, result))
     new = [j for j in range(len(result)) if j not in orig_of]
     kept = set(orig_of.values())
-    counts = Counter(l.strip() for l in original)
+    counts = stripped_counts(original)
     for j in new:
         header = result[j]
         if not header.strip() or not _DEFINITION.match(header.strip()):

@@ -41,6 +41,7 @@ the snippet's lines.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from typing import Sequence
@@ -220,7 +221,7 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
         if found is None or not (i in inserted or unshown(i)):
             continue
         target, depth = found[0], indent_len(line)
-        reads = re.compile(r"(?<![\w$.@])" + re.escape(target) + r"(?![\w$])")
+        reads = _reader(target)
         for j in range(i + 1, min(len(result), i + _REACH)):
             other = result[j]
             if not other.strip():
@@ -240,6 +241,12 @@ def check_replaced_kept(original: Sequence[str], result: Sequence[str], snippet:
             if reads.search(other):
                 break
     return None
+
+
+@functools.lru_cache(maxsize=1 << 12)  # one per assigned name; asked of every assignment line of each result
+def _reader(target: str) -> re.Pattern:
+    """What a line that reads `target` (not as part of a longer name or a member) matches."""
+    return re.compile(r"(?<![\w$.@])" + re.escape(target) + r"(?![\w$])")
 
 
 def _continued(lines: Sequence[str], j: int, depth: int, most: int = 30) -> list[str]:

@@ -58,7 +58,8 @@ def check_name_defined_twice(original: Sequence[str], result: Sequence[str], sni
     """Refuse when one block of the result defines a name twice although the original's block
     does not and the snippet shows that name's definition at most once: the snippet's new
     definition was pasted beside the original one instead of replacing it."""
-    new = names_defined_twice(result) - names_defined_twice(original)
+    twice = names_defined_twice(result)
+    new = twice - names_defined_twice(original) if twice else twice
     if not new:
         return None
     shown = Counter(defined_name(line) for line in snippet)
@@ -78,6 +79,8 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
     snippet, the other the original's, G a short run of original lines the snippet does not
     show. The snippet's X may be the original one with G deleted; the snippet cannot settle it."""
     new_at = added(line_opcodes(original, result))
+    if not new_at:
+        return None  # one copy must be new
     new = [j in new_at for j in range(len(result))]
     text = [line.strip() for line in result]
     shown = {line.strip() for line in snippet}
@@ -86,16 +89,17 @@ def check_stutter(original: Sequence[str], result: Sequence[str], snippet: Seque
         run = text[a : a + k]
         if not any(run) or not (all(new[a : a + k]) or not any(new[a : a + k])):
             continue
-        generic = all(not line or is_generic(line) for line in run)
         for gap in range(1, STUTTER_GAP + 1):
             b = a + k + gap
             if b + k > len(text):
                 break
-            if text[b : b + k] != run or new[a] == new[b] or not (all(new[b : b + k]) or not any(new[b : b + k])):
+            if text[b] != run[0] or text[b : b + k] != run or new[a] == new[b] or not (
+                    all(new[b : b + k]) or not any(new[b : b + k])):
                 continue
             between = text[a + k : b]
             if any(new[a + k : b]) or not any(between) or any(line in shown for line in between if line):
                 continue
+            generic = all(not line or is_generic(line) for line in run)
             if generic and header_name(next(l for l in between if l)) is not None and new[a]:
                 continue  # `}` and a blank line end a new definition before a sibling as short as it
             at = next((a + j for j in reversed(range(k)) if run[j] and not is_generic(run[j])),

@@ -17,10 +17,9 @@ it does not parse and does not know how the result was made.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Sequence
 
-from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, is_generic, run_starts
+from fastapply.merge.text.lines import bracket_balance, indent_width as _depth, is_generic, run_starts, stripped_counts
 from fastapply.merge.text.markers import is_marker
 from fastapply.merge.text.names import defined_name
 
@@ -73,7 +72,7 @@ def deletion_in_shown_block(original: Sequence[str], result: Sequence[str], snip
 
 def _once(original: Sequence[str], result: Sequence[str]) -> set[str]:
     """Distinctive lines (stripped) the original and the result each have exactly once."""
-    before, after = Counter(l.strip() for l in original), Counter(l.strip() for l in result)
+    before, after = stripped_counts(original), stripped_counts(result)
     return {l for l, n in after.items() if n == 1 and before[l] == 1 and len(l) >= 8 and not is_generic(l)}
 
 

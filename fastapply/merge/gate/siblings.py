@@ -30,7 +30,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.lines import (SAME_NAME, block_end, brace_follows, collapse, distinctive, identity,
-                                        indent_width as _indent, is_generic, is_opener)
+                                        indent_width as _indent, is_generic, is_opener, stripped_counts)
 from fastapply.merge.text.compare import line_opcodes, similar
 from fastapply.merge.text.markers import is_elision, marker_like
 from fastapply.merge.text.names import header_name
@@ -188,7 +188,7 @@ def check_sibling_overwritten(original: Sequence[str], result: Sequence[str], sn
     where the snippet does not settle new block versus edited one (module docstring). An opener in
     `deleted` (a `-` line of a snippet with diff lines) is shown replaced: settled."""
     known = frozenset(l.strip() for l in original)
-    counts = Counter(l.strip() for l in original)
+    counts = stripped_counts(original)
     shown = [l.strip() for l in snippet]
     for tag, i1, i2, j1, j2 in line_opcodes(original, result):
         if tag != "replace":

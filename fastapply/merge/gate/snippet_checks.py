@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Sequence
 
 from fastapply.merge.text.compare import copied_lines, line_opcodes
-from fastapply.merge.text.lines import distinctive, indent_len, is_generic
+from fastapply.merge.text.lines import distinctive, indent_len, is_generic, stripped_counts
 from fastapply.merge.text.markers import is_elision, is_marker, marker_like
 from fastapply.merge.snippet import blocks
 from fastapply.merge.gate import shown_whole
@@ -45,9 +45,12 @@ def check_diff_prefix_leak(original: Sequence[str], result: Sequence[str]) -> st
 
     Files whose own lines start that way (Markdown lists, YAML, diffs) are exempt per prefix.
     """
-    used = {p for p in map(_column0_prefix, original) if p}
     before = set(original)
-    leaked = [l for l in result if l not in before and (p := _column0_prefix(l)) and p not in used]
+    fresh = [l for l in result if l not in before and _column0_prefix(l)]
+    if not fresh:
+        return None
+    used = {p for p in map(_column0_prefix, original) if p}
+    leaked = [l for l in fresh if _column0_prefix(l) not in used]
     return (f"{len(leaked)} line(s) would start with a diff prefix, such as {quote(leaked[0])}; "
             "write the snippet as plain code (or as a complete unified diff)") if leaked else None
 
@@ -105,8 +108,8 @@ def check_snippet_lines(snippet: Sequence[str], original: Sequence[str], result:
 def check_relative_indentation(snippet: Sequence[str], result: Sequence[str]) -> str | None:
     """Refuse when the snippet's lines (those once in the snippet and once in the result) land
     shifted by different amounts: a merge may move the whole snippet, not re-nest part of it."""
-    in_result = Counter(l.strip() for l in result)
-    in_snippet = Counter(l.strip() for l in snippet)
+    in_result = stripped_counts(result)
+    in_snippet = stripped_counts(snippet)
     where = {l.strip(): l for l in result}
     shifts: dict[int, str] = {}
     for line in snippet:
@@ -174,7 +177,7 @@ def check_unshown_deletions(
     shown = {l.strip() for l in snippet if l.strip()}
     shown |= {l[1:].strip() for l in snippet if l[:1] in "+-" and l[1:].strip()}
     marked = marked_deletions(snippet)
-    counts = Counter(l.strip() for l in original)
+    counts = stripped_counts(original)
     ops = line_opcodes(original, result)
     gone = deleted_lines(ops)
     for tag, i1, i2, j1, j2 in ops:
@@ -244,7 +247,7 @@ def check_duplicated_lines(original: Sequence[str], result: Sequence[str], snipp
     result than the snippet shows it (a pasted twin of existing code)."""
     before = Counter(original)
     after = Counter(result)
-    shown = Counter(l.strip() for l in snippet)
+    shown = stripped_counts(snippet)
     for line, n in after.items():
         if n > 1 and before.get(line) == 1 and distinctive(line) and n > 1 + shown.get(line.strip(), 0):
             return f"the line {quote(line)} would appear {n} times; the original has it once"
@@ -262,8 +265,8 @@ def check_copied_lines(original: Sequence[str], result: Sequence[str], snippet: 
     (a merge that keeps the original's copy and pastes the snippet's next to it misplaced one).
     Exempt (copies.py): copies in new blocks shown whole and changed lines that equal a line the
     file has elsewhere, placed where the snippet's context points."""
-    before = Counter(l.strip() for l in original)
-    shown = Counter(l.strip() for l in snippet)
+    before = stripped_counts(original)
+    shown = stripped_counts(snippet)
     copied = list(copied_lines(original, result, snippet).items())
     if 0 < len(copied) <= REPEATED_NEW_LINES and all(
             n == before.get(line, 0) + shown.get(line, 0)
@@ -289,5 +292,5 @@ def lost_distinctive_lines(original: Sequence[str], result: Sequence[str]) -> in
     """How many distinctive original lines (counted with repeats, whitespace stripped) the
     result no longer has: weighs two readings of one snippet."""
     before = Counter(l.strip() for l in original if distinctive(l))
-    after = Counter(l.strip() for l in result)
+    after = stripped_counts(result)
     return sum((before - after).values())

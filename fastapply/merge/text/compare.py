@@ -13,10 +13,9 @@ This module knows lines only; which copies are allowed is the gate's business (g
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from typing import Iterable, Sequence
 
-from fastapply.merge.text.lines import collapse, distinctive
+from fastapply.merge.text.lines import collapse, distinctive, stripped_counts
 
 
 _RECENT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}  # the last pairs compared (the guards
@@ -75,9 +74,9 @@ def copied_lines(original: Sequence[str], result: Sequence[str], snippet: Sequen
     """The distinctive lines (stripped) the result has more often than the original and the
     snippet each have them, with their count in the result (in the result's order): what
     `snippet_checks.check_copied_lines` weighs."""
-    before = Counter(l.strip() for l in original)
-    shown = Counter(l.strip() for l in snippet)
-    return {line: n for line, n in Counter(l.strip() for l in result).items()
+    before = stripped_counts(original)
+    shown = stripped_counts(snippet)
+    return {line: n for line, n in stripped_counts(result).items()
             if n > 1 and distinctive(line) and n > max(before.get(line, 0), shown.get(line, 0))}
 
 

@@ -12,6 +12,7 @@ This module knows import syntax line by line (a Go import block and a Python par
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable, Sequence
 
@@ -104,7 +105,7 @@ def _line_names(s: str, python: bool) -> set[str] | None:
     return None
 
 
-def bound_names(lines: Sequence[str], language: str | None = None) -> dict[int, set[str]]:
+def bound_names(lines: Sequence[str], language: str | None = None) -> dict[int, set[str] | frozenset[str]]:
     """Each import line's index in `lines` -> the names it binds (see the module docstring).
     `language` ("python" or another) decides how `import a.b` reads; None: as Python when no
     line of the file ends with `;`."""
@@ -134,10 +135,16 @@ def bound_names(lines: Sequence[str], language: str | None = None) -> dict[int, 
             out[i] = set()
             block = "py"
             continue
-        names = _line_names(s, python)
+        names = _known_line_names(s, python)
         if names is not None:
             out[i] = names
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)  # asked of every line of the original and of each result
+def _known_line_names(s: str, python: bool) -> frozenset[str] | None:
+    names = _line_names(s, python)
+    return None if names is None else frozenset(names)
 
 
 def uses(lines: Iterable[str], names: Iterable[str]) -> set[str]:

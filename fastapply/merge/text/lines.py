@@ -1,10 +1,11 @@
 """What one line says on its own: whether it pins a place, opens a block, and what it names.
 
 Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`, `next_non_blank`), lines that pin nothing
-(`is_generic`; `nearest_distinctive`: the nearest line that is not) or say where they are (`distinctive`: at least 8 letters or digits), bracket
-balance outside strings and line comments, where a run of lines occurs (`run_starts`) (roughly: a tie-breaker, not a parser) and where blocks
-end (`block_close`, `block_end`, `brace_follows`), and what a block opener names (`is_opener`,
-`identity`; `SAME_NAME`: how alike two names must be to be one block renamed).
+(`is_generic`; `nearest_distinctive`: the nearest line that is not) or say where they are (`distinctive`: at
+least 8 letters or digits), bracket balance outside strings and line comments (roughly: a tie-breaker, not a
+parser), where a run of lines occurs (`run_starts`) and how often each stripped line occurs (`stripped_counts`,
+remembered for the last few lists), where blocks end (`block_close`, `block_end`, `brace_follows`), and what a
+block opener names (`is_opener`, `identity`; `SAME_NAME`: how alike two names must be to be one block renamed).
 
 This module knows single lines (and runs of them for the bracket balance); it does not know
 snippets, markers, sections or languages.
@@ -12,12 +13,31 @@ snippets, markers, sections or languages.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import Counter
 from typing import Sequence
 
 
 def collapse(line: str) -> str:
     return " ".join(line.split())
+
+
+_COUNTED: dict[tuple[str, ...], Counter] = {}  # the last line lists counted (the guards on one merge each
+# count the same original, result and snippet: a dozen countings per merge became three)
+_COUNTED_SIZE = 16
+
+
+def stripped_counts(lines: Sequence[str]) -> Counter:
+    """How often each stripped line occurs in `lines`. Remembers the last few lists it counted, so
+    the Counter is shared: read it, never change it."""
+    key = tuple(lines)
+    got = _COUNTED.get(key)
+    if got is None:
+        if len(_COUNTED) >= _COUNTED_SIZE:
+            _COUNTED.pop(next(iter(_COUNTED)))
+        got = _COUNTED[key] = Counter(line.strip() for line in key)
+    return got
 
 
 def indentation(line: str) -> str:
@@ -70,6 +90,7 @@ _GENERIC_WORDS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every line of the original and the result, by many guards
 def is_generic(line: str) -> bool:
     """True for lines that occur all over code and pin nothing: blank lines, pure punctuation
     (`}`, `});`, `)`, `]`), lone keywords (`end`, `else:`, `return`, `pass`), bare comment

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable
+from typing import AbstractSet, Iterable
 
 # Comment openers and closers, longest first so `<!--` wins over `<`-less prefixes and `/*` over `/`.
 _OPENERS = ("{/*", "<!--", "/**", "/*", "//", "--", "#", ";;", ";", "%", "*", "'", "REM ")
@@ -135,7 +135,7 @@ def is_marker(line: str) -> bool:
     return bool(_STRONG_PHRASE.match(collapsed) or _WEAK_PHRASE.match(lowered) or _WEAK_PHRASE.match(collapsed))
 
 
-def is_elision(line: str, original_stripped: frozenset[str] | set[str]) -> bool:
+def is_elision(line: str, original_stripped: AbstractSet[str]) -> bool:
     """True when `line` is a marker whose stripped text is no line of the original (one that is,
     a `...` body or a real "# rest of setup" comment, is content; the leak guard catches the rest)."""
     return is_marker(line) and line.strip() not in original_stripped
@@ -150,7 +150,12 @@ _INLINE = re.compile(
 
 def count_marker_lines(lines: Iterable[str]) -> int:
     """How many lines are markers or carry a strong marker phrase inside other text (the leak guard)."""
-    return sum(1 for line in lines if is_marker(line) or _INLINE.search(line))
+    return sum(1 for line in lines if _counts_as_marker(line))
+
+
+@lru_cache(maxsize=1 << 16)  # asked of every line of the original and of each result
+def _counts_as_marker(line: str) -> bool:
+    return is_marker(line) or _INLINE.search(line) is not None
 
 
 _COMMENT_ELLIPSIS = re.compile(r"^(#|//|/\*|--|;|<!--|\*|\{/\*).*(\.\.\.|…)")

@@ -122,3 +122,32 @@ def test_the_fuzzy_rung_keeps_two_sibling_headers_apart_but_not_a_renamed_one():
     assert not _eq_fuzzy("    public function delta($x)", "    public function beta($x)")  # another method
     assert _eq_fuzzy("    public function acceptsLanguages($x)", "    public function acceptsLanguage($x)")  # renamed
     assert _eq_fuzzy("    total = compute_total(items, tax)", "    total = compute_total(items, tax2)")  # no header
+
+
+def test_fuzzy_equality_is_difflibs_ratio_with_its_bounds_taken_first():
+    # greedy_locate._eq_fuzzy checks difflib's two upper bounds itself before it builds a matcher: the same
+    # answer as the ratio alone, on pairs near and far from the threshold
+    import difflib
+
+    from fastapply.merge.align import greedy_locate as gl
+    from fastapply.merge.text.lines import collapse
+
+    def reference(a: str, b: str) -> bool:
+        ca, cb = collapse(a), collapse(b)
+        if ca == cb:
+            return True
+        if not ca or not cb or min(len(ca), len(cb)) < 12:
+            return False
+        ratio = difflib.SequenceMatcher(None, ca, cb, autojunk=False).ratio()
+        return ratio >= gl.FUZZY_THRESHOLD and not gl._two_headers(ca, cb)
+
+    base = ["    return self.session.request(method, url, **kwargs)", "def parse_header_links(value):",
+            "if (err) return done(err);", "}", "public function delta($x)", "const statusCode = res.statusCode;"]
+    pairs = [(a, b) for a in base for b in base]
+    for a in base:
+        pairs += [(a, a + " "), (a, a[:-1]), (a, a.replace("e", "a", 1)), (a, a.upper()), (a, a[::-1]),
+                  (a, a + "x" * 5), (a, "  " + a.replace(" ", "  "))]
+    pairs.append(("public function delta($x)", "public function gamma($x)"))
+    assert any(gl._eq_fuzzy(a, b) and collapse(a) != collapse(b) for a, b in pairs)  # some pass fuzzily
+    for a, b in pairs:
+        assert gl._eq_fuzzy(a, b) == reference(a, b), (a, b)

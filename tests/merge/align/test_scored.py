@@ -197,3 +197,26 @@ def test_judge_names_the_line_placed_apart_and_both_places():
     both = opinion._placed_apart(gen, lines("fn b() {\n    x = 2;\n}"), lines("fn a() {\n    x = 2;\n}\n\nfn b() {\n    x = 1;\n}\n"),
                                  lines("fn a() {\n    x = 1;\n}\n\nfn b() {\n    x = 2;\n}\n"))
     assert both == ("x = 2;", 1, 5)
+
+
+def test_a_rival_pass_copies_the_rows_before_its_forbidden_line():
+    # _margin re-aligns with one line's place ruled out; the rows before that line do not depend on it, so
+    # they are copied from the unforbidden pass: the same table as a pass from scratch
+    import numpy as np
+
+    from fastapply.merge.align import line_costs as costs
+    from fastapply.merge.align.scored import _forward, _items
+
+    original = lines("a()\nx = 1\nb()\nx = 1\nc()\nx = 1\nd()")
+    snippet = lines(f"{M}\nb()\nx = 2\n{M}\nd()\n{M}")
+    items, _ = _items(snippet, original)
+    vocab = frozenset().union(*(costs.tokens(x) for x in items if x is not None))
+    O = costs.Original([costs.key(l) for l in original if l.strip()], vocab)
+    unforbidden = _forward(items, O)
+    j = next(k for k, x in enumerate(items) if x == "x = 2")
+    for forbid in ({j: ({3}, False)}, {j: (set(), True)}, {j: ({1, 3, 5}, False)}):
+        fresh, fresh_d = _forward(items, O, forbid)
+        reused, reused_d = _forward(items, O, forbid, unforbidden)
+        assert np.array_equal(fresh, reused)
+        assert all((a is None and b is None) or np.array_equal(a, b) for a, b in zip(fresh_d, reused_d))
+    assert not np.array_equal(_forward(items, O, {j: ({3}, False)})[0], unforbidden[0])  # the forbid mattered

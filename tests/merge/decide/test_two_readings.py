@@ -279,3 +279,16 @@ def test_of_two_readings_that_differ_in_blank_lines_only_an_unmarked_snippet_edg
     start = ["", "import os", "# ... existing code ..."]
     assert blank_keeper(start, [original, [""] + original]) == 0
 
+
+
+def test_two_readings_that_write_the_same_file_are_guarded_once(monkeypatch):
+    from fastapply.merge.gate import guards
+
+    calls = []
+    run = guards.run_guards
+    monkeypatch.setattr(guards, "run_guards", lambda *a, **k: calls.append(a[1]) or run(*a, **k))
+    original = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    snippet = "# ... existing code ...\ndef b():\n    return 3\n"
+    result = instant_merge(original, snippet, path="m.py")
+    assert result.merged and result.text == original.replace("return 2", "return 3")
+    assert len(calls) == 1  # the joint and the greedy reading agree: one run of the guards
