@@ -181,7 +181,8 @@ def _new_places(inp: Input, n: int, window: tuple[int, int] | None, known: tuple
     """new_places for section n (in the site's `window`) and for every later section none of whose
     lines the original has: the merge stops at the first, and one revision should settle them all."""
     lo, hi = window if window is not None else (0, len(inp.original))
-    options = tuple(o for o in new_places(inp, inp.sections[n], lo, hi) if o not in known)
+    seen = set(known)
+    options = tuple(o for o in new_places(inp, inp.sections[n], lo, hi) if o not in seen)
     return options + _later_places(inp, n, lo, known + options)
 
 
@@ -190,9 +191,12 @@ def _later_places(inp: Input, n: int, lo: int = 0, known: tuple[Option, ...] = (
     lines the original has: the merge stops at the first section it refuses, and the revision that
     settles that one should settle these too (else the second try stops at the next one)."""
     options: tuple[Option, ...] = ()
+    seen = set(known)  # the options given so far (sets: a long file's sections offer hundreds of places)
     for later in inp.sections[n + 1 :]:
         if not any(inp.counts.get(inp.snippet[k].strip()) for k in range(later[0], later[1] + 1)):
-            options += tuple(o for o in new_places(inp, later, lo) if o not in options and o not in known)
+            fresh = tuple(o for o in new_places(inp, later, lo) if o not in seen)
+            options += fresh
+            seen.update(fresh)
     return options
 
 

@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Sequence
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked of every original line by the fuzzy rung and the similarity searches
 def collapse(line: str) -> str:
     return " ".join(line.split())
 
