@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable, Sequence
 
-from fastapply.merge.text.lines import collapse, distinctive, stripped_counts
+from fastapply.merge.text.lines import collapse, distinctive, remembered, stripped_counts
 
 
 _RECENT: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple] = {}  # the last pairs compared (the guards
@@ -27,13 +27,7 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int
     """difflib opcodes of two line lists, after trimming their common head and tail (a merge
     changes a few places of a long file; difflib alone is quadratic on repetitive files).
     Remembers the last few pairs it compared."""
-    key = (tuple(a), tuple(b))
-    ops = _RECENT.get(key)
-    if ops is None:
-        if len(_RECENT) >= _RECENT_SIZE:
-            _RECENT.pop(next(iter(_RECENT)))
-        ops = _RECENT[key] = tuple(_opcodes(a, b))
-    return list(ops)
+    return list(remembered(_RECENT, _RECENT_SIZE, (tuple(a), tuple(b)), lambda: tuple(_opcodes(a, b))))
 
 
 def _opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:

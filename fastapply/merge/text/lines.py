@@ -4,7 +4,7 @@ Whitespace (`collapse`, `indentation`, `indent_width`, `blank_ends`, `next_non_b
 (`is_generic`; `nearest_distinctive`: the nearest line that is not) or say where they are (`distinctive`: at
 least 8 letters or digits), bracket balance outside strings and line comments (roughly: a tie-breaker, not a
 parser), where a run of lines occurs (`run_starts`) and how often each stripped line occurs (`stripped_counts`,
-remembered for the last few lists), where blocks end (`block_close`, `block_end`, `brace_follows`), and what a
+`remembered` for the last few lists), where blocks end (`block_close`, `block_end`, `brace_follows`), and what a
 block opener names (`is_opener`, `identity`; `SAME_NAME`: how alike two names must be to be one block renamed).
 
 This module knows single lines (and runs of them for the bracket balance); it does not know
@@ -24,21 +24,29 @@ def collapse(line: str) -> str:
     return " ".join(line.split())
 
 
+def remembered(cache: dict, size: int, key, make):
+    """`cache[key]`, made by `make()` the first time: a cache of the last `size` keys, the oldest dropped
+    first (across threads at worst an entry is made twice)."""
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= size:
+            try:
+                cache.pop(next(iter(cache)))
+            except (KeyError, RuntimeError, StopIteration):  # another thread dropped it first
+                pass
+        got = cache[key] = make()
+    return got
+
+
 _COUNTED: dict[tuple[str, ...], Counter] = {}  # the last line lists counted (the guards on one merge each
 # count the same original, result and snippet: a dozen countings per merge became three)
-_COUNTED_SIZE = 16
 
 
 def stripped_counts(lines: Sequence[str]) -> Counter:
-    """How often each stripped line occurs in `lines`. Remembers the last few lists it counted, so
+    """How often each stripped line occurs in `lines`. Remembers the last 16 lists it counted, so
     the Counter is shared: read it, never change it."""
     key = tuple(lines)
-    got = _COUNTED.get(key)
-    if got is None:
-        if len(_COUNTED) >= _COUNTED_SIZE:
-            _COUNTED.pop(next(iter(_COUNTED)))
-        got = _COUNTED[key] = Counter(line.strip() for line in key)
-    return got
+    return remembered(_COUNTED, 16, key, lambda: Counter(line.strip() for line in key))
 
 
 def indentation(line: str) -> str:
