@@ -16,6 +16,7 @@ This module knows lines and sections; candidates and their ranking come from edg
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -172,7 +173,15 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
     """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
     None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
     other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
+    if 0 <= lo <= hi <= len(orig):
+        return _most_similar(line, tuple(orig[lo:hi]), lo)  # a refusal's option tries ask the same again and again
     best = set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
+    return next(iter(best)) if len(best) == 1 else None
+
+
+@functools.lru_cache(maxsize=512)
+def _most_similar(line: str, window: tuple[str, ...], lo: int) -> int | None:
+    best = set(most_alike(collapse(line), ((lo + k, b) for k, text in enumerate(window) if (b := collapse(text)))))
     return next(iter(best)) if len(best) == 1 else None
 
 
