@@ -173,13 +173,10 @@ def most_similar(line: str, orig: Sequence[str], lo: int, hi: int) -> int | None
     """The original line in [lo, hi) most similar to `line` (difflib ratio on collapsed text), or
     None when two tie. An edited copy by name (`assert.Regexp(` twice) is trusted only when no
     other line reads closer to it (`assert.Equal(t, ...)` with the same message)."""
-    if 0 <= lo <= hi <= len(orig):
-        return _most_similar(line, tuple(orig[lo:hi]), lo)  # a refusal's option tries ask the same again and again
-    best = set(most_alike(collapse(line), ((i, b) for i in range(lo, hi) if (b := collapse(orig[i])))))
-    return next(iter(best)) if len(best) == 1 else None
+    return _most_similar(line, tuple(orig[i] for i in range(lo, hi)), lo)
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=512)  # a refusal's option tries ask the same (line, window) again and again
 def _most_similar(line: str, window: tuple[str, ...], lo: int) -> int | None:
     best = set(most_alike(collapse(line), ((lo + k, b) for k, text in enumerate(window) if (b := collapse(text)))))
     return next(iter(best)) if len(best) == 1 else None
